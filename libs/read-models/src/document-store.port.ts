@@ -1,0 +1,93 @@
+/**
+ * The read-model document store port: SQLite documents for the embedded default, MongoDB in
+ * production. Every adapter passes `document-store.contract.ts`.
+ *
+ * Documents are plain JSON objects with a string `id`. Collections are logical names; the
+ * store maps each to a physical collection so a projection can be rebuilt into fresh
+ * collections and swapped in atomically (`swap`).
+ *
+ * A collection name of the form `name@generation` addresses that generation's physical
+ * collection directly (a rebuild writes there); a plain name addresses the live generation.
+ *
+ * Idempotence: a put replaces the whole document. Projections whose documents reflect one
+ * stream keep that stream's `revision` in the document and skip events at or below it, so a
+ * batch replayed after a crash between the writes and the checkpoint (MongoDB) changes nothing.
+ */
+export interface Document {
+  id: string;
+  [key: string]: unknown;
+}
+
+/** Equality on (dotted) fields, or one of a few operators per field. */
+export type FieldCondition =
+  | string
+  | number
+  | boolean
+  | null
+  | { $in: readonly (string | number | boolean | null)[] }
+  | { $ne: string | number | boolean | null }
+  | { $gt: string | number }
+  | { $gte: string | number }
+  | { $lt: string | number }
+  | { $lte: string | number }
+  | { $like: string }
+  | { $exists: boolean };
+
+export type Filter = Record<string, FieldCondition>;
+
+export interface FindOptions {
+  /** Sort keys with 1 (ascending) or -1 (descending), applied in order. */
+  sort?: readonly (readonly [field: string, order: 1 | -1])[];
+  limit?: number;
+  skip?: number;
+}
+
+/** One write of a projection batch. */
+export type DocumentWrite =
+  | { kind: 'put'; collection: string; document: Document }
+  | { kind: 'delete'; collection: string; id: string };
+
+export interface Checkpoint {
+  name: string;
+  position: number;
+}
+
+export interface DocumentStore {
+  get<T extends Document>(collection: string, id: string): Promise<T | undefined>;
+  getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]>;
+  find<T extends Document>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
+  count(collection: string, filter?: Filter): Promise<number>;
+
+  /**
+   * Applies the writes and moves the named checkpoint to `checkpoint.position` as one unit:
+   * atomically (SQLite) or idempotently so a replayed batch leaves the same result (MongoDB).
+   * Fails with CheckpointConflictError when the stored checkpoint is not `expectedPosition`
+   * (another runner moved it), writing nothing.
+   */
+  commit(
+    writes: readonly DocumentWrite[],
+    checkpoint: Checkpoint & { expectedPosition: number | undefined },
+  ): Promise<void>;
+  /** Writes outside any projection (admin data, parked events). */
+  write(writes: readonly DocumentWrite[]): Promise<void>;
+
+  readCheckpoint(name: string): Promise<number | undefined>;
+
+  /** Creates empty physical collections for a rebuild and returns their generation. */
+  prepareGeneration(collections: readonly string[]): Promise<string>;
+  /** Points the logical names at the generation's physical collections, dropping the old ones. */
+  swap(collections: readonly string[], generation: string): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export class CheckpointConflictError extends Error {
+  constructor(
+    readonly checkpointName: string,
+    readonly expected: number | undefined,
+    readonly actual: number | undefined,
+  ) {
+    super(`checkpoint ${checkpointName}: expected ${String(expected)}, found ${String(actual)}`);
+    this.name = 'CheckpointConflictError';
+  }
+}
