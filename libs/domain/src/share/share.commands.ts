@@ -1,0 +1,65 @@
+import type { ShareRequested } from './share.events.js';
+import type { DriverOperation, ExportLocation, ShareStatus } from './share.types.js';
+
+/** Commands on one share. Cross-aggregate checks (type exists, zone exists) happen before. */
+export type ShareCommand =
+  | ({ type: 'RequestShare' } & ShareRequested['data'])
+  | {
+      type: 'ScheduleShareInstance';
+      instanceId: string;
+      host: string;
+      availabilityZone: string;
+      now: string;
+    }
+  | {
+      type: 'FailShareInstanceScheduling';
+      instanceId: string;
+      message: string;
+      detail: Record<string, unknown>;
+      now: string;
+    }
+  | {
+      type: 'StartDriverOperation';
+      instanceId: string;
+      operation: DriverOperation;
+      commandId: string;
+      host: string;
+      now: string;
+    }
+  | {
+      type: 'CompleteShareInstanceCreation';
+      instanceId: string;
+      commandId: string;
+      exportLocations: ExportLocation[];
+      now: string;
+    }
+  | {
+      type: 'FailShareInstanceCreation';
+      instanceId: string;
+      commandId: string;
+      message: string;
+      now: string;
+    }
+  | {
+      type: 'UpdateShare';
+      name?: string | null;
+      description?: string | null;
+      isPublic?: boolean;
+      now: string;
+    }
+  | {
+      type: 'ChangeShareMetadata';
+      set: Record<string, string>;
+      unset: string[];
+      now: string;
+    }
+  | { type: 'ResetShareStatus'; status: ShareStatus; now: string }
+  | { type: 'DeleteShare'; force: boolean; now: string }
+  | { type: 'CompleteShareInstanceDeletion'; instanceId: string; commandId: string; now: string }
+  | {
+      type: 'FailShareInstanceDeletion';
+      instanceId: string;
+      commandId: string;
+      message: string;
+      now: string;
+    };

@@ -1,0 +1,246 @@
+import { assertNever, type Decider } from '../shared/decider.js';
+import { conflict, forbidden, invalid, notFound } from '../shared/domain-error.js';
+import type { ShareCommand } from './share.commands.js';
+import type { ShareEvent } from './share.events.js';
+import {
+  evolveShare,
+  initialShareState,
+  preferredInstance,
+  type ShareInstanceState,
+  type ShareState,
+} from './share.state.js';
+import { RESETTABLE_STATUSES, type ShareStatus } from './share.types.js';
+
+const DELETABLE: readonly ShareStatus[] = ['available', 'error', 'inactive'];
+const METADATA_KEY_MAX = 255;
+const METADATA_VALUE_MAX = 1023;
+
+export const validateMetadata = (metadata: Record<string, string>): void => {
+  for (const [key, value] of Object.entries(metadata)) {
+    if (key.length === 0 || key.length > METADATA_KEY_MAX) {
+      throw invalid(`Metadata key must be 1 to ${METADATA_KEY_MAX} characters.`);
+    }
+    if (typeof value !== 'string' || value.length === 0 || value.length > METADATA_VALUE_MAX) {
+      throw invalid(`Metadata value for ${key} must be 1 to ${METADATA_VALUE_MAX} characters.`);
+    }
+  }
+};
+
+const instanceOf = (state: ShareState, instanceId: string): ShareInstanceState => {
+  const instance = state.instances.find((i) => i.id === instanceId);
+  if (!instance) throw notFound(`Share instance ${instanceId} could not be found.`);
+  return instance;
+};
+
+/**
+ * Commands sent by process managers are idempotent by nature: replayed after a crash, they meet
+ * a state that already reflects them and decide nothing.
+ */
+export const decideShare = (command: ShareCommand, state: ShareState): ShareEvent[] => {
+  if (command.type === 'RequestShare') {
+    if (state.lifecycle !== 'absent') throw conflict(`Share ${command.shareId} exists already.`);
+    if (!Number.isInteger(command.size) || command.size < 1) {
+      throw invalid(`Share size must be a positive integer, not ${String(command.size)}.`);
+    }
+    validateMetadata(command.metadata);
+    const { type: _type, ...data } = command;
+    return [{ type: 'ShareRequested', data }];
+  }
+  if (state.lifecycle !== 'active') throw notFound(`Share ${state.id} could not be found.`);
+
+  switch (command.type) {
+    case 'ScheduleShareInstance': {
+      const instance = instanceOf(state, command.instanceId);
+      if (instance.host !== '' || instance.status !== 'creating') return [];
+      return [
+        {
+          type: 'ShareScheduled',
+          data: {
+            instanceId: instance.id,
+            host: command.host,
+            availabilityZone: command.availabilityZone,
+            size: state.size,
+            scheduledAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'FailShareInstanceScheduling': {
+      const instance = instanceOf(state, command.instanceId);
+      if (instance.host !== '' || instance.status !== 'creating') return [];
+      return [
+        {
+          type: 'ShareSchedulingFailed',
+          data: {
+            instanceId: instance.id,
+            message: command.message,
+            detail: command.detail,
+            failedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'StartDriverOperation': {
+      const instance = instanceOf(state, command.instanceId);
+      if (instance.pendingOperation?.commandId === command.commandId) return [];
+      if (instance.pendingOperation) {
+        throw conflict(
+          `Share instance ${instance.id} is busy with ${instance.pendingOperation.operation}.`,
+        );
+      }
+      const expected: ShareStatus = command.operation === 'delete_share' ? 'deleting' : 'creating';
+      if (instance.status !== expected) return [];
+      return [
+        {
+          type: 'ShareDriverOperationStarted',
+          data: {
+            instanceId: instance.id,
+            operation: command.operation,
+            commandId: command.commandId,
+            host: command.host,
+            startedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'CompleteShareInstanceCreation': {
+      const instance = instanceOf(state, command.instanceId);
+      if (instance.pendingOperation?.commandId !== command.commandId) return [];
+      return [
+        {
+          type: 'ShareCreated',
+          data: {
+            instanceId: instance.id,
+            commandId: command.commandId,
+            exportLocations: command.exportLocations,
+            createdAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'FailShareInstanceCreation': {
+      const instance = instanceOf(state, command.instanceId);
+      if (instance.pendingOperation?.commandId !== command.commandId) return [];
+      return [
+        {
+          type: 'ShareCreationFailed',
+          data: {
+            instanceId: instance.id,
+            commandId: command.commandId,
+            message: command.message,
+            failedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'UpdateShare':
+      if (
+        command.name === undefined &&
+        command.description === undefined &&
+        command.isPublic === undefined
+      ) {
+        return [];
+      }
+      return [
+        {
+          type: 'ShareUpdated',
+          data: {
+            ...(command.name !== undefined && { name: command.name }),
+            ...(command.description !== undefined && { description: command.description }),
+            ...(command.isPublic !== undefined && { isPublic: command.isPublic }),
+            updatedAt: command.now,
+          },
+        },
+      ];
+    case 'ChangeShareMetadata': {
+      validateMetadata(command.set);
+      const unset = command.unset.filter((key) => key in state.metadata && !(key in command.set));
+      if (Object.keys(command.set).length === 0 && unset.length === 0) return [];
+      return [
+        { type: 'ShareMetadataChanged', data: { set: command.set, unset, updatedAt: command.now } },
+      ];
+    }
+    case 'ResetShareStatus': {
+      if (!RESETTABLE_STATUSES.includes(command.status)) {
+        throw invalid(`Invalid status provided: ${command.status}.`);
+      }
+      const instance = preferredInstance(state.instances);
+      if (!instance) throw invalid(`Share ${state.id} has no instance.`);
+      return [
+        {
+          type: 'ShareStatusReset',
+          data: { instanceId: instance.id, status: command.status, resetAt: command.now },
+        },
+      ];
+    }
+    case 'DeleteShare': {
+      if (state.instances.filter((i) => i.replicaState !== null).length > 1) {
+        throw conflict('Share has replicas: delete them first.');
+      }
+      if (!command.force) {
+        const blocking = state.instances.find((i) => !DELETABLE.includes(i.status));
+        if (blocking) {
+          throw forbidden(
+            `Share status must be one of ${DELETABLE.join(', ')}, not ${blocking.status}.`,
+          );
+        }
+      }
+      const ids = state.instances.map((i) => i.id);
+      const events: ShareEvent[] = [
+        {
+          type: 'ShareDeletionRequested',
+          data: { instanceIds: ids, force: command.force, requestedAt: command.now },
+        },
+      ];
+      // An instance that never reached a node has nothing to delete on a back end.
+      const hostless = state.instances.filter((i) => i.host === '');
+      for (const instance of hostless) {
+        events.push({
+          type: 'ShareInstanceDeleted',
+          data: { instanceId: instance.id, commandId: null, deletedAt: command.now },
+        });
+      }
+      if (hostless.length === state.instances.length) {
+        events.push({ type: 'ShareDeleted', data: { shareId: state.id, deletedAt: command.now } });
+      }
+      return events;
+    }
+    case 'CompleteShareInstanceDeletion': {
+      const instance = state.instances.find((i) => i.id === command.instanceId);
+      if (!instance || instance.pendingOperation?.commandId !== command.commandId) return [];
+      const events: ShareEvent[] = [
+        {
+          type: 'ShareInstanceDeleted',
+          data: { instanceId: instance.id, commandId: command.commandId, deletedAt: command.now },
+        },
+      ];
+      if (state.instances.length === 1) {
+        events.push({ type: 'ShareDeleted', data: { shareId: state.id, deletedAt: command.now } });
+      }
+      return events;
+    }
+    case 'FailShareInstanceDeletion': {
+      const instance = instanceOf(state, command.instanceId);
+      if (instance.pendingOperation?.commandId !== command.commandId) return [];
+      return [
+        {
+          type: 'ShareDeletionFailed',
+          data: {
+            instanceId: instance.id,
+            commandId: command.commandId,
+            message: command.message,
+            failedAt: command.now,
+          },
+        },
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+};
+
+export const shareDecider: Decider<ShareState, ShareCommand, ShareEvent> = {
+  initialState: initialShareState,
+  evolve: evolveShare,
+  decide: decideShare,
+};

@@ -1,0 +1,233 @@
+import { assertNever } from '../shared/decider.js';
+import type { ShareCapabilities } from '../share-type/extra-specs.js';
+import type { ShareEvent } from './share.events.js';
+import type {
+  DriverOperation,
+  ExportLocation,
+  ReplicaState,
+  RequestedShareType,
+  SchedulerHints,
+  ShareStatus,
+} from './share.types.js';
+
+export interface ShareInstanceState {
+  readonly id: string;
+  readonly status: ShareStatus;
+  /** `host@backend#pool`; empty until scheduled. */
+  readonly host: string;
+  readonly availabilityZone: string | null;
+  readonly replicaState: ReplicaState | null;
+  readonly progress: string | null;
+  readonly exportLocations: readonly ExportLocation[];
+  /** The driver operation a node has claimed and not yet reported on. */
+  readonly pendingOperation: {
+    readonly operation: DriverOperation;
+    readonly commandId: string;
+  } | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface ShareState {
+  readonly lifecycle: 'absent' | 'active' | 'deleted';
+  readonly id: string;
+  readonly projectId: string;
+  readonly userId: string;
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly size: number;
+  readonly shareProto: string;
+  readonly shareType: RequestedShareType | null;
+  readonly capabilities: ShareCapabilities | null;
+  readonly requestedAvailabilityZone: string | null;
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly isPublic: boolean;
+  readonly snapshotId: string | null;
+  readonly schedulerHints: SchedulerHints | null;
+  readonly createdAt: string;
+  readonly instances: readonly ShareInstanceState[];
+}
+
+export const initialShareState = (): ShareState => ({
+  lifecycle: 'absent',
+  id: '',
+  projectId: '',
+  userId: '',
+  name: null,
+  description: null,
+  size: 0,
+  shareProto: '',
+  shareType: null,
+  capabilities: null,
+  requestedAvailabilityZone: null,
+  metadata: {},
+  isPublic: false,
+  snapshotId: null,
+  schedulerHints: null,
+  createdAt: '',
+  instances: [],
+});
+
+const updateInstance = (
+  state: ShareState,
+  instanceId: string,
+  update: (instance: ShareInstanceState) => ShareInstanceState,
+): ShareState => ({
+  ...state,
+  instances: state.instances.map((i) => (i.id === instanceId ? update(i) : i)),
+});
+
+export const evolveShare = (state: ShareState, event: ShareEvent): ShareState => {
+  switch (event.type) {
+    case 'ShareRequested': {
+      const d = event.data;
+      return {
+        lifecycle: 'active',
+        id: d.shareId,
+        projectId: d.projectId,
+        userId: d.userId,
+        name: d.name,
+        description: d.description,
+        size: d.size,
+        shareProto: d.shareProto,
+        shareType: d.shareType,
+        capabilities: d.capabilities,
+        requestedAvailabilityZone: d.availabilityZone,
+        metadata: d.metadata,
+        isPublic: d.isPublic,
+        snapshotId: d.snapshotId,
+        schedulerHints: d.schedulerHints,
+        createdAt: d.createdAt,
+        instances: [
+          {
+            id: d.instanceId,
+            status: 'creating',
+            host: '',
+            availabilityZone: d.availabilityZone,
+            replicaState: null,
+            progress: null,
+            exportLocations: [],
+            pendingOperation: null,
+            createdAt: d.createdAt,
+            updatedAt: d.createdAt,
+          },
+        ],
+      };
+    }
+    case 'ShareScheduled':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        host: event.data.host,
+        availabilityZone: event.data.availabilityZone,
+        updatedAt: event.data.scheduledAt,
+      }));
+    case 'ShareSchedulingFailed':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        status: 'error',
+        updatedAt: event.data.failedAt,
+      }));
+    case 'ShareDriverOperationStarted':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        pendingOperation: { operation: event.data.operation, commandId: event.data.commandId },
+        updatedAt: event.data.startedAt,
+      }));
+    case 'ShareCreated':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        status: 'available',
+        progress: '100%',
+        replicaState: state.capabilities?.replicationType ? 'active' : null,
+        exportLocations: event.data.exportLocations,
+        pendingOperation: null,
+        updatedAt: event.data.createdAt,
+      }));
+    case 'ShareCreationFailed':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        status: 'error',
+        progress: null,
+        pendingOperation: null,
+        updatedAt: event.data.failedAt,
+      }));
+    case 'ShareUpdated':
+      return {
+        ...state,
+        name: event.data.name === undefined ? state.name : event.data.name,
+        description:
+          event.data.description === undefined ? state.description : event.data.description,
+        isPublic: event.data.isPublic ?? state.isPublic,
+      };
+    case 'ShareMetadataChanged': {
+      const metadata: Record<string, string> = { ...state.metadata, ...event.data.set };
+      for (const key of event.data.unset) delete metadata[key];
+      return { ...state, metadata };
+    }
+    case 'ShareStatusReset':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        status: event.data.status,
+        updatedAt: event.data.resetAt,
+      }));
+    case 'ShareDeletionRequested': {
+      const targets = new Set(event.data.instanceIds);
+      return {
+        ...state,
+        instances: state.instances.map((i) =>
+          targets.has(i.id) ? { ...i, status: 'deleting', updatedAt: event.data.requestedAt } : i,
+        ),
+      };
+    }
+    case 'ShareInstanceDeleted':
+      return {
+        ...state,
+        instances: state.instances.filter((i) => i.id !== event.data.instanceId),
+      };
+    case 'ShareDeletionFailed':
+      return updateInstance(state, event.data.instanceId, (i) => ({
+        ...i,
+        status: 'error_deleting',
+        pendingOperation: null,
+        updatedAt: event.data.failedAt,
+      }));
+    case 'ShareDeleted':
+      return { ...state, lifecycle: 'deleted', instances: [] };
+    default:
+      return assertNever(event);
+  }
+};
+
+/** Manila's status priority for the instance a share shows (reference 1.1, "preferred instance"). */
+const PRIORITY: readonly ShareStatus[] = [
+  'replication_change',
+  'migrating',
+  'server_migrating',
+  'available',
+  'error',
+];
+const TRANSITIONAL: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
+  'creating',
+  'deleting',
+  'extending',
+  'shrinking',
+  'migrating',
+  'migrating_to',
+  'server_migrating',
+]);
+
+const rank = (status: ShareStatus): number => {
+  const index = PRIORITY.indexOf(status);
+  if (index >= 0) return index;
+  return TRANSITIONAL.has(status) ? PRIORITY.length + 1 : PRIORITY.length;
+};
+
+export const preferredInstance = (
+  instances: readonly ShareInstanceState[],
+): ShareInstanceState | undefined => {
+  // Array.prototype.sort is stable, so ties keep the order the instances were created in.
+  const sorted = [...instances].sort((a, b) => rank(a.status) - rank(b.status));
+  const first = sorted[0];
+  if (!first || first.status === 'replication_change') return first;
+  return sorted.find((i) => i.replicaState === 'active') ?? first;
+};

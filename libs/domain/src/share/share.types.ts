@@ -1,0 +1,60 @@
+import type { ExtraSpecs, ShareCapabilities } from '../share-type/extra-specs.js';
+
+/** Manila's share / instance statuses (reference 2.1) that Hawser uses. */
+export type ShareStatus =
+  | 'creating'
+  | 'creating_from_snapshot'
+  | 'available'
+  | 'error'
+  | 'deleting'
+  | 'error_deleting'
+  | 'deleted'
+  | 'inactive'
+  | 'extending'
+  | 'extending_error'
+  | 'shrinking'
+  | 'shrinking_error'
+  | 'shrinking_possible_data_loss_error'
+  | 'migrating'
+  | 'migrating_to'
+  | 'server_migrating'
+  | 'replication_change';
+
+export type ReplicaState = 'active' | 'in_sync' | 'out_of_sync' | 'error';
+
+/** The statuses an admin may reset a share to (reference 2.2, last row). */
+export const RESETTABLE_STATUSES: readonly ShareStatus[] = [
+  'creating',
+  'available',
+  'deleting',
+  'error',
+  'error_deleting',
+  'migrating',
+  'migrating_to',
+  'server_migrating',
+];
+
+/** Driver operations a share node runs for an instance; one at a time per instance. */
+export type DriverOperation = 'create_share' | 'create_share_from_snapshot' | 'delete_share';
+
+export interface ExportLocation {
+  readonly id: string;
+  readonly path: string;
+  readonly preferred: boolean;
+  readonly isAdminOnly: boolean;
+}
+
+export interface SchedulerHints {
+  readonly sameHost?: readonly string[];
+  readonly differentHost?: readonly string[];
+  readonly onlyHost?: string;
+}
+
+/** What the scheduler needs to know of the share type, frozen at request time. */
+export interface RequestedShareType {
+  readonly id: string;
+  readonly name: string;
+  readonly extraSpecs: ExtraSpecs;
+}
+
+export type { ShareCapabilities };
