@@ -1,0 +1,3 @@
+export * from './shares/share.documents.js';
+export * from './shares/shares.projection.js';
+export * from './share-types/share-types.projection.js';

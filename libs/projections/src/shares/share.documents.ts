@@ -1,0 +1,175 @@
+import {
+  preferredInstance,
+  type ExportLocation,
+  type ShareInstanceState,
+  type ShareState,
+} from '#hawser/domain';
+
+export const SHARES = 'shares';
+export const SHARE_INSTANCES = 'share_instances';
+
+export interface ExportLocationDocument {
+  id: string;
+  path: string;
+  preferred: boolean;
+  is_admin_only: boolean;
+  share_instance_id: string;
+}
+
+/** One share as listings read it: Manila's column names, so filters and sort keys map 1:1. */
+export interface ShareDocument {
+  id: string;
+  /** Revision of the share stream this document reflects (idempotent replays). */
+  revision: number;
+  name: string | null;
+  description: string | null;
+  project_id: string;
+  user_id: string;
+  size: number;
+  share_proto: string;
+  share_type_id: string | null;
+  share_type_name: string | null;
+  status: string;
+  /** Statuses of every instance: Manila's `status` filter matches any of them. */
+  instance_statuses: string[];
+  host: string;
+  availability_zone: string | null;
+  progress: string | null;
+  is_public: boolean;
+  metadata: Record<string, string>;
+  snapshot_id: string | null;
+  share_network_id: null;
+  share_server_id: null;
+  share_group_id: null;
+  source_share_group_snapshot_member_id: null;
+  task_state: null;
+  access_rules_status: 'active' | 'syncing' | 'error';
+  snapshot_support: boolean;
+  create_share_from_snapshot_support: boolean;
+  revert_to_snapshot_support: boolean;
+  mount_snapshot_support: boolean;
+  replication_type: string | null;
+  has_replicas: boolean;
+  export_locations: ExportLocationDocument[];
+  created_at: string;
+  updated_at: string;
+  /** The aggregate state the document was computed from; the projection folds into it. */
+  state: ShareState;
+}
+
+export interface ShareInstanceDocument {
+  id: string;
+  revision: number;
+  share_id: string;
+  project_id: string;
+  status: string;
+  host: string;
+  availability_zone: string | null;
+  replica_state: string | null;
+  progress: string | null;
+  share_type_id: string | null;
+  share_network_id: null;
+  share_server_id: null;
+  access_rules_status: 'active';
+  cast_rules_to_readonly: boolean;
+  export_locations: ExportLocationDocument[];
+  /** The driver operation a node has claimed and not yet reported on (start-up recovery). */
+  pending_operation: { operation: string; command_id: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const exportLocationDocuments = (
+  instanceId: string,
+  locations: readonly ExportLocation[],
+): ExportLocationDocument[] =>
+  locations.map((l) => ({
+    id: l.id,
+    path: l.path,
+    preferred: l.preferred,
+    is_admin_only: l.isAdminOnly,
+    share_instance_id: instanceId,
+  }));
+
+export const toShareInstanceDocument = (
+  share: ShareState,
+  instance: ShareInstanceState,
+  revision: number,
+): ShareInstanceDocument => ({
+  id: instance.id,
+  revision,
+  share_id: share.id,
+  project_id: share.projectId,
+  status: instance.status,
+  host: instance.host,
+  availability_zone: instance.availabilityZone,
+  replica_state: instance.replicaState,
+  progress: instance.progress,
+  share_type_id: share.shareType?.id ?? null,
+  share_network_id: null,
+  share_server_id: null,
+  access_rules_status: 'active',
+  cast_rules_to_readonly: false,
+  export_locations: exportLocationDocuments(instance.id, instance.exportLocations),
+  pending_operation: instance.pendingOperation
+    ? {
+        operation: instance.pendingOperation.operation,
+        command_id: instance.pendingOperation.commandId,
+      }
+    : null,
+  created_at: instance.createdAt,
+  updated_at: instance.updatedAt,
+});
+
+/** Manila's legacy export_locations: active (or all) instances that are available. */
+const shareExportLocations = (instances: readonly ShareInstanceState[]) => {
+  const active = instances.filter((i) => i.replicaState === 'active');
+  return (active.length > 0 ? active : instances)
+    .filter((i) => i.status === 'available')
+    .flatMap((i) => exportLocationDocuments(i.id, i.exportLocations));
+};
+
+export const toShareDocument = (state: ShareState, revision: number): ShareDocument => {
+  const preferred = preferredInstance(state.instances);
+  const caps = state.capabilities;
+  const updatedAt = state.instances.reduce(
+    (latest, i) => (i.updatedAt > latest ? i.updatedAt : latest),
+    state.createdAt,
+  );
+  return {
+    id: state.id,
+    revision,
+    name: state.name,
+    description: state.description,
+    project_id: state.projectId,
+    user_id: state.userId,
+    size: state.size,
+    share_proto: state.shareProto,
+    share_type_id: state.shareType?.id ?? null,
+    share_type_name: state.shareType?.name ?? null,
+    status: preferred?.status ?? 'deleted',
+    instance_statuses: [...new Set(state.instances.map((i) => i.status))],
+    host: preferred?.host ?? '',
+    availability_zone: preferred?.availabilityZone ?? null,
+    progress: preferred?.progress ?? null,
+    is_public: state.isPublic,
+    metadata: { ...state.metadata },
+    snapshot_id: state.snapshotId,
+    share_network_id: null,
+    share_server_id: null,
+    share_group_id: null,
+    source_share_group_snapshot_member_id: null,
+    task_state: null,
+    access_rules_status: 'active',
+    snapshot_support: caps?.snapshotSupport ?? false,
+    create_share_from_snapshot_support: caps?.createShareFromSnapshotSupport ?? false,
+    revert_to_snapshot_support: caps?.revertToSnapshotSupport ?? false,
+    mount_snapshot_support: caps?.mountSnapshotSupport ?? false,
+    replication_type: caps?.replicationType ?? null,
+    has_replicas: state.instances.filter((i) => i.replicaState !== null).length > 1,
+    export_locations: shareExportLocations(state.instances),
+    created_at: state.createdAt,
+    updated_at: updatedAt,
+    state,
+  };
+};
