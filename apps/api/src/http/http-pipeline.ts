@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Authenticator } from './authenticator.js';
+import { faultBody, ManilaHttpError } from './manila-error.js';
+import { negotiateMicroversion } from './microversion.js';
+import type { HawserRequest } from './request-context.js';
+
+/** Manila's default project_id_regex; resource names contain other letters, so no ambiguity. */
+const PROJECT_IN_URL = /^\/v2\/([0-9a-f-]+)(\/.*)?$/;
+const UNVERSIONED = new Set(['/', '/v2', '/v2/', '/healthcheck']);
+
+const sendFault = (res: Response, status: number, message: string) => {
+  if (status === 413) res.setHeader('Retry-After', '0');
+  res.status(status).json(faultBody(status, message));
+};
+
+export interface HttpPipelineOptions {
+  readonly bodyLimit: string;
+  readonly authenticator: Authenticator;
+}
+
+/**
+ * The Express stages every request passes before Nest routes it: request ids, the optional
+ * project id in the URL, body parsing with Manila's errors, microversion negotiation and
+ * authentication. Tests and the service use this same function.
+ */
+export const configureHttpPipeline = (
+  app: NestExpressApplication,
+  options: HttpPipelineOptions,
+): void => {
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = `req-${randomUUID()}`;
+    res.setHeader('x-compute-request-id', requestId);
+    res.setHeader('x-openstack-request-id', requestId);
+    let urlProjectId: string | undefined;
+    const match = PROJECT_IN_URL.exec(req.path);
+    if (match && match[2] !== undefined) {
+      urlProjectId = match[1];
+      const query = req.url.slice(req.path.length);
+      req.url = `/v2${match[2]}${query}`;
+    }
+    (req as HawserRequest).hawser = {
+      requestId,
+      baseUrl: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      urlProjectId,
+      microversion: { major: 2, minor: 0, text: '2.0', experimental: false },
+      auth: undefined,
+    };
+    next();
+  });
+
+  app.use(express.json({ limit: options.bodyLimit, type: () => true }));
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const e = error as { type?: string; status?: number };
+    if (e.type === 'entity.too.large') return sendFault(res, 413, 'Request is too large.');
+    if (e.type === 'entity.parse.failed') return sendFault(res, 400, 'Malformed request body');
+    if (e.status && e.status >= 400 && e.status < 500) {
+      return sendFault(res, e.status, 'Malformed request body');
+    }
+    return next(error);
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (UNVERSIONED.has(req.path) || !req.path.startsWith('/v2/')) return next();
+    const ctx = (req as HawserRequest).hawser;
+    const header = req.get('X-OpenStack-Manila-API-Version');
+    try {
+      ctx.microversion = negotiateMicroversion(header, req.get('X-OpenStack-Manila-API-Experimental'));
+    } catch (error) {
+      const e = error as ManilaHttpError;
+      if (e.status === 406 && header) res.setHeader('X-OpenStack-Manila-API-Version', header);
+      return sendFault(res, e.status, e.message);
+    }
+    res.setHeader('X-OpenStack-Manila-API-Version', ctx.microversion.text);
+    res.setHeader('Vary', 'X-OpenStack-Manila-API-Version');
+    if (ctx.microversion.experimental) res.setHeader('X-OpenStack-Manila-API-Experimental', 'True');
+    next();
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (UNVERSIONED.has(req.path)) return next();
+    const ctx = (req as HawserRequest).hawser;
+    options.authenticator
+      .authenticate(req.get('X-Auth-Token'))
+      .then((auth) => {
+        if (!auth) return sendFault(res, 401, 'Authentication required');
+        if (ctx.urlProjectId !== undefined && ctx.urlProjectId !== auth.projectId) {
+          return sendFault(res, 400, 'Malformed request url');
+        }
+        ctx.auth = auth;
+        next();
+      })
+      .catch(next);
+  });
+};

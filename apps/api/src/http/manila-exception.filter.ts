@@ -1,0 +1,47 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError, type DomainErrorKind } from '#hawser/domain';
+import { WrongExpectedRevisionError } from '#hawser/eventstore';
+import { faultBody, ManilaHttpError } from './manila-error.js';
+
+const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  over_limit: 413,
+};
+
+/** Every error leaves as Manila's fault body; only a real fault is a 500, and it is logged. */
+@Catch()
+export class ManilaExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const [status, message] = this.describe(error);
+    if (status >= 500) this.logger.error(error instanceof Error ? error.stack : String(error));
+    if (status === 413) res.setHeader('Retry-After', '0');
+    res.status(status).json(faultBody(status, message));
+  }
+
+  private describe(error: unknown): [number, string] {
+    if (error instanceof ManilaHttpError) return [error.status, error.message];
+    if (error instanceof DomainError) return [STATUS_OF[error.kind], error.message];
+    if (error instanceof WrongExpectedRevisionError) {
+      return [409, 'The resource was changed by another request; retry with its current state.'];
+    }
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
+      // An unknown route or method: Manila answers 404 with an empty explanation.
+      if (status === 404) return [404, 'The resource could not be found.'];
+      const response = error.getResponse();
+      const message =
+        typeof response === 'object' && response !== null && 'message' in response
+          ? ([] as unknown[]).concat((response as { message: unknown }).message).join('; ')
+          : error.message;
+      return [status, message];
+    }
+    return [500, 'The server has either erred or is incapable of performing the requested operation.'];
+  }
+}

@@ -1,0 +1,36 @@
+import type { Request } from 'express';
+
+export interface AuthContext {
+  readonly userId: string;
+  readonly projectId: string;
+  readonly roles: readonly string[];
+  readonly isAdmin: boolean;
+}
+
+export interface Microversion {
+  readonly major: number;
+  readonly minor: number;
+  readonly text: string;
+  readonly experimental: boolean;
+}
+
+/** What the HTTP pipeline learns about a request before a controller runs. */
+export interface RequestContext {
+  readonly requestId: string;
+  /** `scheme://host:port` as the client addressed us. */
+  readonly baseUrl: string;
+  /** The project id segment of the URL, when the client used one. */
+  readonly urlProjectId: string | undefined;
+  microversion: Microversion;
+  auth: AuthContext | undefined;
+}
+
+export type HawserRequest = Request & { hawser: RequestContext };
+
+export const contextOf = (request: Request): RequestContext => (request as HawserRequest).hawser;
+
+/** True when the negotiated version is at least `major.minor`. */
+export const atLeast = (version: Microversion, text: string): boolean => {
+  const [major, minor] = text.split('.').map(Number) as [number, number];
+  return version.major > major || (version.major === major && version.minor >= minor);
+};

@@ -1,0 +1,79 @@
+import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsBooleanLike, IsIntegerLike, IsNullableString, IsStringMap } from './validators.js';
+
+/** The `share` object of POST /v2/shares (reference 3.4.1). Unknown keys are ignored, as in Manila. */
+export class CreateShareDto {
+  @IsString()
+  @MaxLength(255)
+  share_proto!: string;
+
+  @IsOptional()
+  @IsIntegerLike()
+  size?: number | string;
+
+  @IsOptional()
+  @IsNullableString()
+  name?: string | null;
+
+  @IsOptional()
+  @IsNullableString()
+  display_name?: string | null;
+
+  @IsOptional()
+  @IsNullableString()
+  description?: string | null;
+
+  @IsOptional()
+  @IsNullableString()
+  display_description?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  share_type?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  volume_type?: string;
+
+  @IsOptional()
+  @IsUUID()
+  snapshot_id?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  availability_zone?: string;
+
+  @IsOptional()
+  @IsString()
+  share_network_id?: string;
+
+  @IsOptional()
+  @IsStringMap()
+  metadata?: Record<string, string>;
+
+  @IsOptional()
+  @IsBooleanLike()
+  is_public?: boolean | string;
+
+  @IsOptional()
+  @IsObject()
+  scheduler_hints?: Record<string, unknown>;
+}
+
+/** PUT /v2/shares/{id}: Manila reads only the display_* keys (name/description are ignored). */
+export class UpdateShareDto {
+  @IsOptional()
+  @IsNullableString()
+  display_name?: string | null;
+
+  @IsOptional()
+  @IsNullableString()
+  display_description?: string | null;
+
+  @IsOptional()
+  @IsBooleanLike()
+  is_public?: boolean | string;
+}

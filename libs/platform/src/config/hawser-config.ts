@@ -1,0 +1,71 @@
+import path from 'node:path';
+
+export type AuthMode = 'noauth' | 'keystone';
+
+/** Everything Hawser reads from its environment, with the documented defaults (README). */
+export interface HawserConfig {
+  /** PORT: the HTTP port (Manila's 8786). */
+  readonly port: number;
+  /** HAWSER_BIND: the address to listen on. */
+  readonly bind: string;
+  /** HAWSER_DATA_DIR: SQLite files and the local driver's pools. */
+  readonly dataDir: string;
+  /** HAWSER_AUTH: `noauth` (token `user:project[:roles]`) or `keystone`. */
+  readonly auth: AuthMode;
+  /** EVENTSTORE_URL: use KurrentDB/EventStoreDB instead of SQLite. */
+  readonly eventstoreUrl: string | undefined;
+  /** MONGO_URL: use MongoDB for read models instead of SQLite. */
+  readonly mongoUrl: string | undefined;
+  /** HAWSER_BACKENDS: a JSON file of back ends; default: the sample configuration. */
+  readonly backendsFile: string | undefined;
+  /** HAWSER_READ_YOUR_WRITES_MS: how long a read after a write waits for the projections. */
+  readonly readYourWritesMs: number;
+  /** HAWSER_BODY_LIMIT: largest accepted request body. */
+  readonly bodyLimit: string;
+  /** HAWSER_DEFAULT_SHARE_TYPE: Manila's default_share_type (name or id), if any. */
+  readonly defaultShareType: string | undefined;
+  /** HAWSER_ENABLED_SHARE_PROTOCOLS: Manila's enabled_share_protocols. */
+  readonly enabledShareProtocols: readonly string[];
+  /** HAWSER_SERVICE_DOWN_TIME_S: a back end that has not reported for this long is down. */
+  readonly serviceDownTimeS: number;
+  /** HAWSER_REPORT_INTERVAL_S: how often share nodes report pool capabilities. */
+  readonly reportIntervalS: number;
+}
+
+const integer = (name: string, value: string | undefined, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(value)}`);
+  }
+  return parsed;
+};
+
+const authMode = (value: string | undefined): AuthMode => {
+  const mode = value ?? 'noauth';
+  if (mode !== 'noauth' && mode !== 'keystone') {
+    throw new Error(`HAWSER_AUTH must be noauth or keystone, not ${JSON.stringify(mode)}`);
+  }
+  return mode;
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig => ({
+  port: integer('PORT', env.PORT, 8786),
+  bind: env.HAWSER_BIND || '127.0.0.1',
+  dataDir: path.resolve(env.HAWSER_DATA_DIR || './data'),
+  auth: authMode(env.HAWSER_AUTH),
+  eventstoreUrl: env.EVENTSTORE_URL || undefined,
+  mongoUrl: env.MONGO_URL || undefined,
+  backendsFile: env.HAWSER_BACKENDS || undefined,
+  readYourWritesMs: integer('HAWSER_READ_YOUR_WRITES_MS', env.HAWSER_READ_YOUR_WRITES_MS, 5000),
+  bodyLimit: env.HAWSER_BODY_LIMIT || '256kb',
+  defaultShareType: env.HAWSER_DEFAULT_SHARE_TYPE || undefined,
+  enabledShareProtocols: (env.HAWSER_ENABLED_SHARE_PROTOCOLS || 'NFS,CIFS')
+    .split(',')
+    .map((p) => p.trim().toUpperCase())
+    .filter(Boolean),
+  serviceDownTimeS: integer('HAWSER_SERVICE_DOWN_TIME_S', env.HAWSER_SERVICE_DOWN_TIME_S, 60),
+  reportIntervalS: integer('HAWSER_REPORT_INTERVAL_S', env.HAWSER_REPORT_INTERVAL_S, 10),
+});
+
+export const HAWSER_CONFIG = Symbol('HAWSER_CONFIG');
