@@ -11,3 +11,5 @@ export * from './share/share.events.js';
 export * from './share/share.state.js';
 export * from './share/share.commands.js';
 export * from './share/share.decide.js';
+export * from './backend/backend.events.js';
+export * from './backend/backend.decide.js';

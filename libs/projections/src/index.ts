@@ -1,3 +1,4 @@
 export * from './shares/share.documents.js';
 export * from './shares/shares.projection.js';
 export * from './share-types/share-types.projection.js';
+export * from './backends/backends.projection.js';

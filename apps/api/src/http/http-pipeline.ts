@@ -66,7 +66,10 @@ export const configureHttpPipeline = (
     const ctx = (req as HawserRequest).hawser;
     const header = req.get('X-OpenStack-Manila-API-Version');
     try {
-      ctx.microversion = negotiateMicroversion(header, req.get('X-OpenStack-Manila-API-Experimental'));
+      ctx.microversion = negotiateMicroversion(
+        header,
+        req.get('X-OpenStack-Manila-API-Experimental'),
+      );
     } catch (error) {
       const e = error as ManilaHttpError;
       if (e.status === 406 && header) res.setHeader('X-OpenStack-Manila-API-Version', header);

@@ -42,6 +42,9 @@ export class ManilaExceptionFilter implements ExceptionFilter {
           : error.message;
       return [status, message];
     }
-    return [500, 'The server has either erred or is incapable of performing the requested operation.'];
+    return [
+      500,
+      'The server has either erred or is incapable of performing the requested operation.',
+    ];
   }
 }

@@ -43,7 +43,8 @@ export const shareTypeView = (
     doc.is_public;
   if (since(ctx, '2.41')) view.description = doc.description;
   if (since(ctx, '2.46')) {
-    view.is_default = defaultShareType !== undefined && [doc.name, doc.id].includes(defaultShareType);
+    view.is_default =
+      defaultShareType !== undefined && [doc.name, doc.id].includes(defaultShareType);
   }
   return view;
 };

@@ -1,0 +1,139 @@
+import { toBoolean } from '#hawser/api-contracts';
+import { SHARES, type ShareDocument } from '#hawser/projections';
+import type { DocumentStore, Filter } from '#hawser/read-models';
+import { badRequest } from '../http/manila-error.js';
+import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
+
+/** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
+const SORT_KEYS: Readonly<Record<string, string>> = {
+  id: 'id',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  name: 'name',
+  display_name: 'name',
+  description: 'description',
+  display_description: 'description',
+  size: 'size',
+  status: 'status',
+  share_proto: 'share_proto',
+  project_id: 'project_id',
+  user_id: 'user_id',
+  share_type_id: 'share_type_id',
+  availability_zone: 'availability_zone',
+  host: 'host',
+  is_public: 'is_public',
+  snapshot_id: 'snapshot_id',
+  share_network_id: 'share_network_id',
+};
+
+const nonNegative = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
+  return Number(value);
+};
+
+/** Manila's `metadata` filter is a Python-literal dict: {'k': 'v'}. */
+const parseMetadataFilter = (text: string): Record<string, string> => {
+  try {
+    const parsed: unknown = JSON.parse(text.replace(/'/g, '"'));
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+    }
+  } catch {
+    // fall through to the 400 below
+  }
+  throw badRequest(`Invalid metadata filter: ${text}`);
+};
+
+export interface ShareListPage {
+  readonly shares: ShareDocument[];
+  readonly count: number;
+  /** The id after which the next page starts, when this page is full. */
+  readonly nextMarker: string | undefined;
+}
+
+/** GET /shares and /shares/detail (reference 3.4.2). */
+export const listShares = async (
+  documents: DocumentStore,
+  auth: AuthContext,
+  version: Microversion,
+  query: Record<string, string | undefined>,
+): Promise<ShareListPage> => {
+  const limit = nonNegative('limit', query.limit);
+  const offset = nonNegative('offset', query.offset) ?? 0;
+  const sortKey = query.sort_key ?? 'created_at';
+  const sortField = SORT_KEYS[sortKey];
+  if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
+  const sortDir = query.sort_dir ?? 'desc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') {
+    throw badRequest(
+      `Wrong sorting data provided: sort key is '${sortKey}' and sort direction is '${sortDir}'.`,
+    );
+  }
+  if (atLeast(version, '2.69') && toBoolean(query.is_soft_deleted ?? 'false')) {
+    return { shares: [], count: 0, nextMarker: undefined };
+  }
+
+  const filter: Filter = {};
+  if (query.name !== undefined) filter.name = query.name;
+  if (query.status !== undefined) filter.status = query.status;
+  if (query.share_type_id !== undefined) filter.share_type_id = query.share_type_id;
+  if (query.snapshot_id !== undefined) filter.snapshot_id = query.snapshot_id;
+  if (query.share_network_id !== undefined) filter.share_network_id = query.share_network_id;
+  if (atLeast(version, '2.36')) {
+    if (query.description !== undefined) filter.description = query.description;
+    if (query['name~'] !== undefined) filter.name = { $like: query['name~'] };
+    if (query['description~'] !== undefined) filter.description = { $like: query['description~'] };
+  }
+  if (query.metadata !== undefined) {
+    for (const [key, value] of Object.entries(parseMetadataFilter(query.metadata))) {
+      filter[`metadata.${key}`] = value;
+    }
+  }
+  if (auth.isAdmin && query.host !== undefined) filter.host = query.host;
+
+  const allTenants = auth.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;
+  if (allTenants && query.project_id !== undefined) filter.project_id = query.project_id;
+  const sort = [[sortField, sortDir === 'asc' ? 1 : -1] as const, ['id', 1] as const];
+
+  let shares: ShareDocument[];
+  if (allTenants) {
+    shares = await documents.find<ShareDocument>(SHARES, filter, { sort });
+  } else {
+    shares = await documents.find<ShareDocument>(
+      SHARES,
+      { ...filter, project_id: auth.projectId },
+      { sort },
+    );
+    if (toBoolean(query.is_public ?? 'false')) {
+      const others = await documents.find<ShareDocument>(
+        SHARES,
+        { ...filter, is_public: true },
+        { sort },
+      );
+      const seen = new Set(shares.map((s) => s.id));
+      const merged = [...shares, ...others.filter((s) => !seen.has(s.id))];
+      const direction = sortDir === 'asc' ? 1 : -1;
+      const key = sortField as keyof ShareDocument;
+      shares = merged.sort((a, b) => {
+        const x = a[key] as string | number | null;
+        const y = b[key] as string | number | null;
+        if (x === y) return a.id < b.id ? -1 : 1;
+        return (x ?? '') < (y ?? '') ? -direction : direction;
+      });
+    }
+  }
+
+  const count = shares.length;
+  let start = offset;
+  if (query.marker !== undefined) {
+    const index = shares.findIndex((s) => s.id === query.marker);
+    if (index < 0) throw badRequest(`marker [${query.marker}] not found`);
+    start = index + 1;
+  }
+  const page = shares.slice(start, limit === undefined ? undefined : start + limit);
+  const last = page[page.length - 1];
+  const nextMarker =
+    limit !== undefined && page.length === limit && start + limit < count ? last?.id : undefined;
+  return { shares: page, count, nextMarker };
+};

@@ -1,0 +1,257 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  CreateShareDto,
+  shareDetailView,
+  shareSummaryView,
+  toBoolean,
+  UpdateShareDto,
+} from '#hawser/api-contracts';
+import type { ShareStatus } from '#hawser/domain';
+import type { ShareDocument } from '#hawser/projections';
+import { Inject } from '@nestjs/common';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE } from '#hawser/platform';
+import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import { requireAdmin, requireAuth } from '../http/policy.js';
+import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { requireBodyKey, validateBody } from '../http/validate-body.js';
+import { viewContextOf } from '../http/view-context.js';
+import { listShares } from './share-list.query.js';
+import { SharesService } from './shares.service.js';
+
+const ADMIN_ONLY_METADATA = ['__affinity_same_host', '__affinity_different_host'];
+const now = () => new Date().toISOString();
+
+/** Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata. */
+@Controller('v2/shares')
+export class SharesController {
+  constructor(
+    private readonly shares: SharesService,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+  ) {}
+
+  private detail(doc: ShareDocument, ctx: RequestContext) {
+    return shareDetailView(doc, viewContextOf(ctx));
+  }
+
+  @Post()
+  @HttpCode(200)
+  async create(@Req() req: Request, @Body() body: unknown) {
+    const ctx = contextOf(req);
+    const dto = await validateBody(CreateShareDto, requireBodyKey(body, 'share'), 'share');
+    const doc = await this.shares.create(dto, ctx, requireAuth(ctx));
+    return { share: this.detail(doc, ctx) };
+  }
+
+  @Get()
+  async list(@Req() req: Request, @Query() query: Record<string, string>) {
+    return this.page(req, query, (doc, ctx) => shareSummaryView(doc, viewContextOf(ctx)));
+  }
+
+  @Get('detail')
+  async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
+    return this.page(req, query, (doc, ctx) => this.detail(doc, ctx));
+  }
+
+  private async page(
+    req: Request,
+    query: Record<string, string>,
+    view: (doc: ShareDocument, ctx: RequestContext) => unknown,
+  ) {
+    const ctx = contextOf(req);
+    const result = await listShares(this.documents, requireAuth(ctx), ctx.microversion, query);
+    const body: Record<string, unknown> = { shares: result.shares.map((d) => view(d, ctx)) };
+    if (result.nextMarker) {
+      const params = new URLSearchParams({ ...query, marker: result.nextMarker });
+      params.delete('offset');
+      const project = ctx.urlProjectId ? `/${ctx.urlProjectId}` : '';
+      body.shares_links = [
+        {
+          rel: 'next',
+          href: `${ctx.baseUrl}/v2${project}${req.path.slice(3)}?${params.toString()}`,
+        },
+      ];
+    }
+    if (atLeast(ctx.microversion, '2.42') && toBoolean(query.with_count ?? 'false')) {
+      body.count = result.count;
+    }
+    return body;
+  }
+
+  @Get(':id')
+  async show(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    return { share: this.detail(await this.shares.find(id, requireAuth(ctx)), ctx) };
+  }
+
+  @Put(':id')
+  async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    const ctx = contextOf(req);
+    const auth = requireAuth(ctx);
+    const dto = await validateBody(UpdateShareDto, requireBodyKey(body, 'share'), 'share');
+    const doc = await this.shares.findWritable(id, auth);
+    const isPublic =
+      dto.is_public === undefined ? undefined : (toBoolean(dto.is_public) as boolean);
+    if (isPublic && !auth.isAdmin) {
+      throw forbiddenError(`Policy doesn't allow share:set_public_share to be performed.`);
+    }
+    await this.shares.run(doc.id, ctx, {
+      type: 'UpdateShare',
+      ...(dto.display_name !== undefined && { name: dto.display_name }),
+      ...(dto.display_description !== undefined && { description: dto.display_description }),
+      ...(isPublic !== undefined && { isPublic }),
+      now: now(),
+    });
+    return { share: this.detail(await this.shares.find(doc.id, auth), ctx) };
+  }
+
+  @Delete(':id')
+  @HttpCode(202)
+  async remove(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    const doc = await this.shares.findWritable(id, requireAuth(ctx));
+    await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: false, now: now() });
+  }
+
+  @Post(':id/action')
+  @HttpCode(202)
+  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    const ctx = contextOf(req);
+    const auth = requireAuth(ctx);
+    if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
+      throw badRequest('Malformed request body: exactly one action is expected.');
+    }
+    const [name, argument] = Object.entries(body)[0] as [string, unknown];
+    const legacy = !atLeast(ctx.microversion, '2.7');
+    const action = legacy && name.startsWith('os-') ? name.slice(3) : name;
+    switch (action) {
+      case 'reset_status': {
+        requireAdmin(ctx, 'share:reset_status');
+        const status = (argument as { status?: unknown } | null)?.status;
+        if (typeof status !== 'string') throw badRequest('Must specify a status.');
+        const doc = await this.shares.find(id, auth);
+        await this.shares.run(doc.id, ctx, {
+          type: 'ResetShareStatus',
+          status: status as ShareStatus,
+          now: now(),
+        });
+        return;
+      }
+      case 'force_delete': {
+        requireAdmin(ctx, 'share:force_delete');
+        const doc = await this.shares.find(id, auth);
+        await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: true, now: now() });
+        return;
+      }
+      default:
+        throw badRequest(`There is no such action: ${name}`);
+    }
+  }
+
+  @Get(':id/export_locations')
+  async exportLocations(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    if (!atLeast(ctx.microversion, '2.9')) throw notFoundError('The resource could not be found.');
+    const doc = await this.shares.find(id, requireAuth(ctx));
+    const isAdmin = ctx.auth?.isAdmin ?? false;
+    return {
+      export_locations: doc.export_locations
+        .filter((l) => isAdmin || !l.is_admin_only)
+        .map((l) => ({
+          id: l.id,
+          path: l.path,
+          ...(atLeast(ctx.microversion, '2.14') && { preferred: l.preferred }),
+          ...(isAdmin && {
+            share_instance_id: l.share_instance_id,
+            is_admin_only: l.is_admin_only,
+          }),
+        })),
+    };
+  }
+
+  @Get(':id/metadata')
+  async metadata(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    return { metadata: (await this.shares.find(id, requireAuth(ctx))).metadata };
+  }
+
+  @Get(':id/metadata/:key')
+  async metadataItem(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
+    const ctx = contextOf(req);
+    const doc = await this.shares.find(id, requireAuth(ctx));
+    const value = doc.metadata[key];
+    if (value === undefined) throw notFoundError(`Metadata item was not found`);
+    return { meta: { [key]: value } };
+  }
+
+  @Post(':id/metadata')
+  @HttpCode(200)
+  async mergeMetadata(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    return this.changeMetadata(req, id, body, false);
+  }
+
+  @Put(':id/metadata')
+  async replaceMetadata(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    return this.changeMetadata(req, id, body, true);
+  }
+
+  @Delete(':id/metadata/:key')
+  async deleteMetadataItem(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('key') key: string,
+  ) {
+    const ctx = contextOf(req);
+    const auth = requireAuth(ctx);
+    const doc = await this.shares.findWritable(id, auth);
+    if (ADMIN_ONLY_METADATA.includes(key) && !auth.isAdmin) {
+      throw forbiddenError('Cannot set or update admin only metadata.');
+    }
+    if (doc.metadata[key] === undefined) throw notFoundError('Metadata item was not found');
+    await this.shares.run(doc.id, ctx, {
+      type: 'ChangeShareMetadata',
+      set: {},
+      unset: [key],
+      now: now(),
+    });
+  }
+
+  private async changeMetadata(req: Request, id: string, body: unknown, replace: boolean) {
+    const ctx = contextOf(req);
+    const auth = requireAuth(ctx);
+    const metadata = requireBodyKey(body, 'metadata');
+    if (
+      typeof metadata !== 'object' ||
+      metadata === null ||
+      Array.isArray(metadata) ||
+      !Object.values(metadata).every((v) => typeof v === 'string')
+    ) {
+      throw badRequest('Malformed request body: metadata must be an object of strings.');
+    }
+    const set = metadata as Record<string, string>;
+    const doc = await this.shares.findWritable(id, auth);
+    if (!auth.isAdmin && Object.keys(set).some((k) => ADMIN_ONLY_METADATA.includes(k))) {
+      throw forbiddenError('Cannot set or update admin only metadata.');
+    }
+    // Replacing keeps admin-only keys for non-admins (reference 3.4.4).
+    const unset = replace
+      ? Object.keys(doc.metadata).filter(
+          (k) => !(k in set) && (auth.isAdmin || !ADMIN_ONLY_METADATA.includes(k)),
+        )
+      : [];
+    await this.shares.run(doc.id, ctx, { type: 'ChangeShareMetadata', set, unset, now: now() });
+    return { metadata: (await this.shares.find(doc.id, auth)).metadata };
+  }
+}

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler } from '#hawser/application';
+import { toBoolean, toPositiveInteger, type CreateShareDto } from '#hawser/api-contracts';
+import {
+  capabilitiesOf,
+  parseBoolean,
+  shareDecider,
+  shareStream,
+  type ShareCommand,
+} from '#hawser/domain';
+import {
+  AVAILABILITY_ZONES,
+  SHARES,
+  type AvailabilityZoneDocument,
+  type ShareDocument,
+  type ShareTypeDocument,
+} from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import {
+  DOCUMENT_STORE,
+  HAWSER_CONFIG,
+  READ_YOUR_WRITES,
+  type HawserConfig,
+  type ReadYourWrites,
+} from '#hawser/platform';
+import { commandContextOf } from '../http/command-context.js';
+import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import type { AuthContext, RequestContext } from '../http/request-context.js';
+import { ShareTypesService } from '../share-types/share-types.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The share use cases: the checks that span aggregates, then one command on the share. */
+@Injectable()
+export class SharesService {
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly commands: CommandHandler,
+    private readonly shareTypes: ShareTypesService,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
+  ) {}
+
+  /** A share the caller may read: its own, a public one, or any for admins; else 404. */
+  async find(id: string, auth: AuthContext): Promise<ShareDocument> {
+    const doc = UUID.test(id) ? await this.documents.get<ShareDocument>(SHARES, id) : undefined;
+    if (!doc || !(auth.isAdmin || doc.project_id === auth.projectId || doc.is_public)) {
+      throw notFoundError(`Share ${id} could not be found.`);
+    }
+    return doc;
+  }
+
+  /** A share the caller may change: another project's public share is a 403 (reference 9.3). */
+  async findWritable(id: string, auth: AuthContext): Promise<ShareDocument> {
+    const doc = await this.find(id, auth);
+    if (!auth.isAdmin && doc.project_id !== auth.projectId) {
+      throw forbiddenError(`Policy doesn't allow share:update to be performed.`);
+    }
+    return doc;
+  }
+
+  async create(
+    dto: CreateShareDto,
+    ctx: RequestContext,
+    auth: AuthContext,
+  ): Promise<ShareDocument> {
+    const isPublic = toBoolean(dto.is_public ?? false) as boolean;
+    if (isPublic && !auth.isAdmin) {
+      throw forbiddenError(`Policy doesn't allow share:create_public_share to be performed.`);
+    }
+    const zone = dto.availability_zone ? await this.findZone(dto.availability_zone) : undefined;
+    if (dto.snapshot_id) throw notFoundError(`Snapshot ${dto.snapshot_id} could not be found.`);
+    if (dto.share_network_id) {
+      throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
+    }
+    if (dto.share_type && dto.volume_type) {
+      throw badRequest('Only one of share_type and volume_type may be given.');
+    }
+    const typeName = dto.share_type ?? dto.volume_type;
+    const shareType = typeName
+      ? await this.shareTypes.find(typeName, auth)
+      : await this.shareTypes.findDefault(auth);
+    if (!shareType) {
+      throw badRequest('No share type was given and no default share type is configured.');
+    }
+    if (parseBoolean(shareType.extra_specs.driver_handles_share_servers ?? 'false')) {
+      throw badRequest(
+        'Share network must be set when the share type has driver_handles_share_servers=True.',
+      );
+    }
+    this.checkTypeZones(shareType, zone, ctx);
+    const size = toPositiveInteger(dto.size);
+    if (size === undefined || size < 1) {
+      throw badRequest(`Share size must be an integer greater than 0, not ${String(dto.size)}.`);
+    }
+    this.checkTypeSizes(shareType, size);
+    const proto = dto.share_proto.toUpperCase();
+    if (!this.config.enabledShareProtocols.includes(proto)) {
+      throw badRequest(
+        `Invalid share protocol provided: ${dto.share_proto}. It is either disabled or unsupported.`,
+      );
+    }
+
+    const shareId = randomUUID();
+    const result = await this.commands.handle(
+      shareDecider,
+      shareStream(shareId),
+      {
+        type: 'RequestShare',
+        shareId,
+        instanceId: randomUUID(),
+        projectId: auth.projectId,
+        userId: auth.userId,
+        name: dto.display_name ?? dto.name ?? null,
+        description: dto.display_description ?? dto.description ?? null,
+        size,
+        shareProto: proto,
+        shareType: { id: shareType.id, name: shareType.name, extraSpecs: shareType.extra_specs },
+        capabilities: capabilitiesOf(shareType.extra_specs),
+        availabilityZone: zone?.name ?? null,
+        metadata: dto.metadata ?? {},
+        isPublic,
+        snapshotId: null,
+        schedulerHints: null,
+        createdAt: new Date().toISOString(),
+      },
+      commandContextOf(ctx),
+    );
+    await this.readYourWrites.waitFor(result.position);
+    return this.find(shareId, auth);
+  }
+
+  /** Runs a command on a share and returns the share as the read model shows it afterwards. */
+  async run(shareId: string, ctx: RequestContext, command: ShareCommand): Promise<void> {
+    const result = await this.commands.handle(
+      shareDecider,
+      shareStream(shareId),
+      command,
+      commandContextOf(ctx),
+    );
+    await this.readYourWrites.waitFor(result.position);
+  }
+
+  private async findZone(idOrName: string): Promise<AvailabilityZoneDocument> {
+    const zone =
+      (await this.documents.get<AvailabilityZoneDocument>(AVAILABILITY_ZONES, idOrName)) ??
+      (
+        await this.documents.find<AvailabilityZoneDocument>(AVAILABILITY_ZONES, { name: idOrName })
+      )[0];
+    if (!zone) throw notFoundError(`Availability zone ${idOrName} could not be found.`);
+    return zone;
+  }
+
+  /** From 2.48, a type that names zones refuses others (reference 3.4.1 step 8). */
+  private checkTypeZones(
+    type: ShareTypeDocument,
+    zone: AvailabilityZoneDocument | undefined,
+    ctx: RequestContext,
+  ): void {
+    const allowed = type.extra_specs.availability_zones;
+    if (!allowed || !zone) return;
+    const { major, minor } = ctx.microversion;
+    if (major === 2 && minor < 48) return;
+    if (!allowed.split(',').includes(zone.name)) {
+      throw badRequest(
+        `Share type ${type.name} is not supported within the availability zone chosen ${zone.name}.`,
+      );
+    }
+  }
+
+  private checkTypeSizes(type: ShareTypeDocument, size: number): void {
+    const min = type.extra_specs['provisioning:min_share_size'];
+    const max = type.extra_specs['provisioning:max_share_size'];
+    if (min !== undefined && size < Number(min)) {
+      throw badRequest(
+        `Share size ${size} is smaller than the share type's minimum of ${min} GiB.`,
+      );
+    }
+    if (max !== undefined && size > Number(max)) {
+      throw badRequest(`Share size ${size} is larger than the share type's maximum of ${max} GiB.`);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export * from './config/hawser-config.js';
+export * from './tokens/tokens.js';
