@@ -115,3 +115,19 @@ export class StreamNotFoundError extends Error {
     this.name = 'StreamNotFoundError';
   }
 }
+
+/**
+ * An append whose event ids clash with events already stored (only some of the batch, or in
+ * another stream, or twice in the batch): not a retry of an earlier append, so nothing is
+ * written. A full retry of an earlier append is not an error: it returns the original result.
+ */
+export class DuplicateEventIdError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly eventIds: readonly string[],
+    reason: string,
+  ) {
+    super(`stream ${streamId}: event id ${eventIds.join(', ')} ${reason}`);
+    this.name = 'DuplicateEventIdError';
+  }
+}

@@ -1,0 +1,307 @@
+import type Database from 'better-sqlite3';
+import {
+  completeMetadata,
+  firstRepeatedId,
+  upcastStored,
+  type StoredMetadata,
+} from '../event-envelope.js';
+import {
+  DuplicateEventIdError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../event-store.port.js';
+import type { UpcasterRegistry } from '../upcaster-registry.js';
+import { LogTailSubscription } from './log-tail-subscription.js';
+import { filterClause } from './sqlite-filter.js';
+import { EVENT_COLUMNS, openEventLog, type RawEventRow } from './sqlite-schema.js';
+
+export interface SqliteEventStoreOptions {
+  /** Path of the database file, or ':memory:' for a private, throw-away log. */
+  readonly file: string;
+  readonly upcasters?: UpcasterRegistry;
+  /** How often caught-up subscriptions look for appends made by other processes. */
+  readonly pollIntervalMs?: number;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 100;
+/** Positions per catch-up query: large enough to amortise the query, small enough for memory. */
+const SUBSCRIPTION_WINDOW = 2_000;
+/** SQLite's LIMIT for "no limit". */
+const NO_LIMIT = -1;
+const NO_STREAM = -1;
+
+type EventIdRow = [streamId: string, revision: number, position: number];
+type StreamHeadRow = [revision: number, position: number];
+
+/**
+ * The embedded event store: one SQLite file in WAL mode, shareable by several processes.
+ * better-sqlite3 is synchronous, so every method does its work before returning its promise.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly upcasters: UpcasterRegistry | undefined;
+  private readonly pollIntervalMs: number;
+  private readonly subscriptions = new Set<LogTailSubscription>();
+  private readonly cachedStatements = new Map<string, Database.Statement>();
+
+  private readonly insertEvent: Database.Statement;
+  private readonly selectByEventId: Database.Statement;
+  private readonly selectStreamHead: Database.Statement;
+  private readonly selectHead: Database.Statement;
+  private readonly selectStreamForwards: Database.Statement;
+  private readonly selectStreamBackwards: Database.Statement;
+  private readonly appendTransaction: (
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ) => { result: AppendResult; written: boolean };
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.db = openEventLog(options.file);
+    this.upcasters = options.upcasters;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+
+    this.insertEvent = this.db.prepare(
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.selectByEventId = this.db
+      .prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?')
+      .raw();
+    this.selectStreamHead = this.db
+      .prepare(
+        'SELECT revision, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+      )
+      .raw();
+    this.selectHead = this.db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+    this.selectStreamForwards = this.db
+      .prepare(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      )
+      .raw();
+    this.selectStreamBackwards = this.db
+      .prepare(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      )
+      .raw();
+    // IMMEDIATE takes the write lock up front, so the revision check and the inserts see the
+    // same stream even when another process appends to this file.
+    const transaction = this.db.transaction(this.appendWithinTransaction.bind(this));
+    this.appendTransaction = (streamId, events, expected) =>
+      transaction.immediate(streamId, events, expected);
+  }
+
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    const repeated = firstRepeatedId(events.map((event) => event.id));
+    if (repeated !== undefined) {
+      throw new DuplicateEventIdError(streamId, [repeated], 'appears twice in one append');
+    }
+    let outcome: { result: AppendResult; written: boolean };
+    try {
+      outcome = this.appendTransaction(streamId, events, options.expectedRevision);
+    } catch (error) {
+      throw this.explainConstraintFailure(streamId, events, error);
+    }
+    if (outcome.written) for (const subscription of this.subscriptions) subscription.wake();
+    return outcome.result;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.maxCount ?? NO_LIMIT;
+    const rows =
+      options.direction === 'backwards'
+        ? this.selectStreamBackwards.all(
+            streamId,
+            options.fromRevision ?? Number.MAX_SAFE_INTEGER,
+            limit,
+          )
+        : this.selectStreamForwards.all(streamId, options.fromRevision ?? 0, limit);
+    return (rows as RawEventRow[]).map((row) => this.toRecorded(row));
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const filter = filterClause(options.filter);
+    const statement = this.statement(`all:${backwards ? 'b' : 'f'}:${filter.shape}`, () =>
+      backwards
+        ? `SELECT ${EVENT_COLUMNS} FROM events WHERE position < ?${filter.sql} ORDER BY position DESC LIMIT ?`
+        : `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ?${filter.sql} ORDER BY position LIMIT ?`,
+    );
+    const after = options.after ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const rows = statement.all(after, ...filter.params, options.maxCount ?? NO_LIMIT);
+    return (rows as RawEventRow[]).map((row) => this.toRecorded(row));
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    const filter = filterClause(options.filter);
+    const window = this.statement(
+      `window:${filter.shape}`,
+      () =>
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ?${filter.sql} ORDER BY position`,
+    );
+    const subscription = new LogTailSubscription(
+      {
+        head: () => this.head(),
+        window: (after, upTo) =>
+          (window.all(after, upTo, ...filter.params) as RawEventRow[]).map((row) =>
+            this.toRecorded(row),
+          ),
+      },
+      {
+        after: options.after ?? 0,
+        pollIntervalMs: this.pollIntervalMs,
+        windowSize: SUBSCRIPTION_WINDOW,
+        onClose: (closed) => this.subscriptions.delete(closed),
+      },
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<number> {
+    return this.head();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    if (this.db.open) this.db.close();
+  }
+
+  private head(): number {
+    return this.selectHead.get() as number;
+  }
+
+  private appendWithinTransaction(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): { result: AppendResult; written: boolean } {
+    const retried = this.findEarlierAppend(streamId, events);
+    if (retried !== undefined) return { result: retried, written: false };
+
+    const head = this.selectStreamHead.get(streamId) as StreamHeadRow | undefined;
+    const current = head?.[0] ?? NO_STREAM;
+    assertExpectedRevision(streamId, expected, current);
+    if (events.length === 0) {
+      return { result: { nextRevision: current, position: head?.[1] ?? 0 }, written: false };
+    }
+
+    const recordedAt = new Date().toISOString();
+    let position = 0;
+    events.forEach((event, index) => {
+      const metadata = completeMetadata(event.type, event.metadata, this.upcasters, recordedAt);
+      const info = this.insertEvent.run(
+        streamId,
+        current + 1 + index,
+        event.id,
+        event.type,
+        JSON.stringify(event.data ?? null),
+        JSON.stringify(metadata),
+      );
+      position = Number(info.lastInsertRowid);
+    });
+    return { result: { nextRevision: current + events.length, position }, written: true };
+  }
+
+  /**
+   * A batch whose first id is stored already must be a retry of one earlier append: the same
+   * ids in this stream at consecutive revisions. Then its original result is the answer.
+   */
+  private findEarlierAppend(
+    streamId: string,
+    events: readonly NewEvent[],
+  ): AppendResult | undefined {
+    const [first] = events;
+    if (first === undefined) return undefined;
+    const firstRow = this.selectByEventId.get(first.id) as EventIdRow | undefined;
+    if (firstRow === undefined) return undefined;
+    const rows = events.map(
+      (event) => this.selectByEventId.get(event.id) as EventIdRow | undefined,
+    );
+    const isRetry = rows.every(
+      (row, index) => row?.[0] === streamId && row[1] === firstRow[1] + index,
+    );
+    if (!isRetry) {
+      const stored = events.filter((_, index) => rows[index] !== undefined).map((e) => e.id);
+      throw new DuplicateEventIdError(
+        streamId,
+        stored,
+        'already stored, and the batch is not a retry of one earlier append',
+      );
+    }
+    const last = rows[rows.length - 1] as EventIdRow;
+    return { nextRevision: last[1], position: last[2] };
+  }
+
+  /** A unique-id failure on insert means a later id of the batch is stored already. */
+  private explainConstraintFailure(
+    streamId: string,
+    events: readonly NewEvent[],
+    error: unknown,
+  ): unknown {
+    const isEventIdClash =
+      error instanceof Error &&
+      (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+      error.message.includes('events.event_id');
+    if (!isEventIdClash) return error;
+    const stored = events
+      .filter((event) => this.selectByEventId.get(event.id) !== undefined)
+      .map((event) => event.id);
+    return new DuplicateEventIdError(
+      streamId,
+      stored,
+      'already stored, and the batch is not a retry of one earlier append',
+    );
+  }
+
+  private statement(key: string, sql: () => string): Database.Statement {
+    let statement = this.cachedStatements.get(key);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql()).raw();
+      this.cachedStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  private toRecorded(row: RawEventRow): RecordedEvent {
+    const [position, streamId, revision, id, type, data, metadata] = row;
+    const stored = JSON.parse(metadata) as Partial<StoredMetadata>;
+    const upcast = upcastStored(
+      type,
+      JSON.parse(data),
+      { ...stored, schemaVersion: stored.schemaVersion ?? 1, recordedAt: stored.recordedAt ?? '' },
+      this.upcasters,
+    );
+    return { id, type, data: upcast.data, metadata: upcast.metadata, streamId, revision, position };
+  }
+}
+
+function assertExpectedRevision(
+  streamId: string,
+  expected: ExpectedRevision,
+  current: number,
+): void {
+  const matches =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === NO_STREAM) ||
+    (expected === 'stream_exists' && current !== NO_STREAM) ||
+    expected === current;
+  if (!matches) {
+    throw new WrongExpectedRevisionError(
+      streamId,
+      expected,
+      current === NO_STREAM ? 'no_stream' : current,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import Database from 'better-sqlite3';
+
+/** Long enough for another process's batch to commit; short enough to surface a stuck writer. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens (creating when needed) an event log file. WAL lets readers in any process run beside
+ * the single writer; synchronous=NORMAL keeps commits durable across a process crash, and only
+ * the last transactions may be lost on power failure, which is WAL's documented trade-off.
+ */
+export function openEventLog(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS events (
+      position  INTEGER PRIMARY KEY AUTOINCREMENT,
+      stream_id TEXT    NOT NULL,
+      revision  INTEGER NOT NULL,
+      event_id  TEXT    NOT NULL UNIQUE,
+      type      TEXT    NOT NULL,
+      data      TEXT    NOT NULL,
+      metadata  TEXT    NOT NULL,
+      UNIQUE (stream_id, revision)
+    );
+  `);
+  return db;
+}
+
+/** The columns every read selects, in the order `RawEventRow` lists them. */
+export const EVENT_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
+
+export type RawEventRow = [
+  position: number,
+  streamId: string,
+  revision: number,
+  eventId: string,
+  type: string,
+  data: string,
+  metadata: string,
+];
