@@ -1,3 +1,13 @@
 export * from './contract/share-driver.js';
 export * from './contract/driver-error.js';
 export * from './contract/share-host.js';
+export * from './config/backend-config.js';
+export { validateBackendConfig } from './config/backend-config.validate.js';
+export { createDriver, DriverRegistry } from './registry/driver-registry.js';
+export { SimulatedShareDriver } from './simulated/simulated.driver.js';
+export type { SimulatedShareView } from './simulated/simulated-storage.js';
+export type { JournalEntry, JournalOutcome } from './simulated/operation-journal.js';
+export { OperationJournal } from './simulated/operation-journal.js';
+export { LocalShareDriver } from './local/local.driver.js';
+export type { SizeEnforcement } from './local/size-enforcement.js';
+export type { AppliedAccessRule } from './common/access-rules.js';

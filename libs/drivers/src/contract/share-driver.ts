@@ -111,6 +111,19 @@ export interface ShareStatusResult {
   readonly exportLocations?: readonly ExportLocation[];
   /** User-facing reason when status is `error`. */
   readonly errorMessage?: string;
+  /** Bytes in use, where the back end measures them. */
+  readonly usage?: ShareUsage;
+}
+
+/**
+ * `enforced`: the back end refuses writes past the size (e.g. project quotas).
+ * `reported`: writes past the size succeed and show up as `overLimit`.
+ */
+export interface ShareUsage {
+  readonly usedBytes: number;
+  readonly limitBytes: number;
+  readonly overLimit: boolean;
+  readonly enforcement: 'enforced' | 'reported';
 }
 
 export type CreateShareFromSnapshotResult = ShareStatusResult & {

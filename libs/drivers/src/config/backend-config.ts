@@ -1,0 +1,96 @@
+import type { DriverErrorCode } from '../contract/driver-error.js';
+import type {
+  DriverOperationName,
+  ReplicationType,
+  ShareProtocol,
+} from '../contract/share-driver.js';
+
+export type DriverKind = 'simulated' | 'local';
+
+export interface PoolConfig {
+  /** The part after `#` in `host@backend#pool`. */
+  readonly name: string;
+  /** Reported (and, when not thin, enforced) capacity; defaults per driver. */
+  readonly totalCapacityGb?: number;
+}
+
+/** Knobs every driver turns into pool capabilities (reference 8, 10.1). */
+export interface BackendCapabilityOptions {
+  /** Defaults to the back-end name after `@`. */
+  readonly shareBackendName?: string;
+  readonly reservedPercentage?: number;
+  readonly reservedSnapshotPercentage?: number;
+  readonly reservedShareExtendPercentage?: number;
+  /** Manila's default is 20.0; below 1 is refused. */
+  readonly maxOverSubscriptionRatio?: number;
+  readonly thinProvisioning?: boolean;
+  /** Reported only when a replication domain is set; defaults to `readable`. */
+  readonly replicationType?: ReplicationType;
+  readonly filterFunction?: string;
+  readonly goodnessFunction?: string;
+  readonly dedupe?: boolean;
+  readonly compression?: boolean;
+  /** Protocols accepted on create; defaults to NFS and CIFS. */
+  readonly protocols?: readonly ShareProtocol[];
+  /** Address used in `address:/path` export locations; defaults to the host part. */
+  readonly exportAddress?: string;
+}
+
+export interface FailureRule {
+  /** `*` matches every operation. */
+  readonly operation: DriverOperationName | '*';
+  /** Fail each matching call with this probability (drawn from the seeded generator). */
+  readonly probability?: number;
+  /** Fail the Nth matching call (1-based) or each of the listed calls. */
+  readonly nthCall?: number | readonly number[];
+  readonly code?: DriverErrorCode;
+  readonly userMessage?: string;
+}
+
+export interface SimulatedBackendOptions extends BackendCapabilityOptions {
+  /** Seed of the generator behind probabilistic failures. */
+  readonly seed?: number;
+  /** Delay of every operation, in milliseconds (0: answers without yielding to a timer). */
+  readonly latencyMs?: number;
+  readonly operationLatencyMs?: Readonly<Partial<Record<DriverOperationName, number>>>;
+  readonly failures?: readonly FailureRule[];
+  /** Append-only JSON-lines journal of every call; state is reloaded from it on initialize. */
+  readonly journalFile?: string;
+  /**
+   * When creation from snapshot answers `creating_from_snapshot`: `cross-pool` (default) when
+   * the snapshot's pool differs from the new share's, `always`, or `never`.
+   */
+  readonly asyncCreateFromSnapshot?: 'cross-pool' | 'always' | 'never';
+  /** getShareStatus polls until an asynchronous creation completes (default 4: 25, 50, 75, 100). */
+  readonly createFromSnapshotPolls?: number;
+}
+
+export interface LocalBackendOptions extends BackendCapabilityOptions {
+  /** Root shared by every local back end that may copy or replicate to another. */
+  readonly root: string;
+  /** Bytes per read/write step of background copies (default 4 MiB). */
+  readonly copyChunkBytes?: number;
+  /** Caps the background copy rate; unset means as fast as the disks go. */
+  readonly copyBytesPerSecond?: number;
+}
+
+interface BackendConfigBase {
+  /** `host@backend`. */
+  readonly name: string;
+  readonly availabilityZone: string;
+  /** Back ends with the same domain may replicate and copy snapshots to each other. */
+  readonly replicationDomain?: string;
+  readonly pools: readonly PoolConfig[];
+}
+
+export interface SimulatedBackendConfig extends BackendConfigBase {
+  readonly driver: 'simulated';
+  readonly options?: SimulatedBackendOptions;
+}
+
+export interface LocalBackendConfig extends BackendConfigBase {
+  readonly driver: 'local';
+  readonly options: LocalBackendOptions;
+}
+
+export type BackendConfig = SimulatedBackendConfig | LocalBackendConfig;

@@ -1,0 +1,31 @@
+import type { BackendConfig } from './backend-config.js';
+
+/** Refuses configurations Manila would refuse at service start, with the reason. */
+export function validateBackendConfig(config: BackendConfig): void {
+  const problems: string[] = [];
+  if (!/^[^@#]+@[^@#]+$/.test(config.name)) {
+    problems.push(`name "${config.name}" must be host@backend`);
+  }
+  if (!config.availabilityZone) problems.push('availabilityZone is required');
+  if (config.pools.length === 0) problems.push('at least one pool is required');
+  const names = new Set<string>();
+  for (const pool of config.pools) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(pool.name)) problems.push(`pool name "${pool.name}" is invalid`);
+    if (names.has(pool.name)) problems.push(`pool "${pool.name}" is listed twice`);
+    names.add(pool.name);
+    if (pool.totalCapacityGb !== undefined && !(pool.totalCapacityGb > 0)) {
+      problems.push(`pool "${pool.name}" totalCapacityGb must be positive`);
+    }
+  }
+  const ratio = config.options?.maxOverSubscriptionRatio;
+  if (ratio !== undefined && ratio < 1) problems.push('maxOverSubscriptionRatio must be >= 1');
+  if (config.driver === 'local') {
+    if (!config.options?.root) problems.push('options.root is required for the local driver');
+    if (config.options?.replicationType === 'writable') {
+      problems.push('the local driver cannot keep writable replicas in sync');
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`invalid back end ${config.name}: ${problems.join('; ')}`);
+  }
+}

@@ -1,0 +1,47 @@
+import type { LocalShareMeta } from './local-metadata.js';
+
+export interface ExportedShare {
+  readonly dir: string;
+  readonly meta: LocalShareMeta;
+}
+
+/** /etc/exports syntax: one line per NFS share with at least one rule. */
+export function renderNfsExports(shares: readonly ExportedShare[]): string {
+  const lines = ['# Managed by Hawser: rewritten on every access change.'];
+  for (const { dir, meta } of sortByDir(shares)) {
+    if (meta.protocol !== 'NFS' || meta.rules.length === 0) continue;
+    const clients = meta.rules
+      .map((rule) => `${rule.accessTo}(${rule.accessLevel},sync,no_subtree_check)`)
+      .join(' ');
+    lines.push(`${quoteIfNeeded(dir)} ${clients}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** smb.conf-style sections: one per CIFS share, users split into read and write lists. */
+export function renderSmbAccess(shares: readonly ExportedShare[]): string {
+  const sections = ['# Managed by Hawser: rewritten on every access change.'];
+  for (const { dir, meta } of sortByDir(shares)) {
+    if (meta.protocol !== 'CIFS' || meta.rules.length === 0) continue;
+    const writers = meta.rules.filter((rule) => rule.accessLevel === 'rw').map((r) => r.accessTo);
+    const readers = meta.rules.filter((rule) => rule.accessLevel === 'ro').map((r) => r.accessTo);
+    sections.push(
+      [
+        `[share-${meta.instanceId}]`,
+        `  path = ${dir}`,
+        `  valid users = ${[...writers, ...readers].join(' ')}`,
+        `  write list = ${writers.join(' ')}`,
+        `  read list = ${readers.join(' ')}`,
+      ].join('\n'),
+    );
+  }
+  return `${sections.join('\n')}\n`;
+}
+
+function sortByDir(shares: readonly ExportedShare[]): ExportedShare[] {
+  return [...shares].sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+function quoteIfNeeded(dir: string): string {
+  return /\s/.test(dir) ? `"${dir}"` : dir;
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Writes via a temporary file and rename, so readers see the old or the new file, never half. */
+export async function writeJsonAtomic(file: string, data: unknown): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const handle = await fs.open(temporary, 'w');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(temporary, file);
+}
+
+export async function readJson<T>(file: string): Promise<T | null> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as T;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+export async function removeFile(file: string): Promise<void> {
+  await fs.rm(file, { force: true });
+}
+
+export async function listJsonFiles(dir: string): Promise<string[]> {
+  try {
+    const names = await fs.readdir(dir);
+    return names.filter((name) => name.endsWith('.json')).map((name) => path.join(dir, name));
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+}
+
+export function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}

@@ -1,0 +1,143 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DriverError } from '../contract/driver-error.js';
+import type {
+  DriverOperationName,
+  ExportLocation,
+  ReplicationType,
+  ShareInstanceRef,
+} from '../contract/share-driver.js';
+import { parseShareHost } from '../contract/share-host.js';
+import { ownPlacement, shareNotFound } from '../common/driver-checks.js';
+import type { LocalBackendConfig } from '../config/backend-config.js';
+import { renderNfsExports, renderSmbAccess, type ExportedShare } from './access-files.js';
+import { isMissing, writeFileAtomic } from './json-file.js';
+import { LocalLayout } from './local-layout.js';
+import type { LocalShareMeta } from './local-metadata.js';
+import { LocalStore } from './local-store.js';
+import { cloneTree, removeTree, type CloneMethod } from './tree-operations.js';
+
+/** What the local driver's parts share: configuration, layout, metadata and common steps. */
+export class LocalContext {
+  readonly layout: LocalLayout;
+  readonly store: LocalStore;
+  readonly backend: string;
+  readonly poolNames: readonly string[];
+  readonly replicationType: ReplicationType | null;
+  readonly cloneMethods = new Map<string, CloneMethod>();
+  private readonly exportAddress: string;
+
+  constructor(readonly config: LocalBackendConfig) {
+    this.layout = new LocalLayout(path.resolve(config.options.root));
+    this.store = new LocalStore(this.layout);
+    this.backend = config.name;
+    this.poolNames = config.pools.map((pool) => pool.name);
+    this.replicationType = config.replicationDomain
+      ? (config.options.replicationType ?? 'readable')
+      : null;
+    this.exportAddress = config.options.exportAddress ?? config.name.split('@')[0] ?? config.name;
+  }
+
+  /** Checks that the share belongs to one of this back end's pools. */
+  own(share: ShareInstanceRef): void {
+    ownPlacement(this.backend, this.poolNames, share);
+  }
+
+  async requireShare(share: ShareInstanceRef): Promise<LocalShareMeta> {
+    const meta = await this.store.readShare(share.host, share.instanceId);
+    if (!meta) throw shareNotFound(share.instanceId);
+    return meta;
+  }
+
+  requireReplication(): ReplicationType {
+    if (!this.replicationType) {
+      throw new DriverError({
+        code: 'unsupported',
+        userMessage: 'This back end does not support replication.',
+        detail: `${this.backend} has no replication domain`,
+      });
+    }
+    return this.replicationType;
+  }
+
+  exportLocations(host: string, instanceId: string): ExportLocation[] {
+    const dir = this.layout.shareDir(host, instanceId);
+    return [
+      { path: `${this.exportAddress}:${dir}`, isAdminOnly: false, preferred: true },
+      { path: dir, isAdminOnly: true, preferred: false },
+    ];
+  }
+
+  /** Clones with the pool's method, falling back to a plain copy (e.g. across file systems). */
+  async clone(source: string, target: string, targetHost: string): Promise<CloneMethod> {
+    const method = this.cloneMethods.get(targetHost) ?? 'copy';
+    if (method === 'reflink') {
+      try {
+        await cloneTree(source, target, 'reflink');
+        return 'reflink';
+      } catch {
+        await removeTree(target);
+      }
+    }
+    await cloneTree(source, target, 'copy');
+    return 'copy';
+  }
+
+  /** Runs work that cannot finish atomically between writing and removing its marker. */
+  async withMarker<T>(
+    operation: DriverOperationName,
+    commandId: string,
+    resourceId: string,
+    request: unknown,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    await this.store.writeMarker(this.backend, {
+      operation,
+      commandId,
+      resourceId,
+      request,
+      startedAt: new Date().toISOString(),
+    });
+    const result = await work();
+    await this.store.removeMarker(this.backend, operation, resourceId);
+    return result;
+  }
+
+  /** Regenerates a back end's exports and SMB access files from its shares' metadata. */
+  async rewriteAccessFiles(backend: string): Promise<void> {
+    await this.store.withBackendLock(backend, async () => {
+      const hosts = await this.poolHostsOf(backend);
+      const metas = await this.store.listShares(hosts);
+      const exported: ExportedShare[] = metas
+        .filter((meta) => meta.status !== 'error' && !this.hiddenReplica(meta))
+        .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
+      await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
+      await writeFileAtomic(this.layout.smbAccessFile(backend), renderSmbAccess(exported));
+    });
+  }
+
+  /** Pools of any back end under the root, read from disk so peers' pools are found too. */
+  async poolHostsOf(backend: string): Promise<string[]> {
+    if (backend === this.backend) return this.poolNames.map((pool) => `${backend}#${pool}`);
+    try {
+      const entries = await fs.readdir(this.layout.backendDir(backend), { withFileTypes: true });
+      return entries
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+        .map((entry) => `${backend}#${entry.name}`);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+  }
+
+  backendOf(host: string): string {
+    return parseShareHost(host).backend;
+  }
+
+  /** Non-active replicas of a `dr` back end are not exported at all (reference 5.2). */
+  private hiddenReplica(meta: LocalShareMeta): boolean {
+    return (
+      this.replicationType === 'dr' && meta.replicaState !== null && meta.replicaState !== 'active'
+    );
+  }
+}

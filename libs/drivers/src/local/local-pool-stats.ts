@@ -1,0 +1,54 @@
+import fs from 'node:fs/promises';
+import type { PoolStats } from '../contract/share-driver.js';
+import { buildPoolStats, roundGb, type DriverTraits } from '../common/pool-capabilities.js';
+import type { LocalContext } from './local-context.js';
+import { measureTree } from './tree-operations.js';
+
+const GIB = 1024 ** 3;
+
+export const LOCAL_TRAITS: DriverTraits = {
+  vendorName: 'Hawser',
+  driverVersion: '1.0',
+  storageProtocol: 'NFS_CIFS',
+  thinProvisioningDefault: true,
+  revertToSnapshotSupport: false,
+  mountSnapshotSupport: false,
+};
+
+/**
+ * Capacity per pool: the configured size, or the file system's; free space is what the pool's
+ * data leaves of it, never more than the file system has free. Usage is measured by walking.
+ */
+export async function measurePoolStats(context: LocalContext, now: Date): Promise<PoolStats[]> {
+  const stats: PoolStats[] = [];
+  for (const pool of context.config.pools) {
+    const host = `${context.backend}#${pool.name}`;
+    const dir = context.layout.poolDir(host);
+    const fsStats = await fs.statfs(dir);
+    const fsTotal = (fsStats.blocks * fsStats.bsize) / GIB;
+    const fsFree = (fsStats.bavail * fsStats.bsize) / GIB;
+    const shares = await measureTree(`${dir}/shares`);
+    const snapshots = await measureTree(`${dir}/snapshots`);
+    const usedGb = (shares.bytes + snapshots.bytes) / GIB;
+    const total = pool.totalCapacityGb ?? fsTotal;
+    const allocated = (await context.store.listShares([host])).reduce(
+      (sum, meta) => sum + meta.sizeGiB,
+      0,
+    );
+    stats.push(
+      buildPoolStats(
+        context.config,
+        LOCAL_TRAITS,
+        {
+          poolName: pool.name,
+          totalCapacityGb: roundGb(total),
+          freeCapacityGb: roundGb(Math.max(0, Math.min(total - usedGb, fsFree))),
+          allocatedCapacityGb: allocated,
+          provisionedCapacityGb: allocated,
+        },
+        now,
+      ),
+    );
+  }
+  return stats;
+}

@@ -1,0 +1,239 @@
+import fs from 'node:fs/promises';
+import type {
+  BackendStatsReport,
+  CreateReplicaRequest,
+  CreateReplicaResult,
+  CreateShareFromSnapshotRequest,
+  CreateShareFromSnapshotResult,
+  CreateShareRequest,
+  CreateShareResult,
+  CreateSnapshotResult,
+  DeleteReplicaRequest,
+  DeleteShareRequest,
+  DeleteShareResult,
+  DeleteSnapshotResult,
+  EnsureSharesRequest,
+  EnsureSharesResult,
+  EnsuredShare,
+  GetPoolStatsRequest,
+  GetShareStatusRequest,
+  PromoteReplicaRequest,
+  PromoteReplicaResult,
+  ReplicatedSnapshotRequest,
+  ReplicatedSnapshotResult,
+  ResizeShareRequest,
+  ShareDriver,
+  ShareStatusResult,
+  SnapshotInstanceUpdate,
+  SnapshotRequest,
+  UpdateAccessRequest,
+  UpdateAccessResult,
+  UpdateReplicaStateRequest,
+  UpdateReplicaStateResult,
+  UpdateReplicatedSnapshotRequest,
+} from '../contract/share-driver.js';
+import { parseShareHost } from '../contract/share-host.js';
+import type { LocalBackendConfig } from '../config/backend-config.js';
+import { CopyJobs } from './copy-jobs.js';
+import { LocalContext } from './local-context.js';
+import { measurePoolStats } from './local-pool-stats.js';
+import { LocalRecovery } from './local-recovery.js';
+import { LocalReplication } from './local-replication.js';
+import { LocalShares } from './local-shares.js';
+import { detectSizeEnforcement, type SizeEnforcement } from './size-enforcement.js';
+import { probeReflink, type CloneMethod } from './tree-operations.js';
+
+/**
+ * Shares as directories under a root, with real data: snapshots are reflinked or copied,
+ * copies across pools run in the background with byte progress, replicas are kept in sync
+ * by copying changes, access rules go to an exports file. See the lib README for what is and
+ * is not enforced.
+ */
+export class LocalShareDriver implements ShareDriver {
+  readonly backend: string;
+  readonly availabilityZone: string;
+  readonly poolNames: readonly string[];
+
+  private readonly context: LocalContext;
+  private readonly copies: CopyJobs;
+  private readonly shares: LocalShares;
+  private readonly replication: LocalReplication;
+  private readonly recovery: LocalRecovery;
+  private enforcement: SizeEnforcement | null = null;
+
+  constructor(config: LocalBackendConfig) {
+    this.context = new LocalContext(config);
+    this.backend = config.name;
+    this.availabilityZone = config.availabilityZone;
+    this.poolNames = this.context.poolNames;
+    this.copies = new CopyJobs({
+      ...(config.options.copyChunkBytes ? { chunkBytes: config.options.copyChunkBytes } : {}),
+      ...(config.options.copyBytesPerSecond
+        ? { bytesPerSecond: config.options.copyBytesPerSecond }
+        : {}),
+    });
+    this.shares = new LocalShares(this.context, this.copies);
+    this.replication = new LocalReplication(this.context, this.copies);
+    this.recovery = new LocalRecovery(this.context, this.shares, this.replication);
+  }
+
+  /** Creates the pool directories and finds out what the file system offers. */
+  async initialize(): Promise<void> {
+    const { layout } = this.context;
+    for (const pool of this.poolNames) {
+      const host = `${this.backend}#${pool}`;
+      for (const dir of [
+        `${layout.poolDir(host)}/shares`,
+        `${layout.poolDir(host)}/snapshots`,
+        layout.shareMetaDir(host),
+        layout.snapshotMetaDir(host),
+      ]) {
+        await fs.mkdir(dir, { recursive: true });
+      }
+      this.context.cloneMethods.set(host, await probeReflink(layout.poolDir(host)));
+    }
+    await fs.mkdir(layout.markersDir(this.backend), { recursive: true });
+    this.enforcement = await detectSizeEnforcement(layout.backendDir(this.backend));
+  }
+
+  /** Stops background copies; their markers stay, so the next start resumes them. */
+  async close(): Promise<void> {
+    await this.copies.stopAll();
+  }
+
+  /** How snapshots are taken in each pool (`reflink` shares blocks, `copy` duplicates them). */
+  cloneMethod(pool: string): CloneMethod | undefined {
+    return this.context.cloneMethods.get(`${this.backend}#${pool}`);
+  }
+
+  /** Whether share sizes are enforced or only reported, and why (known after initialize). */
+  sizeEnforcement(): SizeEnforcement | null {
+    return this.enforcement;
+  }
+
+  /** Absolute data directory of a share instance on any local back end under the root. */
+  shareDirectory(host: string, instanceId: string): string {
+    return this.context.layout.shareDir(host, instanceId);
+  }
+
+  exportsFile(): string {
+    return this.context.layout.exportsFile(this.backend);
+  }
+
+  /** Resolves when the background copy of an instance (if any) has ended. */
+  waitForCopy(instanceId: string): Promise<void> {
+    return this.copies.wait(instanceId);
+  }
+
+  createShare(request: CreateShareRequest): Promise<CreateShareResult> {
+    return this.shares.createShare(request);
+  }
+
+  deleteShare(request: DeleteShareRequest): Promise<DeleteShareResult> {
+    return this.shares.deleteShare(request);
+  }
+
+  createShareFromSnapshot(
+    request: CreateShareFromSnapshotRequest,
+  ): Promise<CreateShareFromSnapshotResult> {
+    return this.shares.createShareFromSnapshot(request);
+  }
+
+  getShareStatus(request: GetShareStatusRequest): Promise<ShareStatusResult> {
+    return this.shares.getShareStatus(request.share);
+  }
+
+  extendShare(request: ResizeShareRequest): Promise<void> {
+    return this.shares.extendShare(request);
+  }
+
+  shrinkShare(request: ResizeShareRequest): Promise<void> {
+    return this.shares.shrinkShare(request);
+  }
+
+  createSnapshot(request: SnapshotRequest): Promise<CreateSnapshotResult> {
+    return this.shares.createSnapshot(request);
+  }
+
+  deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult> {
+    return this.shares.deleteSnapshot(request);
+  }
+
+  updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {
+    return this.shares.updateAccess(request);
+  }
+
+  /** Finishes or undoes half-done work first, then reports each share the service expects. */
+  async ensureShares({ shares }: EnsureSharesRequest): Promise<EnsureSharesResult> {
+    const recovered = await this.recovery.recoverAll();
+    const resolutionOf = new Map(recovered.map((entry) => [entry.resourceId, entry.resolution]));
+    const ensured: EnsuredShare[] = [];
+    for (const share of shares) {
+      const resolution = resolutionOf.get(share.instanceId);
+      const meta = this.ownsHost(share.host)
+        ? await this.context.store.readShare(share.host, share.instanceId)
+        : null;
+      if (!meta) {
+        ensured.push({
+          instanceId: share.instanceId,
+          outcome: resolution === 'rolled_back' ? 'rolled_back' : 'missing',
+          status: 'missing',
+        });
+        continue;
+      }
+      ensured.push({
+        instanceId: share.instanceId,
+        outcome: resolution === 'completed' || resolution === 'resumed' ? 'completed' : 'present',
+        ...(await this.shares.statusOf(meta)),
+      });
+    }
+    return { shares: ensured, recovered };
+  }
+
+  createReplica(request: CreateReplicaRequest): Promise<CreateReplicaResult> {
+    return this.replication.createReplica(request);
+  }
+
+  deleteReplica(request: DeleteReplicaRequest): Promise<void> {
+    return this.replication.deleteReplica(request);
+  }
+
+  promoteReplica(request: PromoteReplicaRequest): Promise<PromoteReplicaResult> {
+    return this.replication.promoteReplica(request);
+  }
+
+  updateReplicaState(request: UpdateReplicaStateRequest): Promise<UpdateReplicaStateResult> {
+    return this.replication.updateReplicaState(request);
+  }
+
+  createReplicatedSnapshot(request: ReplicatedSnapshotRequest): Promise<ReplicatedSnapshotResult> {
+    return this.replication.createReplicatedSnapshot(request);
+  }
+
+  deleteReplicatedSnapshot(request: ReplicatedSnapshotRequest): Promise<ReplicatedSnapshotResult> {
+    return this.replication.deleteReplicatedSnapshot(request);
+  }
+
+  updateReplicatedSnapshot(
+    request: UpdateReplicatedSnapshotRequest,
+  ): Promise<SnapshotInstanceUpdate> {
+    return this.replication.updateReplicatedSnapshot(request);
+  }
+
+  async getPoolStats(_request: GetPoolStatsRequest): Promise<BackendStatsReport> {
+    return {
+      backend: this.backend,
+      availabilityZone: this.availabilityZone,
+      pools: await measurePoolStats(this.context, new Date()),
+    };
+  }
+
+  private ownsHost(host: string): boolean {
+    try {
+      const placement = parseShareHost(host);
+      return placement.backend === this.backend && this.poolNames.includes(placement.pool);
+    } catch {
+      return false;
+    }
+  }
+}
