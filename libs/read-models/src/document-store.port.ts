@@ -18,7 +18,17 @@ export interface Document {
   [key: string]: unknown;
 }
 
-/** Equality on (dotted) fields, or one of a few operators per field. */
+/** What reads may be typed as and puts accept: any object with a string id, interfaces too. */
+export interface Identified {
+  readonly id: string;
+}
+
+/**
+ * Equality on (dotted) fields, or one of a few operators per field. Equality with null, `$in`
+ * holding null and `$ne` also consider a missing field (as MongoDB does). `$like` is an SQL LIKE
+ * pattern (`%` any run, `_` one character), case-insensitive for ASCII letters. Field names
+ * are letters, digits and underscores, dotted for nested fields. Arrays compare as whole values.
+ */
 export type FieldCondition =
   | string
   | number
@@ -36,7 +46,7 @@ export type FieldCondition =
 export type Filter = Record<string, FieldCondition>;
 
 export interface FindOptions {
-  /** Sort keys with 1 (ascending) or -1 (descending), applied in order. */
+  /** Sort keys with 1 (ascending) or -1 (descending), applied in order; ties go by `id`. */
   sort?: readonly (readonly [field: string, order: 1 | -1])[];
   limit?: number;
   skip?: number;
@@ -44,7 +54,7 @@ export interface FindOptions {
 
 /** One write of a projection batch. */
 export type DocumentWrite =
-  | { kind: 'put'; collection: string; document: Document }
+  | { kind: 'put'; collection: string; document: Identified }
   | { kind: 'delete'; collection: string; id: string };
 
 export interface Checkpoint {
@@ -53,9 +63,16 @@ export interface Checkpoint {
 }
 
 export interface DocumentStore {
-  get<T extends Document>(collection: string, id: string): Promise<T | undefined>;
-  getMany<T extends Document>(collection: string, ids: readonly string[]): Promise<T[]>;
-  find<T extends Document>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
+  get<T extends Identified = Document>(collection: string, id: string): Promise<T | undefined>;
+  getMany<T extends Identified = Document>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<T[]>;
+  find<T extends Identified = Document>(
+    collection: string,
+    filter?: Filter,
+    options?: FindOptions,
+  ): Promise<T[]>;
   count(collection: string, filter?: Filter): Promise<number>;
 
   /**
@@ -72,6 +89,12 @@ export interface DocumentStore {
   write(writes: readonly DocumentWrite[]): Promise<void>;
 
   readCheckpoint(name: string): Promise<number | undefined>;
+
+  /**
+   * Makes finds on a logical collection that filter on the leading fields by equality and sort
+   * on the next ones fast, in every generation (present and future). Idempotent.
+   */
+  ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
 
   /** Creates empty physical collections for a rebuild and returns their generation. */
   prepareGeneration(collections: readonly string[]): Promise<string>;

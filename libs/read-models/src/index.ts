@@ -1,0 +1,11 @@
+export * from './document-store.port.js';
+export {
+  SqliteDocumentStore,
+  type SqliteDocumentStoreOptions,
+} from './sqlite/sqlite-document-store.js';
+export {
+  MongoDbDocumentStore,
+  type MongoDbDocumentStoreOptions,
+} from './mongodb/mongodb-document-store.js';
+export { createDocumentStore, type DocumentStoreConfig } from './create-document-store.js';
+export type { Projection, ProjectionContext } from './projection/projection.js';

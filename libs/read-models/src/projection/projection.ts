@@ -1,0 +1,30 @@
+import type { EventFilter, RecordedEvent } from '#hawser/eventstore';
+import type { Document, Filter, Identified } from '../document-store.port.js';
+
+/**
+ * A read model built from the log. `handle` is called once per matching event, in log order;
+ * its writes go through `ctx` and are committed with the projection's checkpoint.
+ */
+export interface Projection {
+  /** Also the name of its checkpoint. */
+  readonly name: string;
+  /** The logical collections it owns (and writes); a rebuild replaces all of them. */
+  readonly collections: readonly string[];
+  /** Which events it needs; all events when absent. */
+  readonly filter?: EventFilter;
+  /** Indexes per collection (see `DocumentStore.ensureIndex`), created when the runner starts. */
+  readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  handle(event: RecordedEvent, ctx: ProjectionContext): void | Promise<void>;
+}
+
+/**
+ * A projection's view of its collections during a batch: reads see the batch's own earlier
+ * writes. Treat returned documents as read-only and put new objects.
+ */
+export interface ProjectionContext {
+  get<T extends Identified = Document>(collection: string, id: string): Promise<T | undefined>;
+  /** Matching documents, the batch's writes included, in no particular order. */
+  find<T extends Identified = Document>(collection: string, filter?: Filter): Promise<T[]>;
+  put(collection: string, document: Identified): void;
+  delete(collection: string, id: string): void;
+}

@@ -1,0 +1,103 @@
+import type { FieldCondition, Filter, FindOptions } from '../document-store.port.js';
+import { assertFieldName, operatorOf } from '../field-name.js';
+
+export type SqlParam = string | number | null;
+
+export interface SqlWhere {
+  /** ' AND ...' to append after the collection test, or '' when the filter is empty. */
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+}
+
+/**
+ * The SQL value of a field. Paths are inlined (not bound) so that an expression index on the
+ * same text (`ensureIndex`) serves the query; `assertFieldName` keeps them safe to inline.
+ */
+export function valueSql(field: string): string {
+  assertFieldName(field);
+  return field === 'id' ? 'id' : `json_extract(doc, '$.${field}')`;
+}
+
+/** JSON type of a field: NULL when missing, 'null', 'true', 'false', 'integer', 'real', 'text'... */
+function typeSql(field: string): string {
+  assertFieldName(field);
+  return field === 'id' ? `'text'` : `json_type(doc, '$.${field}')`;
+}
+
+/**
+ * Translates a filter into SQL over `documents.doc`, with MongoDB's meaning where the two
+ * differ: null matches a missing field, booleans are not numbers, and range operators compare
+ * only values of the operand's type.
+ */
+export function whereSql(filter: Filter | undefined): SqlWhere {
+  const parts: string[] = [];
+  const params: SqlParam[] = [];
+  for (const [field, condition] of Object.entries(filter ?? {})) {
+    parts.push(conditionSql(field, condition, params));
+  }
+  return { sql: parts.map((part) => ` AND ${part}`).join(''), params };
+}
+
+function conditionSql(field: string, condition: FieldCondition, params: SqlParam[]): string {
+  if (condition === null || typeof condition !== 'object')
+    return equalsSql(field, condition, params);
+  const [operator, operand] = operatorOf(condition);
+  const value = valueSql(field);
+  switch (operator) {
+    case '$ne':
+      return `NOT (${equalsSql(field, operand as Scalar, params)})`;
+    case '$in': {
+      const options = operand as readonly Scalar[];
+      if (options.length === 0) return '0';
+      return `(${options.map((option) => equalsSql(field, option, params)).join(' OR ')})`;
+    }
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte': {
+      const comparison = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[operator];
+      params.push(rangeOperand(operand));
+      return `(${sameTypeSql(field, operand as string | number)} AND ${value} ${comparison} ?)`;
+    }
+    case '$like':
+      params.push(String(operand));
+      return `(${typeSql(field)} = 'text' AND ${value} LIKE ?)`;
+    case '$exists':
+      return `${typeSql(field)} IS ${operand ? 'NOT ' : ''}NULL`;
+    default:
+      throw new Error(`unsupported filter operator ${operator} on ${field}`);
+  }
+}
+
+type Scalar = string | number | boolean | null;
+
+function equalsSql(field: string, expected: Scalar, params: SqlParam[]): string {
+  if (expected === null) return `${valueSql(field)} IS NULL`;
+  if (typeof expected === 'boolean') return `${typeSql(field)} IS '${String(expected)}'`;
+  params.push(expected);
+  // SQLite reads JSON true as 1, so a number needs its type checked; a string does not.
+  return typeof expected === 'number'
+    ? `(${sameTypeSql(field, expected)} AND ${valueSql(field)} = ?)`
+    : `${valueSql(field)} = ?`;
+}
+
+function sameTypeSql(field: string, operand: string | number): string {
+  return typeof operand === 'number'
+    ? `${typeSql(field)} IN ('integer', 'real')`
+    : `${typeSql(field)} = 'text'`;
+}
+
+function rangeOperand(operand: unknown): string | number {
+  if (typeof operand === 'string' || typeof operand === 'number') return operand;
+  throw new Error(`range operators compare strings or numbers, not ${JSON.stringify(operand)}`);
+}
+
+/** ORDER BY for the sort keys, then `id` so that paging with skip/limit is stable. */
+export function orderSql(sort: FindOptions['sort']): string {
+  const keys = (sort ?? []).map(([field, order]) => {
+    if (order !== 1 && order !== -1) throw new Error(`sort order of ${field} must be 1 or -1`);
+    return `${valueSql(field)} ${order === 1 ? 'ASC' : 'DESC'}`;
+  });
+  if (!(sort ?? []).some(([field]) => field === 'id')) keys.push('id ASC');
+  return ` ORDER BY ${keys.join(', ')}`;
+}
