@@ -87,3 +87,19 @@ export function applyAccessRequest(
 export function castReadOnly(rules: readonly AppliedAccessRule[]): AppliedAccessRule[] {
   return rules.map((rule) => ({ ...rule, accessLevel: 'ro' }));
 }
+
+/** The rules a replica enforces when given the share's whole rule set (invalid ones left out). */
+export function appliedRulesFor(
+  share: UpdateAccessRequest['share'],
+  accessRules: readonly AccessRule[],
+  readOnly: boolean,
+): AccessChange {
+  return applyAccessRequest([], {
+    commandId: 'replica-rules',
+    share,
+    accessRules,
+    addRules: [],
+    deleteRules: [],
+    castRulesToReadonly: readOnly,
+  });
+}

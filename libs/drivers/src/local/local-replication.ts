@@ -17,7 +17,7 @@ import type {
   UpdateReplicaStateResult,
   UpdateReplicatedSnapshotRequest,
 } from '../contract/share-driver.js';
-import { applyAccessRequest, type AppliedAccessRule } from '../common/access-rules.js';
+import { appliedRulesFor, type AppliedAccessRule } from '../common/access-rules.js';
 import { activeReplicaOf, shareNotFound, snapshotNotFound } from '../common/driver-checks.js';
 import type { CopyJobs } from './copy-jobs.js';
 import type { LocalContext } from './local-context.js';
@@ -392,14 +392,5 @@ function toAppliedRules(
   accessRules: readonly AccessRule[],
   readOnly: boolean,
 ): AppliedAccessRule[] {
-  return [
-    ...applyAccessRequest([], {
-      commandId: 'replica-rules',
-      share,
-      accessRules,
-      addRules: [],
-      deleteRules: [],
-      castRulesToReadonly: readOnly,
-    }).rules,
-  ];
+  return [...appliedRulesFor(share, accessRules, readOnly).rules];
 }

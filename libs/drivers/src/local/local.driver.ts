@@ -23,6 +23,7 @@ import type {
   ReplicatedSnapshotResult,
   ResizeShareRequest,
   ShareDriver,
+  ShareInstanceRef,
   ShareStatusResult,
   SnapshotInstanceUpdate,
   SnapshotRequest,
@@ -33,6 +34,7 @@ import type {
   UpdateReplicatedSnapshotRequest,
 } from '../contract/share-driver.js';
 import { parseShareHost } from '../contract/share-host.js';
+import type { AppliedAccessRule } from '../common/access-rules.js';
 import type { LocalBackendConfig } from '../config/backend-config.js';
 import { CopyJobs } from './copy-jobs.js';
 import { LocalContext } from './local-context.js';
@@ -114,6 +116,11 @@ export class LocalShareDriver implements ShareDriver {
   /** Absolute data directory of a share instance on any local back end under the root. */
   shareDirectory(host: string, instanceId: string): string {
     return this.context.layout.shareDir(host, instanceId);
+  }
+
+  /** The rules enforced for a share, as stored in its metadata. */
+  async appliedRules(share: ShareInstanceRef): Promise<readonly AppliedAccessRule[]> {
+    return (await this.context.requireShare(share)).rules;
   }
 
   exportsFile(): string {

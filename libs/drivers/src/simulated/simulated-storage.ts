@@ -36,6 +36,7 @@ import type {
 import { parseShareHost } from '../contract/share-host.js';
 import {
   applyAccessRequest,
+  appliedRulesFor,
   castReadOnly,
   type AppliedAccessRule,
 } from '../common/access-rules.js';
@@ -258,14 +259,7 @@ export class SimulatedStorage {
     const replica = existing ?? this.addShare(request.newReplica, 'available');
     replica.replicaState = writable ? 'active' : 'in_sync';
     replica.readOnly = replicationType === 'readable';
-    const rules = applyAccessRequest([], {
-      commandId: request.commandId,
-      share: request.newReplica,
-      accessRules: request.accessRules,
-      addRules: [],
-      deleteRules: [],
-      castRulesToReadonly: replica.readOnly,
-    });
+    const rules = appliedRulesFor(request.newReplica, request.accessRules, replica.readOnly);
     replica.rules = [...rules.rules];
     for (const pair of request.replicaSnapshots) {
       this.snapshots.set(pair.shareReplicaSnapshot.snapshotInstanceId, {
@@ -291,12 +285,16 @@ export class SimulatedStorage {
     if (existing) this.removeShare(existing);
   }
 
-  promoteReplica({ replicaList, replica }: PromoteReplicaRequest): PromoteReplicaResult {
+  promoteReplica({
+    replicaList,
+    replica,
+    accessRules,
+  }: PromoteReplicaRequest): PromoteReplicaResult {
     const replicationType = this.requireReplication();
     const promoted = this.requireShare(replica.instanceId);
     promoted.replicaState = 'active';
     promoted.readOnly = false;
-    promoted.rules = promoted.rules.map((rule) => ({ ...rule }));
+    promoted.rules = [...appliedRulesFor(replica, accessRules, false).rules];
     const others = replicaList.filter((member) => member.instanceId !== replica.instanceId);
     const otherState: ReplicaState = replicationType === 'writable' ? 'active' : 'in_sync';
     for (const member of others) {
@@ -304,7 +302,7 @@ export class SimulatedStorage {
       if (!local) continue;
       local.replicaState = otherState;
       local.readOnly = replicationType === 'readable';
-      if (local.readOnly) local.rules = castReadOnly(local.rules);
+      local.rules = [...appliedRulesFor(member, accessRules, local.readOnly).rules];
     }
     return {
       replicas: [
