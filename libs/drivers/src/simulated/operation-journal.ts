@@ -40,7 +40,16 @@ export class OperationJournal {
 
   open(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    this.dropTornTail();
     this.fd = fs.openSync(this.file, 'a');
+  }
+
+  /** Cuts a partial last line left by a crash, so the next entry starts on a line of its own. */
+  private dropTornTail(): void {
+    if (!fs.existsSync(this.file)) return;
+    const content = fs.readFileSync(this.file);
+    if (content.length === 0 || content[content.length - 1] === 0x0a) return;
+    fs.truncateSync(this.file, content.lastIndexOf(0x0a) + 1);
   }
 
   append(entry: JournalEntry): void {

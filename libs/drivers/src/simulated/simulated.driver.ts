@@ -259,7 +259,8 @@ export class SimulatedShareDriver implements ShareDriver {
   private applyKnob(operation: KnobOperation, request: Record<string, unknown>): void {
     this.assertInitialized();
     this.applyKnobToStorage(operation, request);
-    this.record(operation, { commandId: operation, ...request }, 'ok');
+    // Knobs are not commands; a unique id keeps "one ok entry per command id" checks simple.
+    this.record(operation, { commandId: `${operation}#${this.sequence + 1}`, ...request }, 'ok');
   }
 
   private applyKnobToStorage(operation: KnobOperation, request: Record<string, unknown>): void {
