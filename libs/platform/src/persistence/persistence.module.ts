@@ -1,0 +1,56 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { CommandHandler } from '#hawser/application';
+import { createEventStore, type EventStore, type UpcasterRegistry } from '#hawser/eventstore';
+import { createDocumentStore, type DocumentStore } from '#hawser/read-models';
+import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
+import { DOCUMENT_STORE, EVENT_STORE } from '../tokens/tokens.js';
+
+/** Closes the stores last, after every subscriber has stopped. */
+class StoreCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.documents.close();
+    await this.events.close();
+  }
+}
+
+/**
+ * The event store and the read-model store, chosen by configuration: SQLite files under the data
+ * directory by default, KurrentDB and MongoDB when their URLs are set.
+ */
+@Global()
+@Module({})
+export class PersistenceModule {
+  static forRoot(config: HawserConfig, upcasters: UpcasterRegistry): DynamicModule {
+    return {
+      module: PersistenceModule,
+      providers: [
+        { provide: HAWSER_CONFIG, useValue: config },
+        {
+          provide: EVENT_STORE,
+          useFactory: () =>
+            createEventStore({
+              dataDir: config.dataDir,
+              eventstoreUrl: config.eventstoreUrl,
+              upcasters,
+            }),
+        },
+        {
+          provide: DOCUMENT_STORE,
+          useFactory: () => createDocumentStore({ dataDir: config.dataDir, mongoUrl: config.mongoUrl }),
+        },
+        {
+          provide: CommandHandler,
+          useFactory: (store: EventStore) => new CommandHandler(store),
+          inject: [EVENT_STORE],
+        },
+        StoreCloser,
+      ],
+      exports: [HAWSER_CONFIG, EVENT_STORE, DOCUMENT_STORE, CommandHandler],
+    };
+  }
+}
