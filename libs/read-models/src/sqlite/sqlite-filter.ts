@@ -45,7 +45,8 @@ function conditionSql(field: string, condition: FieldCondition, params: SqlParam
   const value = valueSql(field);
   switch (operator) {
     case '$ne':
-      return `NOT (${equalsSql(field, operand as Scalar, params)})`;
+      // A missing field compares as NULL, and MongoDB counts it as different.
+      return `NOT IFNULL(${equalsSql(field, operand as Scalar, params)}, 0)`;
     case '$in': {
       const options = operand as readonly Scalar[];
       if (options.length === 0) return '0';

@@ -1,0 +1,338 @@
+import { CheckpointConflictError, type DocumentStore, type Filter } from './document-store.port.js';
+import { matchesFilter } from './filter-matcher.js';
+
+/** Opens a fresh, empty store; `dispose` closes it and removes what it created. */
+export interface DocumentStoreFixture {
+  store: DocumentStore;
+  dispose(): Promise<void>;
+}
+
+interface Share {
+  id: string;
+  name: string;
+  size: number;
+  is_public: boolean;
+  project: { id: string };
+  created_at: string;
+  description?: string | null;
+}
+
+const shares: Share[] = [
+  {
+    id: 's1',
+    name: 'alpha',
+    size: 10,
+    is_public: true,
+    project: { id: 'p1' },
+    created_at: '2025-01-03',
+    description: 'first',
+  },
+  {
+    id: 's2',
+    name: 'Beta',
+    size: 20,
+    is_public: false,
+    project: { id: 'p1' },
+    created_at: '2025-01-01',
+    description: null,
+  },
+  {
+    id: 's3',
+    name: 'gamma_1',
+    size: 1,
+    is_public: false,
+    project: { id: 'p2' },
+    created_at: '2025-01-02',
+  },
+  {
+    id: 's4',
+    name: 'delta',
+    size: 20,
+    is_public: true,
+    project: { id: 'p2' },
+    created_at: '2025-01-02',
+    description: '20',
+  },
+];
+
+const ids = (documents: readonly { id: string }[]): string[] => documents.map((doc) => doc.id);
+
+/** The behaviour every DocumentStore adapter shares. */
+export function documentStoreContract(open: () => Promise<DocumentStoreFixture>): void {
+  let fixture: DocumentStoreFixture;
+  let store: DocumentStore;
+
+  beforeEach(async () => {
+    fixture = await open();
+    store = fixture.store;
+  });
+  afterEach(async () => {
+    await fixture.dispose();
+  });
+
+  const givenShares = () =>
+    store.write(shares.map((document) => ({ kind: 'put', collection: 'shares', document })));
+
+  describe('documents', () => {
+    it('given stored documents, get and getMany return them, and missing ids are left out', async () => {
+      await givenShares();
+
+      expect(await store.get<Share>('shares', 's3')).toEqual(shares[2]);
+      expect(await store.get('shares', 'nope')).toBeUndefined();
+      expect(await store.get('other', 's1')).toBeUndefined();
+      expect(ids(await store.getMany('shares', ['s4', 'nope', 's1']))).toEqual(['s4', 's1']);
+      expect(await store.getMany('shares', [])).toEqual([]);
+    });
+
+    it('a put replaces the whole document and a delete removes it', async () => {
+      await givenShares();
+
+      await store.write([
+        { kind: 'put', collection: 'shares', document: { id: 's1', name: 'renamed' } },
+        { kind: 'delete', collection: 'shares', id: 's2' },
+        { kind: 'delete', collection: 'shares', id: 'never-there' },
+      ]);
+
+      expect(await store.get('shares', 's1')).toEqual({ id: 's1', name: 'renamed' });
+      expect(await store.get('shares', 's2')).toBeUndefined();
+      expect(await store.count('shares')).toBe(3);
+    });
+
+    it('writes apply in order within one call', async () => {
+      await store.write([
+        { kind: 'put', collection: 'c', document: { id: 'a', v: 1 } },
+        { kind: 'delete', collection: 'c', id: 'a' },
+        { kind: 'put', collection: 'c', document: { id: 'b', v: 1 } },
+        { kind: 'put', collection: 'c', document: { id: 'b', v: 2 } },
+      ]);
+
+      expect(await store.find('c')).toEqual([{ id: 'b', v: 2 }]);
+    });
+  });
+
+  describe('filters', () => {
+    const cases: [string, Filter, string[]][] = [
+      ['nothing', {}, ['s1', 's2', 's3', 's4']],
+      ['equality on a string', { name: 'delta' }, ['s4']],
+      ['equality on a dotted field', { 'project.id': 'p2' }, ['s3', 's4']],
+      ['equality on the id', { id: 's2' }, ['s2']],
+      ['equality on a boolean', { is_public: false }, ['s2', 's3']],
+      ['equality on a number', { size: 20 }, ['s2', 's4']],
+      ['a number does not equal its string', { description: 20 }, []],
+      ['null matches null and missing', { description: null }, ['s2', 's3']],
+      ['two fields both hold', { 'project.id': 'p1', size: 20 }, ['s2']],
+      ['$in', { name: { $in: ['alpha', 'delta', 'zeta'] } }, ['s1', 's4']],
+      ['$in with null', { description: { $in: [null, 'first'] } }, ['s1', 's2', 's3']],
+      ['$in with a boolean', { is_public: { $in: [true] } }, ['s1', 's4']],
+      ['$in empty', { name: { $in: [] } }, []],
+      ['$ne includes missing fields', { description: { $ne: 'first' } }, ['s2', 's3', 's4']],
+      ['$ne null', { description: { $ne: null } }, ['s1', 's4']],
+      ['$ne on a boolean', { is_public: { $ne: true } }, ['s2', 's3']],
+      ['$gt on numbers', { size: { $gt: 10 } }, ['s2', 's4']],
+      ['$gte on numbers', { size: { $gte: 10 } }, ['s1', 's2', 's4']],
+      ['$lt on numbers', { size: { $lt: 10 } }, ['s3']],
+      ['$lte on numbers', { size: { $lte: 10 } }, ['s1', 's3']],
+      ['$gte on strings', { created_at: { $gte: '2025-01-02' } }, ['s1', 's3', 's4']],
+      ['$lt on strings', { created_at: { $lt: '2025-01-02' } }, ['s2']],
+      ['a string range skips numbers', { description: { $lt: 'zzz' } }, ['s1', 's4']],
+      ['$like with % is case-insensitive', { name: { $like: '%ET%' } }, ['s2']],
+      ['$like with _', { name: { $like: 'gamma__' } }, ['s3']],
+      ['$like anchors both ends', { name: { $like: 'alph' } }, []],
+      ['$exists true includes null', { description: { $exists: true } }, ['s1', 's2', 's4']],
+      ['$exists false', { description: { $exists: false } }, ['s3']],
+    ];
+
+    it.each(cases)('find and count with %s', async (_name, filter, expected) => {
+      await givenShares();
+
+      const found = await store.find('shares', filter);
+
+      expect(ids(found).sort()).toEqual(expected);
+      expect(await store.count('shares', filter)).toBe(expected.length);
+      // The in-memory matcher used for uncommitted writes must agree with the store.
+      expect(ids(shares.filter((share) => matchesFilter(share, filter)))).toEqual(expected);
+    });
+
+    it('rejects unsafe field names', async () => {
+      await expect(store.find('shares', { "name') OR 1=1 --": 'x' })).rejects.toThrow(
+        /unsupported field name/,
+      );
+    });
+  });
+
+  describe('sort, skip and limit', () => {
+    it('sorts by several keys, breaking ties by id, and pages', async () => {
+      await givenShares();
+
+      const bySizeDescThenDate = await store.find(
+        'shares',
+        {},
+        {
+          sort: [
+            ['size', -1],
+            ['created_at', 1],
+          ],
+        },
+      );
+      expect(ids(bySizeDescThenDate)).toEqual(['s2', 's4', 's1', 's3']);
+
+      const byDate = await store.find('shares', {}, { sort: [['created_at', 1]] });
+      expect(ids(byDate)).toEqual(['s2', 's3', 's4', 's1']);
+
+      const page = await store.find(
+        'shares',
+        {},
+        { sort: [['created_at', -1]], skip: 1, limit: 2 },
+      );
+      expect(ids(page)).toEqual(['s3', 's4']);
+      expect(ids(await store.find('shares', {}, { limit: 1 }))).toEqual(['s1']);
+      expect(ids(await store.find('shares', {}, { skip: 3 }))).toEqual(['s4']);
+    });
+
+    it('without sort keys, lists by id', async () => {
+      await store.write(
+        ['b', 'c', 'a'].map((id) => ({ kind: 'put', collection: 'x', document: { id } })),
+      );
+
+      expect(ids(await store.find('x'))).toEqual(['a', 'b', 'c']);
+    });
+
+    it('with an index on the filtered and sorted fields, the results are the same', async () => {
+      await givenShares();
+
+      await store.ensureIndex('shares', ['project.id', 'created_at']);
+      await store.ensureIndex('shares', ['project.id', 'created_at']);
+
+      const found = await store.find(
+        'shares',
+        { 'project.id': 'p2' },
+        { sort: [['created_at', -1]] },
+      );
+      expect(ids(found)).toEqual(['s3', 's4']);
+    });
+  });
+
+  describe('checkpoints', () => {
+    it('given no checkpoint, a commit expecting none writes documents and checkpoint together', async () => {
+      expect(await store.readCheckpoint('shares')).toBeUndefined();
+
+      await store.commit([{ kind: 'put', collection: 'shares', document: { id: 'a' } }], {
+        name: 'shares',
+        position: 5,
+        expectedPosition: undefined,
+      });
+
+      expect(await store.readCheckpoint('shares')).toBe(5);
+      expect(await store.get('shares', 'a')).toEqual({ id: 'a' });
+    });
+
+    it('a commit expecting the stored position moves it', async () => {
+      await store.commit([], { name: 'p', position: 5, expectedPosition: undefined });
+
+      await store.commit([{ kind: 'delete', collection: 'shares', id: 'a' }], {
+        name: 'p',
+        position: 9,
+        expectedPosition: 5,
+      });
+
+      expect(await store.readCheckpoint('p')).toBe(9);
+    });
+
+    it('a commit expecting another position fails and writes nothing', async () => {
+      await store.commit([{ kind: 'put', collection: 'c', document: { id: 'a', v: 1 } }], {
+        name: 'p',
+        position: 5,
+        expectedPosition: undefined,
+      });
+
+      const stale = store.commit(
+        [
+          { kind: 'put', collection: 'c', document: { id: 'a', v: 2 } },
+          { kind: 'put', collection: 'c', document: { id: 'b', v: 2 } },
+        ],
+        { name: 'p', position: 7, expectedPosition: 4 },
+      );
+      await expect(stale).rejects.toBeInstanceOf(CheckpointConflictError);
+      const none = store.commit([{ kind: 'delete', collection: 'c', id: 'a' }], {
+        name: 'p',
+        position: 7,
+        expectedPosition: undefined,
+      });
+      await expect(none).rejects.toMatchObject({ expected: undefined, actual: 5 });
+
+      expect(await store.readCheckpoint('p')).toBe(5);
+      expect(await store.find('c')).toEqual([{ id: 'a', v: 1 }]);
+    });
+
+    it('checkpoints are independent by name', async () => {
+      await store.commit([], { name: 'a', position: 1, expectedPosition: undefined });
+      await store.commit([], { name: 'b', position: 2, expectedPosition: undefined });
+
+      expect(await store.readCheckpoint('a')).toBe(1);
+      expect(await store.readCheckpoint('b')).toBe(2);
+    });
+  });
+
+  describe('generations', () => {
+    it('a prepared generation is empty and addressed as name@generation, apart from the live one', async () => {
+      await givenShares();
+
+      const generation = await store.prepareGeneration(['shares', 'instances']);
+      await store.write([
+        { kind: 'put', collection: `shares@${generation}`, document: { id: 'n1' } },
+      ]);
+
+      expect(await store.count(`instances@${generation}`)).toBe(0);
+      expect(ids(await store.find(`shares@${generation}`))).toEqual(['n1']);
+      expect(await store.count('shares')).toBe(4);
+      expect(await store.get('shares', 'n1')).toBeUndefined();
+    });
+
+    it('swap points the names at the new generation and drops the old documents', async () => {
+      await givenShares();
+      await store.write([{ kind: 'put', collection: 'instances', document: { id: 'i-old' } }]);
+      const generation = await store.prepareGeneration(['shares', 'instances']);
+      await store.write([
+        { kind: 'put', collection: `shares@${generation}`, document: { id: 'n1' } },
+        { kind: 'put', collection: `instances@${generation}`, document: { id: 'i-new' } },
+      ]);
+
+      await store.swap(['shares', 'instances'], generation);
+
+      expect(ids(await store.find('shares'))).toEqual(['n1']);
+      expect(ids(await store.find('instances'))).toEqual(['i-new']);
+      await store.write([{ kind: 'put', collection: 'shares', document: { id: 'n2' } }]);
+      expect(ids(await store.find(`shares@${generation}`))).toEqual(['n1', 'n2']);
+    });
+
+    it('a second rebuild swaps again and drops the first generation', async () => {
+      const first = await store.prepareGeneration(['shares']);
+      await store.write([{ kind: 'put', collection: `shares@${first}`, document: { id: 'g1' } }]);
+      await store.swap(['shares'], first);
+      const second = await store.prepareGeneration(['shares']);
+      await store.write([{ kind: 'put', collection: `shares@${second}`, document: { id: 'g2' } }]);
+
+      await store.swap(['shares'], second);
+
+      expect(ids(await store.find('shares'))).toEqual(['g2']);
+      expect(await store.count(`shares@${first}`)).toBe(0);
+    });
+
+    it('a commit to the logical name after a swap lands in the new generation', async () => {
+      const generation = await store.prepareGeneration(['shares']);
+      await store.swap(['shares'], generation);
+
+      await store.commit([{ kind: 'put', collection: 'shares', document: { id: 'x' } }], {
+        name: 'shares',
+        position: 1,
+        expectedPosition: undefined,
+      });
+
+      expect(await store.get(`shares@${generation}`, 'x')).toEqual({ id: 'x' });
+    });
+
+    it('swapping to a generation that was never prepared fails', async () => {
+      await expect(store.swap(['shares'], 'unknown')).rejects.toThrow(/not prepared/);
+    });
+  });
+}
