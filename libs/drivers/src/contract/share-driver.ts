@@ -191,10 +191,11 @@ export interface EnsureSharesRequest extends DriverRequest {
 
 /**
  * `present`: exists and is whole. `missing`: the back end has no trace of it.
- * `completed`: half-done work was found and finished. `rolled_back`: half-done work was found
- * and cleaned up, so the instance does not exist (its operation must be treated as failed).
+ * `completed`: half-done work was found and finished. `resumed`: half-done work (a background
+ * copy) was found and restarted; `status` says where it stands. `rolled_back`: half-done work
+ * was found and cleaned up, so the instance does not exist (its operation failed).
  */
-export type EnsureOutcome = 'present' | 'missing' | 'completed' | 'rolled_back';
+export type EnsureOutcome = 'present' | 'missing' | 'completed' | 'resumed' | 'rolled_back';
 
 export interface EnsuredShare {
   readonly instanceId: string;

@@ -190,7 +190,8 @@ export class LocalShareDriver implements ShareDriver {
       }
       ensured.push({
         instanceId: share.instanceId,
-        outcome: resolution === 'completed' || resolution === 'resumed' ? 'completed' : 'present',
+        // A rolled-back step of a share that still exists (a replica sync) leaves it present.
+        outcome: resolution === undefined || resolution === 'rolled_back' ? 'present' : resolution,
         ...(await this.shares.statusOf(meta)),
       });
     }
