@@ -11,3 +11,4 @@ export { OperationJournal } from './simulated/operation-journal.js';
 export { LocalShareDriver } from './local/local.driver.js';
 export type { SizeEnforcement } from './local/size-enforcement.js';
 export type { AppliedAccessRule } from './common/access-rules.js';
+export { sampleBackends, SAMPLE_REPLICATION_DOMAIN } from './config/sample-backends.js';
