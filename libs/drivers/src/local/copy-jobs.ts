@@ -4,7 +4,7 @@ interface CopyJob {
   doneBytes: number;
   readonly totalBytes: number;
   readonly abort: AbortController;
-  readonly finished: Promise<void>;
+  finished: Promise<void>;
 }
 
 export interface CopyJobProgress {
@@ -54,7 +54,7 @@ export class CopyJobs {
       if (!abort.signal.aborted) await onFinished(failure).catch(() => undefined);
       this.jobs.delete(instanceId);
     };
-    (job as { finished: Promise<void> }).finished = run();
+    job.finished = run();
     this.jobs.set(instanceId, job);
   }
 
