@@ -22,6 +22,10 @@ export const sharesProjection: Projection = {
   name: 'shares',
   collections: [SHARES, SHARE_INSTANCES],
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX] },
+  indexes: {
+    [SHARES]: [['project_id', 'created_at'], ['created_at'], ['name'], ['share_type_id']],
+    [SHARE_INSTANCES]: [['share_id'], ['host']],
+  },
   async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareDocument>(SHARES, shareId);

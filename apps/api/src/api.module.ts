@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { AuditController } from './admin/audit.controller.js';
+import { ProjectionsController } from './admin/projections.controller.js';
+import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
+import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
+import { ShareTypesController } from './share-types/share-types.controller.js';
+import { ShareTypesService } from './share-types/share-types.service.js';
+import { SharesController } from './shares/shares.controller.js';
+import { SharesService } from './shares/shares.service.js';
+import { VersionsController } from './versions/versions.controller.js';
+
+/** Manila's v2 REST API and Hawser's admin endpoints, over the read models and commands. */
+@Module({
+  controllers: [
+    VersionsController,
+    ShareTypesController,
+    SharesController,
+    AvailabilityZonesController,
+    AuditController,
+    ProjectionsController,
+  ],
+  providers: [ShareTypesService, SharesService, { provide: APP_FILTER, useClass: ManilaExceptionFilter }],
+})
+export class ApiModule {}

@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { BackendConfig } from '#hawser/drivers';
+import {
+  CAPABILITY_REPORTS,
+  InProcessCapabilityReports,
+  PersistenceModule,
+  ProjectionsModule,
+  type HawserConfig,
+} from '#hawser/platform';
+import { createUpcasters } from '../../../eventstore/catalogue.js';
+import { ApiModule } from '../../api/src/api.module.js';
+import { NoAuthAuthenticator } from '../../api/src/http/authenticator.js';
+import { configureHttpPipeline } from '../../api/src/http/http-pipeline.js';
+import { SchedulerModule } from '../../scheduler/src/scheduler.module.js';
+import { ShareNodeModule } from '../../share-node/src/share-node.module.js';
+
+/** The transport between the apps when they share one process. */
+@Module({})
+class InProcessTransportModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: InProcessTransportModule,
+      global: true,
+      providers: [{ provide: CAPABILITY_REPORTS, useValue: new InProcessCapabilityReports() }],
+      exports: [CAPABILITY_REPORTS],
+    };
+  }
+}
+
+@Module({})
+class HawserModule {
+  static forRoot(config: HawserConfig, backends: readonly BackendConfig[]): DynamicModule {
+    return {
+      module: HawserModule,
+      imports: [
+        PersistenceModule.forRoot(config, createUpcasters()),
+        InProcessTransportModule.forRoot(),
+        ProjectionsModule.forRoot(),
+        SchedulerModule.forRoot(),
+        ShareNodeModule.forRoot({ nodeName: 'embedded', backends }),
+        ApiModule,
+      ],
+    };
+  }
+}
+
+/**
+ * The all-in-one service: api, scheduler and one share node in a single process, the embedded
+ * default. Tests build it the same way `main.ts` does.
+ */
+export const createHawserApp = async (
+  config: HawserConfig,
+  backends: readonly BackendConfig[],
+  options: { logger?: false } = {},
+): Promise<NestExpressApplication> => {
+  if (config.auth !== 'noauth') {
+    throw new Error(`HAWSER_AUTH=${config.auth} is not available yet; use noauth`);
+  }
+  const app = await NestFactory.create<NestExpressApplication>(
+    HawserModule.forRoot(config, backends),
+    { bodyParser: false, ...(options.logger === false && { logger: false }) },
+  );
+  configureHttpPipeline(app, { bodyLimit: config.bodyLimit, authenticator: new NoAuthAuthenticator() });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  return app;
+};

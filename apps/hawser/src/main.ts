@@ -1,0 +1,12 @@
+import { loadConfig } from '#hawser/platform';
+import { loadBackends } from './backends-config.js';
+import { createHawserApp } from './hawser.app.js';
+
+const config = loadConfig();
+const app = await createHawserApp(config, loadBackends(config));
+await app.listen(config.port, config.bind);
+console.log(
+  `Hawser listening on http://${config.bind}:${config.port}/v2 ` +
+    `(auth ${config.auth}, events ${config.eventstoreUrl ? 'KurrentDB' : 'SQLite'}, ` +
+    `read models ${config.mongoUrl ? 'MongoDB' : 'SQLite'}, data ${config.dataDir})`,
+);

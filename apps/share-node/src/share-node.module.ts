@@ -1,0 +1,23 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { DriverRegistry } from '#hawser/drivers';
+import {
+  DRIVER_REGISTRY,
+  SHARE_NODE_OPTIONS,
+  ShareNodeService,
+  type ShareNodeOptions,
+} from './share-node.service.js';
+
+@Module({})
+export class ShareNodeModule {
+  static forRoot(options: ShareNodeOptions): DynamicModule {
+    return {
+      module: ShareNodeModule,
+      providers: [
+        { provide: SHARE_NODE_OPTIONS, useValue: options },
+        { provide: DRIVER_REGISTRY, useFactory: () => DriverRegistry.start(options.backends) },
+        ShareNodeService,
+      ],
+      exports: [ShareNodeService],
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CommandHandler } from '#hawser/application';
+import { backendDecider, backendStream, derivedId } from '#hawser/domain';
+import type { BackendConfig, DriverRegistry } from '#hawser/drivers';
+import type { EventStore } from '#hawser/eventstore';
+import {
+  ShareDriverOperations,
+  shareNodeOperationsProcessManager,
+  ProcessManagerRunner,
+} from '#hawser/process-managers';
+import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import { ProjectionRunner, type DocumentStore } from '#hawser/read-models';
+import {
+  CAPABILITY_REPORTS,
+  DOCUMENT_STORE,
+  EVENT_STORE,
+  HAWSER_CONFIG,
+  type CapabilityReports,
+  type HawserConfig,
+} from '#hawser/platform';
+
+export const SHARE_NODE_OPTIONS = Symbol('SHARE_NODE_OPTIONS');
+export const DRIVER_REGISTRY = Symbol('DRIVER_REGISTRY');
+
+export interface ShareNodeOptions {
+  /** Names this node's process manager and its checkpoint. */
+  readonly nodeName: string;
+  readonly backends: readonly BackendConfig[];
+}
+
+/**
+ * Manila's manila-share: hosts the drivers of its back ends, registers them, reports their
+ * pools to the schedulers, settles operations a crash left open, then follows the log.
+ */
+@Injectable()
+export class ShareNodeService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('share-node');
+  private runner: ProcessManagerRunner | undefined;
+  private reporting: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(SHARE_NODE_OPTIONS) private readonly options: ShareNodeOptions,
+    @Inject(DRIVER_REGISTRY) private readonly drivers: DriverRegistry,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(CAPABILITY_REPORTS) private readonly reports: CapabilityReports,
+    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
+    private readonly commands: CommandHandler,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const now = new Date().toISOString();
+    for (const backend of this.options.backends) {
+      await this.commands.handle(
+        backendDecider,
+        backendStream(backend.name),
+        {
+          type: 'RegisterBackend',
+          configuration: {
+            backend: backend.name,
+            availabilityZone: backend.availabilityZone,
+            replicationDomain: backend.replicationDomain ?? null,
+            driver: backend.driver,
+            pools: backend.pools.map((p) => p.name),
+          },
+          now,
+        },
+        { commandId: derivedId(`${backend.name}:${now}`, 'register'), userId: 'share-node' },
+        { retryOnConflict: 3 },
+      );
+    }
+    await this.reportPools();
+    this.reporting = setInterval(() => void this.reportPools(), this.config.reportIntervalS * 1000);
+    this.reporting.unref();
+
+    const operations = new ShareDriverOperations(
+      this.commands,
+      new Map(this.drivers.all().map((d) => [d.backend, d])),
+    );
+    await this.recover(operations);
+    this.runner = new ProcessManagerRunner(this.events, this.documents, [
+      shareNodeOperationsProcessManager(this.options.nodeName, operations),
+    ]);
+    await this.runner.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.reporting) clearInterval(this.reporting);
+    await this.runner?.stop();
+    await this.drivers.close();
+  }
+
+  /** Operations claimed before a crash and never reported on: ask the driver, then finish them. */
+  private async recover(operations: ShareDriverOperations): Promise<void> {
+    await this.projections.waitForPosition(await this.events.headPosition(), 60_000);
+    const pending = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+      pending_operation: { $ne: null },
+    });
+    for (const instance of pending) {
+      if (!operations.driverFor(instance.host)) continue;
+      await operations.recover(instance.share_id, instance.id);
+    }
+    if (pending.length > 0) this.logger.log(`settled ${pending.length} operations left open`);
+  }
+
+  private async reportPools(): Promise<void> {
+    for (const driver of this.drivers.all()) {
+      try {
+        const report = await driver.getPoolStats({ commandId: derivedId(driver.backend, Date.now()) });
+        await this.reports.publish(report);
+      } catch (error) {
+        this.logger.warn(`pool stats of ${driver.backend} failed: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Waits until this node has reacted to the log up to `position` (tests, benchmarks). */
+  waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
+    return this.runner ? this.runner.waitForPosition(position, timeoutMs) : Promise.resolve(false);
+  }
+}

@@ -1,0 +1,217 @@
+import { Logger } from '@nestjs/common';
+import type { CommandHandler, CommandContext } from '#hawser/application';
+import {
+  derivedId,
+  shareDecider,
+  shareStream,
+  type DriverOperation,
+  type ExportLocation,
+  type ShareInstanceState,
+  type ShareState,
+} from '#hawser/domain';
+import {
+  DriverError,
+  type ExportLocation as DriverExportLocation,
+  type ShareDriver,
+  type ShareInstanceRef,
+  type ShareProtocol,
+} from '#hawser/drivers';
+
+const backendOf = (host: string): string => host.split('#')[0] ?? host;
+
+/**
+ * Runs driver operations for the back ends of one share node, at most once per command id:
+ * the node first appends that it claims the operation, and calls the driver only if that append
+ * decided something. A claim left without an outcome by a crash is settled by `recover`, which
+ * asks the driver what exists (ensure_shares) instead of calling blindly again.
+ */
+export class ShareDriverOperations {
+  private readonly logger = new Logger('share-node');
+
+  constructor(
+    private readonly commands: CommandHandler,
+    private readonly drivers: ReadonlyMap<string, ShareDriver>,
+    private readonly clock: () => string = () => new Date().toISOString(),
+  ) {}
+
+  driverFor(host: string): ShareDriver | undefined {
+    return this.drivers.get(backendOf(host));
+  }
+
+  async create(shareId: string, instanceId: string, commandId: string, causationId: string) {
+    const claimed = await this.claim(shareId, instanceId, 'create_share', commandId, causationId);
+    if (claimed) await this.runCreate(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  async remove(shareId: string, instanceId: string, commandId: string, causationId: string) {
+    const claimed = await this.claim(shareId, instanceId, 'delete_share', commandId, causationId);
+    if (claimed) await this.runDelete(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  /** Settles an operation claimed before a crash, asking the driver what it has. */
+  async recover(shareId: string, instanceId: string): Promise<void> {
+    const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    const instance = state.instances.find((i) => i.id === instanceId);
+    const pending = instance?.pendingOperation;
+    const driver = instance && this.driverFor(instance.host);
+    if (!instance || !pending || !driver) return;
+    const causationId = pending.commandId;
+    const ensured = await driver.ensureShares({
+      commandId: derivedId(pending.commandId, 'ensure'),
+      shares: [this.refOf(state, instance)],
+    });
+    const outcome = ensured.shares.find((s) => s.instanceId === instance.id);
+    const exists = outcome?.outcome === 'present' || outcome?.outcome === 'completed';
+    this.logger.log(
+      `recovering ${pending.operation} of instance ${instance.id}: driver reports ${outcome?.outcome ?? 'nothing'}`,
+    );
+    if (pending.operation === 'delete_share') {
+      if (exists) return this.runDelete(state, instance, pending.commandId, causationId);
+      return this.finishDelete(state, instance, pending.commandId, causationId);
+    }
+    if (exists && outcome?.status === 'available') {
+      return this.finishCreate(state, instance, pending.commandId, causationId, outcome.exportLocations ?? []);
+    }
+    // The driver has no trace of the call: it never ran, so running it now is its first time.
+    return this.runCreate(state, instance, pending.commandId, causationId);
+  }
+
+  private async claim(
+    shareId: string,
+    instanceId: string,
+    operation: DriverOperation,
+    commandId: string,
+    causationId: string,
+  ): Promise<{ state: ShareState; instance: ShareInstanceState } | undefined> {
+    const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    const instance = state.instances.find((i) => i.id === instanceId);
+    if (!instance || !this.driverFor(instance.host)) return undefined;
+    const result = await this.commands.handle(
+      shareDecider,
+      shareStream(shareId),
+      {
+        type: 'StartDriverOperation',
+        instanceId,
+        operation,
+        commandId,
+        host: instance.host,
+        now: this.clock(),
+      },
+      this.context(derivedId(commandId, 'claim'), causationId),
+      { retryOnConflict: 5 },
+    );
+    if (result.events.length === 0) return undefined;
+    const claimed = result.state.instances.find((i) => i.id === instanceId);
+    return claimed && { state: result.state, instance: claimed };
+  }
+
+  private async runCreate(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+  ) {
+    const driver = this.driverFor(instance.host) as ShareDriver;
+    try {
+      const result = await driver.createShare({ commandId, share: this.refOf(state, instance) });
+      await this.finishCreate(state, instance, commandId, causationId, result.exportLocations);
+    } catch (error) {
+      await this.fail(state, instance, 'create', commandId, causationId, error);
+    }
+  }
+
+  private async finishCreate(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+    locations: readonly DriverExportLocation[],
+  ) {
+    const exportLocations: ExportLocation[] = locations.map((l, index) => ({
+      id: derivedId(commandId, `export-${index}`),
+      path: l.path,
+      preferred: l.preferred,
+      isAdminOnly: l.isAdminOnly,
+    }));
+    await this.commands.handle(
+      shareDecider,
+      shareStream(state.id),
+      {
+        type: 'CompleteShareInstanceCreation',
+        instanceId: instance.id,
+        commandId,
+        exportLocations,
+        now: this.clock(),
+      },
+      this.context(derivedId(commandId, 'outcome'), causationId),
+      { retryOnConflict: 5 },
+    );
+  }
+
+  private async runDelete(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+  ) {
+    const driver = this.driverFor(instance.host) as ShareDriver;
+    try {
+      await driver.deleteShare({ commandId, share: this.refOf(state, instance) });
+      await this.finishDelete(state, instance, commandId, causationId);
+    } catch (error) {
+      await this.fail(state, instance, 'delete', commandId, causationId, error);
+    }
+  }
+
+  private async finishDelete(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.commands.handle(
+      shareDecider,
+      shareStream(state.id),
+      { type: 'CompleteShareInstanceDeletion', instanceId: instance.id, commandId, now: this.clock() },
+      this.context(derivedId(commandId, 'outcome'), causationId),
+      { retryOnConflict: 5 },
+    );
+  }
+
+  private async fail(
+    state: ShareState,
+    instance: ShareInstanceState,
+    what: 'create' | 'delete',
+    commandId: string,
+    causationId: string,
+    error: unknown,
+  ) {
+    const message =
+      error instanceof DriverError ? error.message : `Driver failed to ${what} the share.`;
+    if (!(error instanceof DriverError)) this.logger.error(error instanceof Error ? error.stack : String(error));
+    await this.commands.handle(
+      shareDecider,
+      shareStream(state.id),
+      what === 'create'
+        ? { type: 'FailShareInstanceCreation', instanceId: instance.id, commandId, message, now: this.clock() }
+        : { type: 'FailShareInstanceDeletion', instanceId: instance.id, commandId, message, now: this.clock() },
+      this.context(derivedId(commandId, 'outcome'), causationId),
+      { retryOnConflict: 5 },
+    );
+  }
+
+  private refOf(state: ShareState, instance: ShareInstanceState): ShareInstanceRef {
+    return {
+      shareId: state.id,
+      instanceId: instance.id,
+      sizeGiB: state.size,
+      protocol: state.shareProto as ShareProtocol,
+      host: instance.host,
+      replicaState: instance.replicaState,
+    };
+  }
+
+  private context(commandId: string, causationId: string): CommandContext {
+    return { commandId, causationId, userId: 'share-node' };
+  }
+}

@@ -1,0 +1,21 @@
+import type { ShareRequested } from '#hawser/domain';
+
+/** What to place: the share as requested (type, size, zone, hints). */
+export type PlacementRequest = ShareRequested['data'];
+
+export type PlacementDecision =
+  | { readonly placed: true; readonly host: string; readonly availabilityZone: string }
+  | {
+      readonly placed: false;
+      /** The message the user sees on the share (Manila's "No valid host was found. ..."). */
+      readonly message: string;
+      /** Which filter removed how many pools, for operators. */
+      readonly detail: Record<string, unknown>;
+    };
+
+/** The scheduler as the scheduling process manager sees it. */
+export interface Placement {
+  place(request: PlacementRequest): PlacementDecision;
+  /** A placement was recorded (by this or another scheduler): debit the pool, once per share. */
+  consume(host: string, shareId: string, sizeGiB: number): void;
+}
