@@ -20,6 +20,10 @@ import { VersionsController } from './versions/versions.controller.js';
     AuditController,
     ProjectionsController,
   ],
-  providers: [ShareTypesService, SharesService, { provide: APP_FILTER, useClass: ManilaExceptionFilter }],
+  providers: [
+    ShareTypesService,
+    SharesService,
+    { provide: APP_FILTER, useClass: ManilaExceptionFilter },
+  ],
 })
 export class ApiModule {}

@@ -63,7 +63,10 @@ export const createHawserApp = async (
     HawserModule.forRoot(config, backends),
     { bodyParser: false, ...(options.logger === false && { logger: false }) },
   );
-  configureHttpPipeline(app, { bodyLimit: config.bodyLimit, authenticator: new NoAuthAuthenticator() });
+  configureHttpPipeline(app, {
+    bodyLimit: config.bodyLimit,
+    authenticator: new NoAuthAuthenticator(),
+  });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   return app;
 };

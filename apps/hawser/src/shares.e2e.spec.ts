@@ -1,4 +1,9 @@
-import { ADMIN_TOKEN, eventually, startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+import {
+  ADMIN_TOKEN,
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
 const OTHER = 'bob:33333333333333333333333333333333:member,reader';
@@ -16,21 +21,35 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
   afterAll(() => hawser.close());
 
   const waitForStatus = (id: string, status: string, token = MEMBER) =>
-    eventually(async () => {
-      const show = await hawser.request('GET', `/v2/shares/${id}`, undefined, { token });
-      return show.body.share?.status === status ? show.body.share : undefined;
-    }, 5_000, `share ${id} to be ${status}`);
+    eventually(
+      async () => {
+        const show = await hawser.request('GET', `/v2/shares/${id}`, undefined, { token });
+        return show.body.share?.status === status ? show.body.share : undefined;
+      },
+      5_000,
+      `share ${id} to be ${status}`,
+    );
 
   it('creates, lists, shows and deletes a share, with Manila field names and statuses', async () => {
     const created = await hawser.request(
       'POST',
       '/v2/shares',
-      { share: { share_proto: 'nfs', size: 1, name: 'first', share_type: 'default', metadata: { team: 'x' } } },
+      {
+        share: {
+          share_proto: 'nfs',
+          size: 1,
+          name: 'first',
+          share_type: 'default',
+          metadata: { team: 'x' },
+        },
+      },
       { token: MEMBER },
     );
     expect(created.status).toBe(200);
     expect(created.headers.get('x-openstack-request-id')).toMatch(/^req-/);
-    expect(created.headers.get('x-compute-request-id')).toBe(created.headers.get('x-openstack-request-id'));
+    expect(created.headers.get('x-compute-request-id')).toBe(
+      created.headers.get('x-openstack-request-id'),
+    );
     const share = created.body.share;
     expect(share).toMatchObject({
       name: 'first',
@@ -50,29 +69,44 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
     expect(available.progress).toBe('100%');
     expect(available.availability_zone).toMatch(/^az-/);
 
-    const locations = await hawser.request('GET', `/v2/shares/${share.id}/export_locations`, undefined, {
-      token: MEMBER,
-    });
+    const locations = await hawser.request(
+      'GET',
+      `/v2/shares/${share.id}/export_locations`,
+      undefined,
+      {
+        token: MEMBER,
+      },
+    );
     expect(locations.status).toBe(200);
     expect(locations.body.export_locations.length).toBeGreaterThan(0);
     expect(locations.body.export_locations[0].path).toEqual(expect.any(String));
 
     const list = await hawser.request('GET', '/v2/shares', undefined, { token: MEMBER });
-    expect(list.body.shares).toEqual([
-      { id: share.id, name: 'first', links: expect.any(Array) },
-    ]);
-    const detail = await hawser.request('GET', '/v2/shares/detail?name=first', undefined, { token: MEMBER });
+    expect(list.body.shares).toEqual([{ id: share.id, name: 'first', links: expect.any(Array) }]);
+    const detail = await hawser.request('GET', '/v2/shares/detail?name=first', undefined, {
+      token: MEMBER,
+    });
     expect(detail.body.shares.map((s: { id: string }) => s.id)).toEqual([share.id]);
 
-    const asAdmin = await hawser.request('GET', `/v2/shares/${share.id}`, undefined, { token: ADMIN_TOKEN });
+    const asAdmin = await hawser.request('GET', `/v2/shares/${share.id}`, undefined, {
+      token: ADMIN_TOKEN,
+    });
     expect(asAdmin.body.share.host).toMatch(/^sim@[ab][12]#(fast|slow)$/);
 
-    const deleted = await hawser.request('DELETE', `/v2/shares/${share.id}`, undefined, { token: MEMBER });
+    const deleted = await hawser.request('DELETE', `/v2/shares/${share.id}`, undefined, {
+      token: MEMBER,
+    });
     expect(deleted.status).toBe(202);
-    await eventually(async () => {
-      const show = await hawser.request('GET', `/v2/shares/${share.id}`, undefined, { token: MEMBER });
-      return show.status === 404 ? show : undefined;
-    }, 5_000, 'the share to be gone');
+    await eventually(
+      async () => {
+        const show = await hawser.request('GET', `/v2/shares/${share.id}`, undefined, {
+          token: MEMBER,
+        });
+        return show.status === 404 ? show : undefined;
+      },
+      5_000,
+      'the share to be gone',
+    );
     const after = await hawser.request('GET', '/v2/shares', undefined, { token: MEMBER });
     expect(after.body.shares).toEqual([]);
   });
@@ -85,10 +119,18 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
       { token: MEMBER },
     );
     const id = created.body.share.id;
-    expect((await hawser.request('GET', `/v2/shares/${id}`, undefined, { token: OTHER })).status).toBe(404);
-    expect((await hawser.request('DELETE', `/v2/shares/${id}`, undefined, { token: OTHER })).status).toBe(404);
-    expect((await hawser.request('GET', '/v2/shares', undefined, { token: OTHER })).body.shares).toEqual([]);
-    const all = await hawser.request('GET', '/v2/shares?all_tenants=1', undefined, { token: ADMIN_TOKEN });
+    expect(
+      (await hawser.request('GET', `/v2/shares/${id}`, undefined, { token: OTHER })).status,
+    ).toBe(404);
+    expect(
+      (await hawser.request('DELETE', `/v2/shares/${id}`, undefined, { token: OTHER })).status,
+    ).toBe(404);
+    expect(
+      (await hawser.request('GET', '/v2/shares', undefined, { token: OTHER })).body.shares,
+    ).toEqual([]);
+    const all = await hawser.request('GET', '/v2/shares?all_tenants=1', undefined, {
+      token: ADMIN_TOKEN,
+    });
     expect(all.body.shares.map((s: { id: string }) => s.id)).toContain(id);
   });
 
@@ -99,7 +141,17 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
       [{ share: { share_proto: 'NFS', size: 0, share_type: 'default' } }, 400],
       [{ share: { share_proto: 'NFS', size: 'big', share_type: 'default' } }, 400],
       [{ share: { share_proto: 'NFS', size: 1, share_type: 'missing' } }, 404],
-      [{ share: { share_proto: 'NFS', size: 1, share_type: 'default', availability_zone: 'nowhere' } }, 404],
+      [
+        {
+          share: {
+            share_proto: 'NFS',
+            size: 1,
+            share_type: 'default',
+            availability_zone: 'nowhere',
+          },
+        },
+        404,
+      ],
       [{ share: { share_proto: 'XFS', size: 1, share_type: 'default' } }, 400],
       [{ share: { share_proto: 'NFS', size: 1, share_type: 'default', metadata: { k: 1 } } }, 400],
       [{ share: { share_proto: 'NFS', size: 1, share_type: 'default', is_public: true } }, 403],
@@ -111,9 +163,14 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
       expect(fault.code).toBe(status);
       expect(fault.message).toEqual(expect.any(String));
     }
-    const malformed = await hawser.request('POST', '/v2/shares', undefined, { token: MEMBER, raw: '{"share":' });
+    const malformed = await hawser.request('POST', '/v2/shares', undefined, {
+      token: MEMBER,
+      raw: '{"share":',
+    });
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ badRequest: { code: 400, message: 'Malformed request body' } });
+    expect(malformed.body).toEqual({
+      badRequest: { code: 400, message: 'Malformed request body' },
+    });
     const after = await hawser.request('GET', '/hawser/v1/events?limit=1000');
     expect(after.body.events.length).toBe(before.body.events.length);
   });
@@ -137,7 +194,9 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
     const project = '22222222222222222222222222222222';
     const list = await hawser.request('GET', `/v2/${project}/shares`, undefined, { token: MEMBER });
     expect(list.status).toBe(200);
-    const wrong = await hawser.request('GET', `/v2/${'4'.repeat(32)}/shares`, undefined, { token: MEMBER });
+    const wrong = await hawser.request('GET', `/v2/${'4'.repeat(32)}/shares`, undefined, {
+      token: MEMBER,
+    });
     expect(wrong.status).toBe(400);
   });
 });

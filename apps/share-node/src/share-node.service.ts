@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
 import { backendDecider, backendStream, derivedId } from '#hawser/domain';
 import type { BackendConfig, DriverRegistry } from '#hawser/drivers';
@@ -107,7 +113,9 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   private async reportPools(): Promise<void> {
     for (const driver of this.drivers.all()) {
       try {
-        const report = await driver.getPoolStats({ commandId: derivedId(driver.backend, Date.now()) });
+        const report = await driver.getPoolStats({
+          commandId: derivedId(driver.backend, Date.now()),
+        });
         await this.reports.publish(report);
       } catch (error) {
         this.logger.warn(`pool stats of ${driver.backend} failed: ${String(error)}`);

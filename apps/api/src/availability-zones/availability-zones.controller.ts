@@ -29,9 +29,13 @@ export class AvailabilityZonesController {
   }
 
   private async zones() {
-    const zones = await this.documents.find<AvailabilityZoneDocument>(AVAILABILITY_ZONES, {}, {
-      sort: [['name', 1]],
-    });
+    const zones = await this.documents.find<AvailabilityZoneDocument>(
+      AVAILABILITY_ZONES,
+      {},
+      {
+        sort: [['name', 1]],
+      },
+    );
     return {
       availability_zones: zones.map((z) => ({
         id: z.id,

@@ -25,7 +25,12 @@ export interface HawserTestServer {
   readonly url: string;
   readonly dataDir: string;
   readonly app: NestExpressApplication;
-  request(method: string, route: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse>;
+  request(
+    method: string,
+    route: string,
+    body?: unknown,
+    options?: RequestOptions,
+  ): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -52,7 +57,8 @@ export const startHawser = async (
         ...(opts.token !== '' && { 'X-Auth-Token': opts.token ?? ADMIN_TOKEN }),
         ...opts.headers,
       };
-      if (body !== undefined || opts.raw !== undefined) headers['Content-Type'] = 'application/json';
+      if (body !== undefined || opts.raw !== undefined)
+        headers['Content-Type'] = 'application/json';
       const response = await fetch(`${url}${route}`, {
         method,
         headers,

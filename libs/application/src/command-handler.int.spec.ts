@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { capabilitiesOf, shareDecider, shareStream, type ShareCommand } from '#hawser/domain';
+import {
+  SqliteEventStore,
+  WrongExpectedRevisionError,
+  type EventStore,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from '#hawser/eventstore';
+import { CommandHandler } from './command-handler.js';
+
+/**
+ * The real store, with the first `parties` reads held until all of them have read, so those
+ * commands decide on the same revision. Later reads (retries) pass straight through.
+ */
+class ReadBarrier {
+  private waiting: Array<() => void> = [];
+  private opened = false;
+  constructor(
+    readonly store: EventStore,
+    private readonly parties: number,
+  ) {}
+
+  asStore(): EventStore {
+    return new Proxy(this.store, {
+      get: (target, prop, receiver) =>
+        prop === 'readStream'
+          ? async (streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> => {
+              const events = await target.readStream(streamId, options);
+              if (this.opened) return events;
+              await new Promise<void>((release) => {
+                this.waiting.push(release);
+                if (this.waiting.length >= this.parties) {
+                  this.opened = true;
+                  this.waiting.forEach((r) => r());
+                  this.waiting = [];
+                }
+              });
+              return events;
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+  }
+}
+
+const now = '2026-11-22T10:00:00.000Z';
+const request: ShareCommand = {
+  type: 'RequestShare',
+  shareId: 's1',
+  instanceId: 'i1',
+  projectId: 'p1',
+  userId: 'u1',
+  name: 'a',
+  description: null,
+  size: 1,
+  shareProto: 'NFS',
+  shareType: { id: 't1', name: 'default', extraSpecs: {} },
+  capabilities: capabilitiesOf({}),
+  availabilityZone: null,
+  metadata: {},
+  isPublic: false,
+  snapshotId: null,
+  schedulerHints: null,
+  createdAt: now,
+};
+
+describe('command handling under concurrency (real SQLite log)', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-commands-'));
+    store = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+  });
+  afterEach(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given one share, when two commands are decided on the same revision, then exactly one is appended', async () => {
+    await new CommandHandler(store).handle(shareDecider, shareStream('s1'), request, {
+      commandId: 'c0',
+    });
+    const barrier = new ReadBarrier(store, 2);
+    const handler = new CommandHandler(barrier.asStore());
+    const rename = (name: string, commandId: string) =>
+      handler.handle(
+        shareDecider,
+        shareStream('s1'),
+        { type: 'UpdateShare', name, now },
+        { commandId },
+      );
+
+    const results = await Promise.allSettled([rename('first', 'c1'), rename('second', 'c2')]);
+
+    const fulfilled = results.filter((r) => r.status === 'fulfilled');
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(fulfilled).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]?.reason).toBeInstanceOf(WrongExpectedRevisionError);
+    const events = await store.readStream(shareStream('s1'));
+    expect(events.map((e) => e.type)).toEqual(['ShareRequested', 'ShareUpdated']);
+  });
+
+  it('given a conflict, when a process manager retries, then it re-decides on the new revision', async () => {
+    await new CommandHandler(store).handle(shareDecider, shareStream('s1'), request, {
+      commandId: 'c0',
+    });
+    const handler = new CommandHandler(new ReadBarrier(store, 2).asStore());
+    const change = (key: string, commandId: string) =>
+      handler.handle(
+        shareDecider,
+        shareStream('s1'),
+        { type: 'ChangeShareMetadata', set: { [key]: 'v' }, unset: [], now },
+        { commandId },
+        { retryOnConflict: 1 },
+      );
+    const results = await Promise.allSettled([change('a', 'c1'), change('b', 'c2')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    const events = await store.readStream(shareStream('s1'));
+    expect(events.map((e) => e.type)).toEqual([
+      'ShareRequested',
+      'ShareMetadataChanged',
+      'ShareMetadataChanged',
+    ]);
+  });
+
+  it('given a retried command id, when it is handled again, then nothing is appended twice', async () => {
+    const handler = new CommandHandler(store);
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+    const first = await handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      {
+        type: 'ScheduleShareInstance',
+        instanceId: 'i1',
+        host: 'h@b#p',
+        availabilityZone: 'az',
+        now,
+      },
+      { commandId: 'c-schedule' },
+    );
+    const replay = await handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      {
+        type: 'ScheduleShareInstance',
+        instanceId: 'i1',
+        host: 'h@b#p',
+        availabilityZone: 'az',
+        now,
+      },
+      { commandId: 'c-schedule' },
+    );
+    expect(first.events).toHaveLength(1);
+    expect(replay.events).toHaveLength(0);
+    expect((await store.readStream(shareStream('s1'))).length).toBe(2);
+  });
+});
