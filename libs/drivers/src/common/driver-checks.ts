@@ -70,3 +70,14 @@ export function activeReplicaOf(replicaList: readonly ShareInstanceRef[]): Share
   }
   return active;
 }
+
+/** Snapshots and replicas need a share whose data is complete (Manila: status available). */
+export function requireAvailable(instanceId: string, status: string, action: string): void {
+  if (status !== 'available') {
+    throw new DriverError({
+      code: 'invalid_request',
+      userMessage: `The share must be available to ${action}.`,
+      detail: `share instance ${instanceId} is ${status}`,
+    });
+  }
+}

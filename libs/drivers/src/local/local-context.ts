@@ -83,13 +83,18 @@ export class LocalContext {
     return 'copy';
   }
 
-  /** Runs work that cannot finish atomically between writing and removing its marker. */
+  /**
+   * Runs work that cannot finish atomically between writing and removing its marker. When the
+   * work fails, `undo` cleans up at once; without one (deletions) the marker stays and the next
+   * ensureShares finishes the job.
+   */
   async withMarker<T>(
     operation: DriverOperationName,
     commandId: string,
     resourceId: string,
     request: unknown,
     work: () => Promise<T>,
+    undo?: () => Promise<void>,
   ): Promise<T> {
     await this.store.writeMarker(this.backend, {
       operation,
@@ -98,7 +103,16 @@ export class LocalContext {
       request,
       startedAt: new Date().toISOString(),
     });
-    const result = await work();
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      if (undo) {
+        await undo();
+        await this.store.removeMarker(this.backend, operation, resourceId);
+      }
+      throw error;
+    }
     await this.store.removeMarker(this.backend, operation, resourceId);
     return result;
   }

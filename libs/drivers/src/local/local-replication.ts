@@ -18,7 +18,12 @@ import type {
   UpdateReplicatedSnapshotRequest,
 } from '../contract/share-driver.js';
 import { appliedRulesFor, type AppliedAccessRule } from '../common/access-rules.js';
-import { activeReplicaOf, shareNotFound, snapshotNotFound } from '../common/driver-checks.js';
+import {
+  activeReplicaOf,
+  requireAvailable,
+  shareNotFound,
+  snapshotNotFound,
+} from '../common/driver-checks.js';
 import type { CopyJobs } from './copy-jobs.js';
 import type { LocalContext } from './local-context.js';
 import type { LocalShareMeta } from './local-metadata.js';
@@ -66,6 +71,7 @@ export class LocalReplication {
           await store.writeShare(created);
           return created;
         },
+        () => this.destroyReplica(newReplica),
       ));
     await this.context.rewriteAccessFiles(this.context.backend);
     return {
@@ -255,6 +261,9 @@ export class LocalReplication {
         }
         return updates;
       },
+      async () => {
+        await this.removeSnapshotInstances(replicaList, replicaSnapshots);
+      },
     );
     return { snapshotInstances };
   }
@@ -383,6 +392,7 @@ export class LocalReplication {
         detail: shareNotFound(active.instanceId).message,
       });
     }
+    requireAvailable(active.instanceId, meta.status, 'replicate it');
     return this.context.layout.shareDir(active.host, active.instanceId);
   }
 }

@@ -20,6 +20,7 @@ import { applyAccessRequest, castReadOnly } from '../common/access-rules.js';
 import {
   checkProtocol,
   checkSize,
+  requireAvailable,
   shareNotFound,
   snapshotNotFound,
 } from '../common/driver-checks.js';
@@ -99,10 +100,12 @@ export class LocalShares {
   }: SnapshotRequest): Promise<CreateSnapshotResult> {
     this.context.own(share);
     const { store, layout } = this.context;
-    await this.context.requireShare(share);
+    const shareMeta = await this.context.requireShare(share);
     const target = layout.snapshotDir(share.host, snapshot.snapshotInstanceId);
+    const existing = await store.readSnapshot(share.host, snapshot.snapshotInstanceId);
+    if (!existing) requireAvailable(share.instanceId, shareMeta.status, 'take a snapshot');
     const meta =
-      (await store.readSnapshot(share.host, snapshot.snapshotInstanceId)) ??
+      existing ??
       (await this.context.withMarker(
         'createSnapshot',
         commandId,
@@ -126,6 +129,7 @@ export class LocalShares {
           await store.writeSnapshot(created);
           return created;
         },
+        () => removeTree(target),
       ));
     return { status: 'available', progress: 100, providerLocation: `${meta.method}:${target}` };
   }
@@ -187,6 +191,7 @@ export class LocalShares {
             await this.context.clone(source, target, share.host);
             await store.writeShare(newMeta(share, commandId, 'available'));
           },
+          () => this.destroy(share),
         );
         return {
           status: 'available',

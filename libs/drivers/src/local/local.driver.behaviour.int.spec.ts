@@ -259,8 +259,12 @@ describe('local driver', () => {
         snapshot,
         parentShare: parent,
       });
+      const snapshotWhileCopying = driver
+        .createSnapshot({ commandId: command(), snapshot: newSnapshot(share), share })
+        .catch((error: unknown) => error);
       const seen = await pollUntilSettled(driver, share);
 
+      expect(await snapshotWhileCopying).toMatchObject({ code: 'invalid_request' });
       const progress = seen.map((status) => status.progress);
       const between = new Set(progress.filter((p) => p > 0 && p < 100));
       expect(created).toEqual({ status: 'creating_from_snapshot', progress: 0 });

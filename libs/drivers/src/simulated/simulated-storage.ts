@@ -45,6 +45,7 @@ import {
   checkProtocol,
   checkSize,
   ownPlacement,
+  requireAvailable,
   shareNotFound,
   snapshotNotFound,
 } from '../common/driver-checks.js';
@@ -212,8 +213,9 @@ export class SimulatedStorage {
   }
 
   createSnapshot({ snapshot, share }: SnapshotRequest): CreateSnapshotResult {
-    this.requireShare(share.instanceId);
+    const existing = this.requireShare(share.instanceId);
     if (!this.snapshots.has(snapshot.snapshotInstanceId)) {
+      requireAvailable(share.instanceId, existing.status, 'take a snapshot');
       this.snapshots.set(snapshot.snapshotInstanceId, {
         snapshotInstanceId: snapshot.snapshotInstanceId,
         shareInstanceId: share.instanceId,
@@ -253,7 +255,8 @@ export class SimulatedStorage {
 
   createReplica(request: CreateReplicaRequest): CreateReplicaResult {
     const replicationType = this.requireReplication();
-    activeReplicaOf(request.replicaList);
+    const active = this.shares.get(activeReplicaOf(request.replicaList).instanceId);
+    if (active) requireAvailable(active.ref.instanceId, active.status, 'add a replica');
     const existing = this.shares.get(request.newReplica.instanceId);
     const writable = replicationType === 'writable';
     const replica = existing ?? this.addShare(request.newReplica, 'available');
@@ -454,7 +457,9 @@ export class SimulatedStorage {
   /** Thick pools refuse what does not fit; thin pools over-subscribe up to the ratio. */
   private reserve(poolName: string, sizeGiB: number): void {
     const pool = this.pools.get(poolName);
-    if (!pool) throw shareNotFound(poolName);
+    if (!pool) {
+      throw new DriverError({ code: 'invalid_request', userMessage: `Unknown pool ${poolName}.` });
+    }
     const options = this.config.options ?? {};
     const limit = options.thinProvisioning
       ? pool.totalGiB * (options.maxOverSubscriptionRatio ?? 20)

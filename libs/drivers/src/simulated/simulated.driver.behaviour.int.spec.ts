@@ -130,6 +130,9 @@ describe('simulated driver', () => {
       snapshot,
       parentShare: parent,
     });
+    const snapshotWhileCopying = driver
+      .createSnapshot({ commandId: command(), snapshot: newSnapshot(share), share })
+      .catch((error: unknown) => error);
     const polls = [];
     for (let i = 0; i < 4; i += 1) {
       polls.push(await driver.getShareStatus({ commandId: command(), share }));
@@ -142,6 +145,7 @@ describe('simulated driver', () => {
       ['creating_from_snapshot', 75],
       ['available', 100],
     ]);
+    expect(await snapshotWhileCopying).toMatchObject({ code: 'invalid_request' });
   });
 
   describe('journal', () => {
