@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const MAIN = path.join(ROOT, 'dist/apps/hawser/src/main.js');
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+/** The built all-in-one service (`npm test` builds first) as a child process. */
+export class HawserProcess {
+  private child: ChildProcess | undefined;
+  output = '';
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  async start(timeoutMs = 30_000): Promise<void> {
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start within ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        this.output += chunk.toString();
+        if (this.output.includes('Hawser listening')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`exited (${code ?? signal}) before listening:\n${this.output}`));
+      });
+    });
+  }
+
+  /** Ends the process at once, as a power cut would: no shutdown hooks run. */
+  async kill(): Promise<void> {
+    await this.stopWith('SIGKILL');
+  }
+
+  async stop(): Promise<number | null> {
+    return this.stopWith('SIGTERM');
+  }
+
+  private stopWith(signal: NodeJS.Signals): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.kill(signal);
+    });
+  }
+}
