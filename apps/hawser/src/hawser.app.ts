@@ -12,7 +12,7 @@ import {
 } from '#hawser/platform';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from '../../api/src/api.module.js';
-import { NoAuthAuthenticator } from '../../api/src/http/authenticator.js';
+import { createAuthenticator } from '../../api/src/http/create-authenticator.js';
 import { configureHttpPipeline } from '../../api/src/http/http-pipeline.js';
 import { SchedulerModule } from '../../scheduler/src/scheduler.module.js';
 import { ShareNodeModule } from '../../share-node/src/share-node.module.js';
@@ -56,9 +56,6 @@ export const createHawserApp = async (
   backends: readonly BackendConfig[],
   options: { logger?: false } = {},
 ): Promise<NestExpressApplication> => {
-  if (config.auth !== 'noauth') {
-    throw new Error(`HAWSER_AUTH=${config.auth} is not available yet; use noauth`);
-  }
   const app = await NestFactory.create<NestExpressApplication>(
     HawserModule.forRoot(config, backends),
     { bodyParser: false, ...(options.logger === false && { logger: false }) },
