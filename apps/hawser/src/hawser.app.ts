@@ -62,7 +62,7 @@ export const createHawserApp = async (
   );
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
-    authenticator: new NoAuthAuthenticator(),
+    authenticator: createAuthenticator(config),
   });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   return app;
