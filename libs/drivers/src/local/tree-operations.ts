@@ -120,16 +120,12 @@ export async function copyTreeIncremental(
       } else if (entry.isFile()) {
         const stat = await fs.stat(fromPath);
         const existing = await fs.lstat(toPath).catch(() => null);
-        if (
-          existing?.isFile() &&
-          existing.size === stat.size &&
-          existing.mtimeMs === stat.mtimeMs
-        ) {
+        if (existing?.isFile() && existing.size === stat.size && sameTime(existing, stat)) {
           skippedBytes += stat.size;
           report();
         } else {
           await copyFile(fromPath, toPath, stat.size);
-          await fs.utimes(toPath, stat.atime, stat.mtime);
+          await fs.utimes(toPath, stat.atimeMs / 1000, stat.mtimeMs / 1000);
         }
         await fs.chmod(toPath, stat.mode & 0o7777);
       }
@@ -139,6 +135,11 @@ export async function copyTreeIncremental(
 
   await visit(source, target);
   return { copiedBytes, skippedBytes };
+}
+
+/** Modification times as rsync compares them: equal within a millisecond (utimes rounding). */
+function sameTime(a: { mtimeMs: number }, b: { mtimeMs: number }): boolean {
+  return Math.abs(a.mtimeMs - b.mtimeMs) < 1;
 }
 
 export type CloneMethod = 'reflink' | 'copy';
@@ -161,7 +162,7 @@ export async function cloneTree(
       else if (entry.isFile()) {
         const stat = await fs.stat(fromPath);
         await fs.copyFile(fromPath, toPath, flags);
-        await fs.utimes(toPath, stat.atime, stat.mtime);
+        await fs.utimes(toPath, stat.atimeMs / 1000, stat.mtimeMs / 1000);
         await fs.chmod(toPath, stat.mode & 0o7777);
       }
     }
