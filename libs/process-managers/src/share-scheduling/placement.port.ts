@@ -16,6 +16,9 @@ export type PlacementDecision =
 /** The scheduler as the scheduling process manager sees it. */
 export interface Placement {
   place(request: PlacementRequest): PlacementDecision;
-  /** A placement was recorded (by this or another scheduler): debit the pool, once per share. */
-  consume(host: string, shareId: string, sizeGiB: number): void;
+  /**
+   * A placement was recorded (by this or another scheduler): debit the pool, once per instance,
+   * unless the pool reported after `placedAt` (ms), which already counts it.
+   */
+  consume(host: string, instanceId: string, sizeGiB: number, placedAt: number): void;
 }

@@ -25,7 +25,7 @@ export const shareSchedulingProcessManager = (
   async handle(event: RecordedEvent): Promise<void> {
     if (event.type === 'ShareScheduled') {
       const data = event.data as ShareScheduled['data'];
-      placement.consume(data.host, event.streamId.slice(SHARE_STREAM_PREFIX.length), data.size);
+      placement.consume(data.host, data.instanceId, data.size, Date.parse(data.scheduledAt));
       return;
     }
     const request = event.data as ShareRequested['data'];
