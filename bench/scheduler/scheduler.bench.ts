@@ -1,0 +1,168 @@
+/**
+ * Hawser's scheduler on the shared benchmark kit's workloads:
+ *   npm run bench:scheduler -- --cloud FILE [--repeat R] [--decisions OUT.jsonl]
+ * Prints the kit's output contract (one JSON line per workload, then ALL) on stdout.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  FilterScheduler,
+  PoolStateRegistry,
+  type SchedulingRequest,
+  type SchedulingResult,
+} from '#hawser/scheduler';
+import { decisionsHash, median, percentile, round } from './bench-statistics.js';
+import { backendReports, cloudRequests, schedulerConfig, type CloudFile } from './cloud-file.js';
+
+const IMPL = 'hawser-0.1.0';
+
+interface Run {
+  readonly latenciesUs: number[];
+  readonly results: SchedulingResult[];
+  readonly wallSeconds: number;
+}
+
+const loadScheduler = (cloud: CloudFile): FilterScheduler => {
+  // Reports carry a fixed past timestamp and nothing goes down, as in the kit's Manila driver.
+  const registry = new PoolStateRegistry({
+    serviceDownTimeMs: Infinity,
+    defaultMaxOverSubscriptionRatio: cloud.config.max_over_subscription_ratio,
+  });
+  for (const report of backendReports(cloud)) {
+    registry.report(report.backend, report.pools, 0, report.availabilityZone);
+  }
+  registry.refresh(0);
+  return new FilterScheduler(registry, schedulerConfig(cloud));
+};
+
+const runOnce = (cloud: CloudFile, requests: readonly SchedulingRequest[]): Run => {
+  const scheduler = loadScheduler(cloud);
+  const latenciesUs: number[] = new Array<number>(requests.length);
+  const results: SchedulingResult[] = new Array<SchedulingResult>(requests.length);
+  const loopStart = process.hrtime.bigint();
+  for (let i = 0; i < requests.length; i++) {
+    const started = process.hrtime.bigint();
+    results[i] = scheduler.schedule(requests[i] as SchedulingRequest, i + 1);
+    latenciesUs[i] = Number(process.hrtime.bigint() - started) / 1000;
+  }
+  const wallSeconds = Number(process.hrtime.bigint() - loopStart) / 1e9;
+  return { latenciesUs, results, wallSeconds };
+};
+
+const hostOf = (result: SchedulingResult): string | null =>
+  result.outcome === 'placed' ? result.host : null;
+
+const summarise = (latencies: readonly number[]) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const sum = sorted.reduce((total, value) => total + value, 0);
+  return {
+    req_per_s: sorted.length / (sum / 1e6),
+    mean_us: sum / sorted.length,
+    p50_us: percentile(sorted, 50),
+    p99_us: percentile(sorted, 99),
+  };
+};
+
+const main = (): void => {
+  const { values } = parseArgs({
+    options: {
+      cloud: { type: 'string' },
+      repeat: { type: 'string', default: '1' },
+      decisions: { type: 'string' },
+    },
+  });
+  if (!values.cloud) throw new Error('--cloud FILE is required');
+  const raw = readFileSync(values.cloud);
+  const cloud = JSON.parse(raw.toString('utf8')) as CloudFile;
+  const requests = cloudRequests(cloud);
+  const repeats = Math.max(1, Number(values.repeat));
+  const runs: Run[] = [];
+  for (let r = 0; r < repeats; r++) runs.push(runOnce(cloud, requests));
+
+  const hosts = (runs[0] as Run).results.map(hostOf);
+  for (const run of runs.slice(1)) {
+    if (run.results.some((result, i) => hostOf(result) !== hosts[i]))
+      throw new Error('runs made different decisions');
+  }
+  const common = { impl: IMPL, cloud: basename(values.cloud), pools: cloud.pools.length, repeats };
+  const workloads = [...new Set(cloud.requests.map((request) => request.workload))];
+  const lines: object[] = [];
+  for (const workload of workloads) {
+    const indexes = cloud.requests.flatMap((request, i) =>
+      request.workload === workload ? [i] : [],
+    );
+    const perRun = runs.map((run) => summarise(indexes.map((i) => run.latenciesUs[i] as number)));
+    const results = indexes.map((i) => (runs[0] as Run).results[i] as SchedulingResult);
+    lines.push({
+      ...common,
+      workload,
+      kind: [...new Set(indexes.map((i) => cloud.requests[i]?.kind))].join(','),
+      requests: indexes.length,
+      ...medians(perRun),
+      placed: results.filter((result) => result.outcome === 'placed').length,
+      no_valid_host: results.filter((result) => result.outcome === 'no-valid-host').length,
+      errors: 0,
+      decisions_sha256: decisionsHash(indexes.map((i) => hosts[i] ?? null)),
+    });
+  }
+  const perRun = runs.map((run) => ({
+    ...summarise(run.latenciesUs),
+    req_per_s: requests.length / run.wallSeconds,
+  }));
+  lines.push({
+    ...common,
+    workload: 'ALL',
+    kind: 'all',
+    requests: requests.length,
+    ...medians(perRun),
+    placed: hosts.filter((host) => host !== null).length,
+    no_valid_host: hosts.filter((host) => host === null).length,
+    errors: 0,
+    decisions_sha256: decisionsHash(hosts),
+    cloud_sha256: createHash('sha256').update(raw).digest('hex'),
+    req_per_s_runs: perRun.map((run) => round(run.req_per_s, 2)),
+    distinct_pools_chosen: new Set(hosts.filter((host) => host !== null)).size,
+  });
+  for (const line of lines) process.stdout.write(`${JSON.stringify(line)}\n`);
+  if (values.decisions) writeDecisions(values.decisions, cloud, (runs[0] as Run).results);
+};
+
+const medians = (runs: readonly ReturnType<typeof summarise>[]) => ({
+  req_per_s: round(median(runs.map((run) => run.req_per_s)), 2),
+  mean_us: round(median(runs.map((run) => run.mean_us)), 2),
+  p50_us: round(median(runs.map((run) => run.p50_us)), 2),
+  p99_us: round(median(runs.map((run) => run.p99_us)), 2),
+});
+
+const writeDecisions = (
+  path: string,
+  cloud: CloudFile,
+  results: readonly SchedulingResult[],
+): void => {
+  const lines = results.map((result, i) => {
+    const request = cloud.requests[i];
+    const common = { i, workload: request?.workload, kind: request?.kind };
+    if (result.outcome === 'placed') {
+      return JSON.stringify({
+        ...common,
+        host: result.host,
+        candidates: result.candidates,
+        weight: result.weight,
+        runner_up_weight: result.runnerUpWeight,
+        top_ties: result.topTies,
+      });
+    }
+    return JSON.stringify({
+      ...common,
+      error: 'NoValidHost',
+      host: null,
+      candidates: 0,
+      last_filter: result.lastFilter,
+    });
+  });
+  writeFileSync(path, `${lines.join('\n')}\n`);
+};
+
+main();

@@ -1,0 +1,174 @@
+import type { PreparedFilter, SchedulerFilter } from '../filters/scheduler-filter.js';
+import { parsePoolHost } from '../pool-state/pool-host.js';
+import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
+import { poolView } from '../pool-state/pool-view.js';
+import { schedulingContext } from '../request/scheduling-context.js';
+import type { SchedulingRequest } from '../request/scheduling-request.js';
+import type { SchedulerWeigher } from '../weighers/scheduler-weigher.js';
+import { addNormalised, normalisedWeight } from '../weighers/normalise-weights.js';
+import { noValidHostMessage, noValidHostUserMessage } from './no-valid-host.js';
+import { resolveFilter, resolveWeigher } from './scheduler-catalogue.js';
+import { DEFAULT_SCHEDULER_CONFIG, type SchedulerConfig } from './scheduler-config.js';
+import type {
+  FilterOutcome,
+  NoValidHost,
+  Placement,
+  SchedulingResult,
+  WeightPart,
+} from './scheduling-result.js';
+
+/**
+ * Manila's FilterScheduler over a PoolStateRegistry: filters in order over the live pools,
+ * weighers with normalisation and multipliers, the first of the highest total wins (ties go
+ * to the earliest pool), and the chosen pool is debited at once. Not reentrant: one decision
+ * at a time per instance (it reuses its buffers so a decision allocates nothing per pool).
+ */
+export class FilterScheduler {
+  readonly config: SchedulerConfig;
+  private readonly filters: readonly SchedulerFilter[];
+  private readonly weighers: readonly SchedulerWeigher[];
+  private candidates = new Int32Array(0);
+  /** One raw-weight buffer per weigher, kept so the winner's parts can be reported. */
+  private raw: Float64Array[] = [];
+  private totals = new Float64Array(0);
+
+  constructor(
+    private readonly registry: PoolStateRegistry,
+    config: Partial<SchedulerConfig> = {},
+  ) {
+    this.config = { ...DEFAULT_SCHEDULER_CONFIG, ...config };
+    this.filters = this.config.filters.map(resolveFilter);
+    this.weighers = this.config.weighers.map(resolveWeigher);
+  }
+
+  /** Places one request at time `now` (ms) and debits the chosen pool by the share's size. */
+  schedule(request: SchedulingRequest, now: number = Date.now()): SchedulingResult {
+    const registry = this.registry;
+    registry.refresh(now);
+    const context = schedulingContext(registry, request, now);
+    const live = registry.livePools();
+    this.ensureCapacity(registry.size);
+    const candidates = this.candidates;
+
+    const outcomes: FilterOutcome[] = [];
+    let count = -1;
+    let lastFilter: string | null = this.filters[0]?.name ?? null;
+    let stopReason: string | null = null;
+    for (const filter of this.filters) {
+      lastFilter = filter.name;
+      const prepared = filter.prepare(context);
+      const before = count < 0 ? live.length : count;
+      if (prepared === null) {
+        outcomes.push({ filter: filter.name, before, removed: 0 });
+        if (before === 0) break;
+        continue;
+      }
+      count = count < 0 ? this.firstPass(prepared, live) : prepared.keep(candidates, count);
+      outcomes.push({ filter: filter.name, before, removed: before - count });
+      if (count === 0) {
+        stopReason = prepared.stopReason ?? null;
+        break;
+      }
+    }
+    if (count < 0) count = this.firstPass(null, live);
+    if (count === 0) return this.noValidHost(lastFilter, outcomes, stopReason);
+    return this.weighAndChoose(context, count, outcomes, request, now);
+  }
+
+  /** The first filter that runs starts from its index when it has one, else from every live pool. */
+  private firstPass(prepared: PreparedFilter | null, live: Int32Array): number {
+    const seed = prepared?.seed?.();
+    if (seed) {
+      this.candidates.set(seed);
+      return seed.length;
+    }
+    this.candidates.set(live);
+    return prepared ? prepared.keep(this.candidates, live.length) : live.length;
+  }
+
+  private weighAndChoose(
+    context: ReturnType<typeof schedulingContext>,
+    count: number,
+    filters: readonly FilterOutcome[],
+    request: SchedulingRequest,
+    now: number,
+  ): Placement {
+    const { candidates, totals } = this;
+    totals.fill(0, 0, count);
+    const parts: { weigher: SchedulerWeigher; multiplier: number; raw: Float64Array | null }[] = [];
+    this.weighers.forEach((weigher, index) => {
+      const multiplier = weigher.multiplier(this.config);
+      const prepared = weigher.prepare(context, this.config);
+      if (prepared === null) {
+        parts.push({ weigher, multiplier, raw: null });
+        return;
+      }
+      const raw = this.raw[index] as Float64Array;
+      prepared.weigh(candidates, count, raw);
+      addNormalised(raw, count, multiplier, totals);
+      parts.push({ weigher, multiplier, raw });
+    });
+
+    let best = 0;
+    let bestWeight = totals[0] as number;
+    for (let i = 1; i < count; i++) {
+      const weight = totals[i] as number;
+      if (weight > bestWeight) {
+        best = i;
+        bestWeight = weight;
+      }
+    }
+    let ties = 0;
+    let runnerUp = -Infinity;
+    for (let i = 0; i < count; i++) {
+      const weight = totals[i] as number;
+      if (weight === bestWeight) ties++;
+      else if (weight > runnerUp) runnerUp = weight;
+    }
+
+    const pool = candidates[best] as number;
+    this.registry.debit(pool, request.size, now);
+    this.registry.markConsumed(pool, request.shareId);
+    const host = this.registry.columns.host[pool] as string;
+    const weights: WeightPart[] = parts.map(({ weigher, multiplier, raw: values }) => ({
+      weigher: weigher.name,
+      multiplier,
+      raw: values ? (values[best] as number) : 0,
+      normalised: values ? normalisedWeight(values, count, best) : 0,
+    }));
+    return {
+      outcome: 'placed',
+      host,
+      backend: parsePoolHost(host).backend,
+      pool: poolView(this.registry, pool),
+      weight: bestWeight,
+      runnerUpWeight: count === 1 ? null : ties > 1 ? bestWeight : runnerUp,
+      topTies: ties,
+      candidates: count,
+      weights,
+      filters,
+    };
+  }
+
+  private noValidHost(
+    lastFilter: string | null,
+    filters: readonly FilterOutcome[],
+    reason: string | null,
+  ): NoValidHost {
+    return {
+      outcome: 'no-valid-host',
+      lastFilter,
+      filters,
+      message: noValidHostMessage(lastFilter),
+      userMessage: noValidHostUserMessage(lastFilter),
+      reason,
+    };
+  }
+
+  private ensureCapacity(size: number): void {
+    if (this.candidates.length >= size) return;
+    this.candidates = new Int32Array(size);
+    this.raw = this.weighers.map(() => new Float64Array(size));
+    this.totals = new Float64Array(size);
+  }
+}

@@ -1,0 +1,41 @@
+/** Manila's user-message detail per last filter (message/message_field.py); others get 002. */
+const FILTER_DETAILS: Readonly<Record<string, readonly [string, string]>> = {
+  AvailabilityZoneFilter: ['007', 'AvailabilityZone'],
+  CapabilitiesFilter: ['008', 'Capabilities'],
+  CapacityFilter: ['009', 'Capacity'],
+  DriverFilter: ['010', 'Driver'],
+  IgnoreAttemptedHostsFilter: ['011', 'IgnoreAttemptedHosts'],
+  JsonFilter: ['012', 'Json'],
+  RetryFilter: ['013', 'Retry'],
+  ShareReplicationFilter: ['014', 'ShareReplication'],
+  CreateFromSnapshotFilter: ['016', 'CreateFromSnapshot'],
+};
+
+export const NO_VALID_HOST_DETAIL = {
+  id: '002',
+  message:
+    'No storage could be allocated for this share request. Trying again with a different size or share type may succeed.',
+} as const;
+
+/** The user message of a failed placement: action 001 ("allocate host") and a detail by filter. */
+export interface NoValidHostUserMessage {
+  readonly actionId: '001';
+  readonly detailId: string;
+  /** As GET /messages shows it: "allocate host: <detail>". */
+  readonly userMessage: string;
+}
+
+export const noValidHostUserMessage = (lastFilter: string | null): NoValidHostUserMessage => {
+  const detail = lastFilter ? FILTER_DETAILS[lastFilter] : undefined;
+  const [detailId, text] = detail
+    ? [
+        detail[0],
+        `No storage could be allocated for this share request, ${detail[1]} filter didn't succeed.`,
+      ]
+    : [NO_VALID_HOST_DETAIL.id, NO_VALID_HOST_DETAIL.message];
+  return { actionId: '001', detailId, userMessage: `allocate host: ${text}` };
+};
+
+/** The NoValidHost exception text Manila logs and stores. */
+export const noValidHostMessage = (lastFilter: string | null): string =>
+  `No valid host was found. Failed to find a weighted host, the last executed filter was ${lastFilter ?? 'None'}.`;

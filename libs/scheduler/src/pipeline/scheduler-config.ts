@@ -1,0 +1,35 @@
+import type { SchedulerFilter } from '../filters/scheduler-filter.js';
+import type { SchedulerWeigher } from '../weighers/scheduler-weigher.js';
+
+/** Manila's scheduler options (reference 6.3); filter and weigher entries are class names or modules. */
+export interface SchedulerConfig {
+  readonly filters: readonly (string | SchedulerFilter)[];
+  readonly weighers: readonly (string | SchedulerWeigher)[];
+  readonly capacityWeightMultiplier: number;
+  readonly poolWeightMultiplier: number;
+}
+
+export const DEFAULT_FILTERS = [
+  'OnlyHostFilter',
+  'AvailabilityZoneFilter',
+  'CapacityFilter',
+  'CapabilitiesFilter',
+  'DriverFilter',
+  'ShareReplicationFilter',
+  'CreateFromSnapshotFilter',
+  'AffinityFilter',
+  'AntiAffinityFilter',
+] as const;
+
+export const DEFAULT_WEIGHERS = [
+  'CapacityWeigher',
+  'GoodnessWeigher',
+  'HostAffinityWeigher',
+] as const;
+
+export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
+  filters: DEFAULT_FILTERS,
+  weighers: DEFAULT_WEIGHERS,
+  capacityWeightMultiplier: 1,
+  poolWeightMultiplier: 1,
+};

@@ -1,0 +1,107 @@
+import type { CompiledExpression } from '../expressions/expression-compiler.js';
+import type { CapabilityMap } from './pool-capabilities.js';
+
+/** What a pool's free_capacity_gb holds. */
+export const FreeCapacity = { Known: 0, Unknown: 1, Missing: 2 } as const;
+
+/** "Evaluate per request" in the precomputed function outcome columns. */
+export const NOT_CONSTANT = -1;
+
+/**
+ * Every pool's state, one typed array per field, indexed by the pool's position in Manila's
+ * enumeration order (back end by back end in registration order, pools in first-report order).
+ * Filters and weighers read these in tight loops without touching per-pool objects.
+ */
+export class PoolColumns {
+  readonly host: string[];
+  readonly poolName: string[];
+  readonly backendIndex: Int32Array;
+  readonly capabilities: CapabilityMap[];
+  /** NaN when 'unknown'. */
+  readonly totalGb: Float64Array;
+  /** NaN unless freeState is Known. */
+  readonly freeGb: Float64Array;
+  readonly freeState: Uint8Array;
+  readonly allocatedGb: Float64Array;
+  /** NaN when null. */
+  readonly provisionedGb: Float64Array;
+  /** float(percentage) / 100, computed once so weights match Manila bit for bit. */
+  readonly reservedFraction: Float64Array;
+  readonly reservedSnapshotFraction: Float64Array;
+  readonly reservedExtendFraction: Float64Array;
+  readonly thin: Uint8Array;
+  readonly maxOverSubscriptionRatio: Float64Array;
+  readonly replicationDomain: (string | null)[];
+  readonly replicationType: (string | null)[];
+  readonly multipleSubnetSupport: Uint8Array;
+  readonly filterFunction: (CompiledExpression | null)[];
+  readonly goodnessFunction: (CompiledExpression | null)[];
+  /** 1 pass, 0 fail, NOT_CONSTANT when the function reads more than the pool's capabilities. */
+  readonly filterConstant: Int8Array;
+  /** The goodness rating, NaN when it must be evaluated per request. */
+  readonly goodnessConstant: Float64Array;
+  /** Changes whenever the pool's capability map is replaced, so caches know what to redo. */
+  readonly capabilityStamp: Float64Array;
+  /** Timestamp of the report the capacity figures come from. */
+  readonly reportedAt: Float64Array;
+  /** Manila's `updated`: the later of that report and the last placement on the pool. */
+  readonly updatedAt: Float64Array;
+  readonly consumedIds: (Set<string> | undefined)[];
+
+  constructor(readonly size: number) {
+    this.host = new Array<string>(size).fill('');
+    this.poolName = new Array<string>(size).fill('');
+    this.backendIndex = new Int32Array(size);
+    this.capabilities = new Array<CapabilityMap>(size).fill({});
+    this.totalGb = new Float64Array(size);
+    this.freeGb = new Float64Array(size);
+    this.freeState = new Uint8Array(size);
+    this.allocatedGb = new Float64Array(size);
+    this.provisionedGb = new Float64Array(size);
+    this.reservedFraction = new Float64Array(size);
+    this.reservedSnapshotFraction = new Float64Array(size);
+    this.reservedExtendFraction = new Float64Array(size);
+    this.thin = new Uint8Array(size);
+    this.maxOverSubscriptionRatio = new Float64Array(size);
+    this.replicationDomain = new Array<string | null>(size).fill(null);
+    this.replicationType = new Array<string | null>(size).fill(null);
+    this.multipleSubnetSupport = new Uint8Array(size);
+    this.filterFunction = new Array<CompiledExpression | null>(size).fill(null);
+    this.goodnessFunction = new Array<CompiledExpression | null>(size).fill(null);
+    this.filterConstant = new Int8Array(size);
+    this.goodnessConstant = new Float64Array(size);
+    this.capabilityStamp = new Float64Array(size);
+    this.reportedAt = new Float64Array(size).fill(-Infinity);
+    this.updatedAt = new Float64Array(size).fill(-Infinity);
+    this.consumedIds = new Array<Set<string> | undefined>(size).fill(undefined);
+  }
+
+  /** Copies one pool's row into another table (used when pools are added or removed). */
+  copyRowTo(target: PoolColumns, from: number, to: number): void {
+    target.host[to] = this.host[from] as string;
+    target.poolName[to] = this.poolName[from] as string;
+    target.backendIndex[to] = this.backendIndex[from] as number;
+    target.capabilities[to] = this.capabilities[from] as CapabilityMap;
+    target.totalGb[to] = this.totalGb[from] as number;
+    target.freeGb[to] = this.freeGb[from] as number;
+    target.freeState[to] = this.freeState[from] as number;
+    target.allocatedGb[to] = this.allocatedGb[from] as number;
+    target.provisionedGb[to] = this.provisionedGb[from] as number;
+    target.reservedFraction[to] = this.reservedFraction[from] as number;
+    target.reservedSnapshotFraction[to] = this.reservedSnapshotFraction[from] as number;
+    target.reservedExtendFraction[to] = this.reservedExtendFraction[from] as number;
+    target.thin[to] = this.thin[from] as number;
+    target.maxOverSubscriptionRatio[to] = this.maxOverSubscriptionRatio[from] as number;
+    target.replicationDomain[to] = this.replicationDomain[from] as string | null;
+    target.replicationType[to] = this.replicationType[from] as string | null;
+    target.multipleSubnetSupport[to] = this.multipleSubnetSupport[from] as number;
+    target.filterFunction[to] = this.filterFunction[from] as CompiledExpression | null;
+    target.goodnessFunction[to] = this.goodnessFunction[from] as CompiledExpression | null;
+    target.filterConstant[to] = this.filterConstant[from] as number;
+    target.goodnessConstant[to] = this.goodnessConstant[from] as number;
+    target.capabilityStamp[to] = this.capabilityStamp[from] as number;
+    target.reportedAt[to] = this.reportedAt[from] as number;
+    target.updatedAt[to] = this.updatedAt[from] as number;
+    target.consumedIds[to] = this.consumedIds[from];
+  }
+}

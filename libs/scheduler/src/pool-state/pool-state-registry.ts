@@ -1,0 +1,397 @@
+import { ExpressionCache } from '../expressions/expression-cache.js';
+import type { CompiledExpression } from '../expressions/expression-compiler.js';
+import { filterPasses, goodnessRating } from '../expressions/function-outcome.js';
+import {
+  asCapabilityMap,
+  type CapabilityMap,
+  type ReportedPoolCapabilities,
+} from './pool-capabilities.js';
+import { FreeCapacity, NOT_CONSTANT, PoolColumns } from './pool-columns.js';
+import { PoolExpressionScope } from './pool-expression-scope.js';
+import { poolHost } from './pool-host.js';
+
+export interface PoolStateRegistryOptions {
+  /** A back end whose last report is older than this is left out (Manila's service_down_time, 60 s). */
+  readonly serviceDownTimeMs?: number;
+  /** Used for a pool that reports no max_over_subscription_ratio (Manila's option, 20.0). */
+  readonly defaultMaxOverSubscriptionRatio?: number;
+  readonly expressions?: ExpressionCache;
+}
+
+/** A report that cannot be used: Manila would fail to read it too. */
+export class InvalidPoolReportError extends Error {
+  override readonly name = 'InvalidPoolReportError';
+}
+
+interface BackendRecord {
+  readonly name: string;
+  availabilityZone: string | null;
+  lastReportAt: number;
+  /** Pool names in Manila's order: first-report order, new pools appended. */
+  poolNames: string[];
+  live: boolean;
+}
+
+const REQUIRED_KEYS = [
+  'pool_name',
+  'total_capacity_gb',
+  'free_capacity_gb',
+  'reserved_percentage',
+  'reserved_snapshot_percentage',
+  'reserved_share_extend_percentage',
+] as const;
+
+const isThin = (value: unknown): boolean =>
+  value === true || (Array.isArray(value) && value.includes(true));
+
+/**
+ * The scheduler's in-memory view of every pool: built from capability reports, debited by
+ * placements until the next report supersedes them (Manila's consume_from_share), indexed for
+ * fast filtering. One instance per scheduler process; not shared between threads.
+ */
+export class PoolStateRegistry {
+  readonly serviceDownTimeMs: number;
+  readonly defaultMaxOverSubscriptionRatio: number;
+  readonly expressions: ExpressionCache;
+
+  private backends: BackendRecord[] = [];
+  private readonly backendByName = new Map<string, number>();
+  private table = new PoolColumns(0);
+  private readonly poolByHost = new Map<string, number>();
+  private stampCounter = 0;
+  private goodnessFunctionCount = 0;
+
+  private live = new Int32Array(0);
+  private liveByZone = new Map<string, Int32Array>();
+  private liveFlags = new Uint8Array(0);
+  private indexesStale = true;
+  private livenessCheckDue = -Infinity;
+
+  constructor(options: PoolStateRegistryOptions = {}) {
+    this.serviceDownTimeMs = options.serviceDownTimeMs ?? 60_000;
+    this.defaultMaxOverSubscriptionRatio = options.defaultMaxOverSubscriptionRatio ?? 20;
+    this.expressions = options.expressions ?? new ExpressionCache();
+  }
+
+  /** The pool table; filters and weighers read it directly. Treat it as read-only. */
+  get columns(): PoolColumns {
+    return this.table;
+  }
+
+  /** Whether any pool reports a goodness_function (else the GoodnessWeigher adds nothing). */
+  get hasGoodnessFunctions(): boolean {
+    return this.goodnessFunctionCount > 0;
+  }
+
+  /** Number of known pools, live or not. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  /**
+   * Takes one back end's capability report. `receivedAt` is the report's timestamp (ms);
+   * an older report than the last one taken is ignored, as Manila does. Pools missing from the
+   * report are removed. Capabilities always change; capacity figures change only where no
+   * placement is newer than the report. Returns false when the report was ignored.
+   */
+  report(
+    backend: string,
+    pools: readonly ReportedPoolCapabilities[],
+    receivedAt: number,
+    availabilityZone: string | null = null,
+  ): boolean {
+    for (const pool of pools) validatePool(backend, asCapabilityMap(pool));
+    let backendIndex = this.backendByName.get(backend);
+    let record = backendIndex === undefined ? undefined : this.backends[backendIndex];
+    if (record && receivedAt < record.lastReportAt) return false;
+    if (!record || backendIndex === undefined) {
+      backendIndex = this.backends.length;
+      record = {
+        name: backend,
+        availabilityZone,
+        lastReportAt: receivedAt,
+        poolNames: [],
+        live: true,
+      };
+      this.backends.push(record);
+      this.backendByName.set(backend, backendIndex);
+    }
+    const reported = new Set(pools.map((pool) => pool.pool_name));
+    const kept = record.poolNames.filter((name) => reported.has(name));
+    const added = [...reported].filter((name) => !record.poolNames.includes(name));
+    const names = [...kept, ...added];
+    if (names.length !== record.poolNames.length || added.length > 0) {
+      record.poolNames = names;
+      this.rebuildLayout();
+    }
+    if (record.availabilityZone !== availabilityZone) this.indexesStale = true;
+    record.availabilityZone = availabilityZone;
+    record.lastReportAt = receivedAt;
+    if (!record.live) this.indexesStale = true;
+    record.live = true;
+    this.livenessCheckDue = Math.min(this.livenessCheckDue, receivedAt + this.serviceDownTimeMs);
+    for (const pool of pools) {
+      this.applyPool(
+        this.poolByHost.get(poolHost(backend, pool.pool_name)) as number,
+        asCapabilityMap(pool),
+        receivedAt,
+      );
+    }
+    return true;
+  }
+
+  /** Forgets a back end at once (service deleted or disabled). */
+  removeBackend(backend: string): void {
+    const index = this.backendByName.get(backend);
+    if (index === undefined) return;
+    this.backends = this.backends.filter((record) => record.name !== backend);
+    this.backendByName.clear();
+    this.backends.forEach((record, i) => this.backendByName.set(record.name, i));
+    this.rebuildLayout();
+  }
+
+  /**
+   * Debits a placement (Manila's consume_from_share): free -= size, allocated += size,
+   * provisioned += size. Idempotent by `shareId` (use the share instance or replica id), and
+   * ignored when the pool's last report is not older than the placement, since that report
+   * already reflects it. Returns whether the placement was applied.
+   */
+  consume(host: string, shareId: string, sizeGiB: number, placedAt: number): boolean {
+    const pool = this.poolByHost.get(host);
+    if (pool === undefined) return false;
+    const columns = this.table;
+    if (placedAt <= (columns.reportedAt[pool] as number)) return false;
+    let ids = columns.consumedIds[pool];
+    if (ids?.has(shareId)) return false;
+    if (!ids) {
+      ids = new Set();
+      columns.consumedIds[pool] = ids;
+    }
+    ids.add(shareId);
+    this.debit(pool, sizeGiB, placedAt);
+    return true;
+  }
+
+  /** The debit itself, for a placement this process just made (also recorded for idempotence). */
+  debit(pool: number, sizeGiB: number, placedAt: number): void {
+    const columns = this.table;
+    if (!Number.isNaN(columns.provisionedGb[pool] as number)) {
+      columns.provisionedGb[pool] = (columns.provisionedGb[pool] as number) + sizeGiB;
+    }
+    columns.allocatedGb[pool] = (columns.allocatedGb[pool] as number) + sizeGiB;
+    if (columns.freeState[pool] === FreeCapacity.Known) {
+      columns.freeGb[pool] = (columns.freeGb[pool] as number) - sizeGiB;
+    }
+    if (placedAt > (columns.updatedAt[pool] as number)) columns.updatedAt[pool] = placedAt;
+  }
+
+  /** Records a share id as placed on a pool without debiting (the debit was made by `debit`). */
+  markConsumed(pool: number, shareId: string): void {
+    const columns = this.table;
+    let ids = columns.consumedIds[pool];
+    if (!ids) {
+      ids = new Set();
+      columns.consumedIds[pool] = ids;
+    }
+    ids.add(shareId);
+  }
+
+  /** Brings liveness up to `now`: back ends silent for longer than service_down_time drop out. */
+  refresh(now: number): void {
+    if (now > this.livenessCheckDue) {
+      let next = Infinity;
+      for (const record of this.backends) {
+        const live = Math.abs(now - record.lastReportAt) <= this.serviceDownTimeMs;
+        if (live !== record.live) {
+          record.live = live;
+          this.indexesStale = true;
+        }
+        if (live) next = Math.min(next, record.lastReportAt + this.serviceDownTimeMs);
+      }
+      this.livenessCheckDue = next;
+    }
+    if (this.indexesStale) this.rebuildIndexes();
+  }
+
+  /** Live pools in enumeration order (call `refresh` first). */
+  livePools(): Int32Array {
+    return this.live;
+  }
+
+  /** Live pools of one availability zone, in enumeration order. */
+  livePoolsInZone(zone: string): Int32Array {
+    return this.liveByZone.get(zone) ?? EMPTY;
+  }
+
+  isLive(pool: number): boolean {
+    return this.liveFlags[pool] === 1;
+  }
+
+  /** Index of a pool by its `host@backend#pool` string, live or not. */
+  poolIndex(host: string): number | undefined {
+    return this.poolByHost.get(host);
+  }
+
+  backendName(backendIndex: number): string {
+    return (this.backends[backendIndex] as BackendRecord).name;
+  }
+
+  backendIndex(backend: string): number | undefined {
+    return this.backendByName.get(backend);
+  }
+
+  availabilityZoneOf(pool: number): string | null {
+    return (this.backends[this.table.backendIndex[pool] as number] as BackendRecord)
+      .availabilityZone;
+  }
+
+  private applyPool(pool: number, capabilities: CapabilityMap, receivedAt: number): void {
+    const columns = this.table;
+    columns.capabilities[pool] = capabilities;
+    columns.capabilityStamp[pool] = ++this.stampCounter;
+    columns.filterFunction[pool] = this.compile(capabilities['filter_function']);
+    if (columns.goodnessFunction[pool]) this.goodnessFunctionCount--;
+    columns.goodnessFunction[pool] = this.compile(capabilities['goodness_function']);
+    if (columns.goodnessFunction[pool]) this.goodnessFunctionCount++;
+    this.precomputeFunctions(pool);
+    if ((columns.updatedAt[pool] as number) > receivedAt) return;
+    const total = capabilities['total_capacity_gb'];
+    const free = capabilities['free_capacity_gb'];
+    columns.totalGb[pool] = total === 'unknown' ? NaN : Number(total);
+    columns.freeState[pool] =
+      free === 'unknown'
+        ? FreeCapacity.Unknown
+        : free === null
+          ? FreeCapacity.Missing
+          : FreeCapacity.Known;
+    columns.freeGb[pool] = columns.freeState[pool] === FreeCapacity.Known ? Number(free) : NaN;
+    columns.allocatedGb[pool] = Number(capabilities['allocated_capacity_gb'] ?? 0);
+    const thin = isThin(capabilities['thin_provisioning']);
+    columns.thin[pool] = thin ? 1 : 0;
+    const provisioned = capabilities['provisioned_capacity_gb'];
+    // Manila estimates a thin pool's missing figure from its share rows; this process has none.
+    columns.provisionedGb[pool] =
+      provisioned === null || provisioned === undefined ? (thin ? 0 : NaN) : Number(provisioned);
+    columns.reservedFraction[pool] = Number(capabilities['reserved_percentage']) / 100;
+    columns.reservedSnapshotFraction[pool] =
+      Number(capabilities['reserved_snapshot_percentage']) / 100;
+    columns.reservedExtendFraction[pool] =
+      Number(capabilities['reserved_share_extend_percentage']) / 100;
+    const ratio = capabilities['max_over_subscription_ratio'];
+    columns.maxOverSubscriptionRatio[pool] =
+      ratio === null || ratio === undefined ? this.defaultMaxOverSubscriptionRatio : Number(ratio);
+    columns.replicationDomain[pool] =
+      (capabilities['replication_domain'] as string | null | undefined) ?? null;
+    columns.replicationType[pool] =
+      (capabilities['replication_type'] as string | null | undefined) ?? null;
+    columns.multipleSubnetSupport[pool] = capabilities['share_server_multiple_subnet_support']
+      ? 1
+      : 0;
+    columns.reportedAt[pool] = receivedAt;
+    columns.updatedAt[pool] = receivedAt;
+    columns.consumedIds[pool] = undefined;
+  }
+
+  private compile(source: unknown): CompiledExpression | null {
+    if (source === null || source === undefined) return null;
+    return this.expressions.get(String(source));
+  }
+
+  /** A function that reads only `capabilities.*` gives the same answer until the next report. */
+  private precomputeFunctions(pool: number): void {
+    const columns = this.table;
+    const scope = new PoolExpressionScope(columns, null, null);
+    scope.pool = pool;
+    const filter = columns.filterFunction[pool];
+    if (!filter) columns.filterConstant[pool] = 1;
+    else if (!readsOnlyCapabilities(filter)) columns.filterConstant[pool] = NOT_CONSTANT;
+    else
+      columns.filterConstant[pool] = evaluateOr(() => filterPasses(filter.evaluate(scope)), false)
+        ? 1
+        : 0;
+    const goodness = columns.goodnessFunction[pool];
+    if (!goodness) columns.goodnessConstant[pool] = 0;
+    else if (!readsOnlyCapabilities(goodness)) columns.goodnessConstant[pool] = NaN;
+    else
+      columns.goodnessConstant[pool] = evaluateOr(
+        () => goodnessRating(goodness.evaluate(scope)),
+        0,
+      );
+  }
+
+  private rebuildLayout(): void {
+    const old = this.table;
+    const oldIndex = new Map(this.poolByHost);
+    const size = this.backends.reduce((sum, record) => sum + record.poolNames.length, 0);
+    const next = new PoolColumns(size);
+    this.poolByHost.clear();
+    let row = 0;
+    this.backends.forEach((record, backendIndex) => {
+      for (const name of record.poolNames) {
+        const host = poolHost(record.name, name);
+        const previous = oldIndex.get(host);
+        if (previous !== undefined) old.copyRowTo(next, previous, row);
+        else {
+          next.host[row] = host;
+          next.poolName[row] = name;
+        }
+        next.backendIndex[row] = backendIndex;
+        this.poolByHost.set(host, row);
+        row++;
+      }
+    });
+    this.table = next;
+    this.goodnessFunctionCount = next.goodnessFunction.filter(
+      (expression) => expression !== null,
+    ).length;
+    this.indexesStale = true;
+  }
+
+  private rebuildIndexes(): void {
+    const columns = this.table;
+    const live: number[] = [];
+    const byZone = new Map<string, number[]>();
+    this.liveFlags = new Uint8Array(columns.size);
+    for (let pool = 0; pool < columns.size; pool++) {
+      const record = this.backends[columns.backendIndex[pool] as number] as BackendRecord;
+      if (!record.live) continue;
+      this.liveFlags[pool] = 1;
+      live.push(pool);
+      if (record.availabilityZone !== null) {
+        let zone = byZone.get(record.availabilityZone);
+        if (!zone) byZone.set(record.availabilityZone, (zone = []));
+        zone.push(pool);
+      }
+    }
+    this.live = Int32Array.from(live);
+    this.liveByZone = new Map([...byZone].map(([zone, pools]) => [zone, Int32Array.from(pools)]));
+    this.indexesStale = false;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+const readsOnlyCapabilities = (expression: CompiledExpression): boolean =>
+  [...expression.dictionaries].every((dictionary) => dictionary === 'capabilities');
+
+/** Manila catches every exception a function raises: the pool fails, or rates 0. */
+const evaluateOr = <T>(evaluate: () => T, onError: T): T => {
+  try {
+    return evaluate();
+  } catch {
+    return onError;
+  }
+};
+
+const validatePool = (backend: string, pool: CapabilityMap): void => {
+  for (const key of REQUIRED_KEYS) {
+    if (!(key in pool))
+      throw new InvalidPoolReportError(`Pool report from ${backend} lacks ${key}`);
+  }
+  const total = pool['total_capacity_gb'];
+  if (total !== 'unknown' && typeof total !== 'number') {
+    throw new InvalidPoolReportError(
+      `Pool ${String(pool['pool_name'])} of ${backend}: total_capacity_gb must be a number`,
+    );
+  }
+};

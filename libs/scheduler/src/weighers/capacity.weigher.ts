@@ -1,0 +1,53 @@
+import { FreeCapacity } from '../pool-state/pool-columns.js';
+import type { SchedulerWeigher } from './scheduler-weigher.js';
+
+/**
+ * CapacityWeigher (reference 6.5): the effective free space, floor(free - total * reserved), or
+ * for thin pools floor(total * ratio - provisioned - total * reserved); positive multipliers
+ * spread, negative ones stack. 'unknown' capacities weigh just below (or above) every other pool.
+ */
+export const capacityWeigher: SchedulerWeigher = {
+  name: 'CapacityWeigher',
+  multiplier: (config) => config.capacityWeightMultiplier,
+  prepare({ columns, reservedFraction, useThinLogic }, config) {
+    const unknownWeight = config.capacityWeightMultiplier > 0 ? -Infinity : Infinity;
+    const { totalGb, freeGb, freeState, thin, maxOverSubscriptionRatio, provisionedGb } = columns;
+    return {
+      weigh(candidates, count, raw) {
+        let sawInfinity = false;
+        for (let i = 0; i < count; i++) {
+          const pool = candidates[i] as number;
+          const total = totalGb[pool] as number;
+          if (Number.isNaN(total) || freeState[pool] === FreeCapacity.Unknown) {
+            raw[i] = unknownWeight;
+            sawInfinity = true;
+            continue;
+          }
+          const reserved = reservedFraction[pool] as number;
+          raw[i] =
+            useThinLogic && thin[pool] === 1
+              ? Math.floor(
+                  total * (maxOverSubscriptionRatio[pool] as number) -
+                    (provisionedGb[pool] as number) -
+                    total * reserved,
+                )
+              : Math.floor((freeGb[pool] as number) - total * reserved);
+        }
+        if (sawInfinity) replaceInfinities(raw, count, unknownWeight);
+      },
+    };
+  },
+};
+
+/** -inf becomes (smallest finite - 1), +inf (largest finite + 1), as Manila's weigh_objects does. */
+const replaceInfinities = (raw: Float64Array, count: number, infinity: number): void => {
+  let bound = infinity < 0 ? Infinity : -Infinity;
+  for (let i = 0; i < count; i++) {
+    const weight = raw[i] as number;
+    if (weight === infinity) continue;
+    if (infinity < 0 ? weight < bound : weight > bound) bound = weight;
+  }
+  if (!Number.isFinite(bound)) return;
+  const replacement = infinity < 0 ? bound - 1 : bound + 1;
+  for (let i = 0; i < count; i++) if (raw[i] === infinity) raw[i] = replacement;
+};
