@@ -200,6 +200,7 @@ export class LocalShares {
         };
       }
       const { bytes } = await measureTree(source);
+      // This marker outlives the call: the background copy removes it when it ends.
       await store.writeMarker(this.context.backend, {
         operation: 'createShareFromSnapshot',
         commandId,

@@ -159,7 +159,6 @@ export class SimulatedStorage {
     const asynchronous = mode === 'always' || (mode === 'cross-pool' && crossPool);
     const polls = Math.max(1, this.config.options?.createFromSnapshotPolls ?? 4);
     const created = this.addShare(share, asynchronous ? 'creating_from_snapshot' : 'available');
-    created.usedGiB = 0;
     if (asynchronous) {
       created.pollsLeft = polls;
       created.pollsTotal = polls;
