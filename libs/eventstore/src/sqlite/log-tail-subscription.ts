@@ -70,6 +70,8 @@ export class LogTailSubscription implements Subscription {
           yield event;
         }
         this.after = upTo;
+        // Catching up on a long log would otherwise run on microtasks alone and starve I/O.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       // Also reached when the consumer leaves the loop early (break, throw).

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { createEventStore } from '../create-event-store.js';
+import { eventStoreContract } from '../event-store.contract.js';
+import { DuplicateEventIdError, type NewEvent, type RecordedEvent } from '../event-store.port.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+
+const newEvent = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data });
+
+describe('SQLite adapter', () => {
+  let dir: string;
+  let files = 0;
+  const nextFile = () => path.join(dir, `events-${(files += 1)}.sqlite`);
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('contract', () => {
+    eventStoreContract(({ upcasters }) => new SqliteEventStore({ file: nextFile(), upcasters }));
+  });
+
+  describe('on one shared file', () => {
+    let stores: SqliteEventStore[] = [];
+    const open = (file: string, pollIntervalMs?: number) => {
+      const store = new SqliteEventStore({ file, pollIntervalMs });
+      stores.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      await Promise.all(stores.map((store) => store.close()));
+      stores = [];
+    });
+
+    it("two instances (as two processes would) see each other's appends live", async () => {
+      const file = nextFile();
+      const writer = open(file);
+      const reader = open(file, 20);
+      const received: RecordedEvent[] = [];
+      const subscription = reader.subscribeToAll();
+      const loop = (async () => {
+        for await (const event of subscription) received.push(event);
+      })();
+
+      await writer.append('share-a', [newEvent('ShareRequested')], {
+        expectedRevision: 'no_stream',
+      });
+      await reader.append('share-b', [newEvent('ShareRequested')], {
+        expectedRevision: 'no_stream',
+      });
+      await writer.append('share-a', [newEvent('ShareScheduled')], { expectedRevision: 0 });
+      const deadline = Date.now() + 5_000;
+      while (received.length < 3 && Date.now() < deadline) await sleep(5);
+      await sleep(100);
+      await subscription.close();
+      await loop;
+
+      expect(received.map((e) => [e.streamId, e.type, e.position])).toEqual([
+        ['share-a', 'ShareRequested', 1],
+        ['share-b', 'ShareRequested', 2],
+        ['share-a', 'ShareScheduled', 3],
+      ]);
+    });
+
+    it('a writer in another instance makes a stale expected revision fail', async () => {
+      const file = nextFile();
+      const first = open(file);
+      const second = open(file);
+      await first.append('share-a', [newEvent('ShareRequested')], {
+        expectedRevision: 'no_stream',
+      });
+      await second.append('share-a', [newEvent('ShareScheduled')], { expectedRevision: 0 });
+
+      await expect(
+        first.append('share-a', [newEvent('ShareScheduled')], { expectedRevision: 0 }),
+      ).rejects.toMatchObject({ name: 'WrongExpectedRevisionError', actual: 1 });
+    });
+
+    it('an idle subscription holds no read transaction (a full WAL checkpoint succeeds)', async () => {
+      const file = nextFile();
+      const store = open(file);
+      await store.append('share-a', [newEvent('ShareRequested')], {
+        expectedRevision: 'no_stream',
+      });
+      const subscription = store.subscribeToAll();
+      const loop = (async () => {
+        for await (const _event of subscription) {
+          // Reading the one stored event, then waiting for more.
+        }
+      })();
+      await sleep(50);
+
+      const other = new Database(file);
+      const [checkpoint] = other.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      other.close();
+      await subscription.close();
+      await loop;
+
+      expect(checkpoint?.busy).toBe(0);
+    });
+
+    it('keeps the events when the file is opened again', async () => {
+      const file = nextFile();
+      const first = open(file);
+      await first.append('share-a', [newEvent('ShareRequested', { size: 1 })], {
+        expectedRevision: 'no_stream',
+      });
+      await first.close();
+
+      const reopened = open(file);
+
+      expect((await reopened.readStream('share-a')).map((e) => e.data)).toEqual([{ size: 1 }]);
+      expect(await reopened.headPosition()).toBe(1);
+    });
+  });
+
+  describe('event id clashes', () => {
+    let store: SqliteEventStore;
+    beforeEach(() => {
+      store = new SqliteEventStore({ file: ':memory:' });
+    });
+    afterEach(() => store.close());
+
+    it('names the stored ids when a batch at the current revision repeats one', async () => {
+      const stored = newEvent('ShareRequested');
+      await store.append('share-a', [stored], { expectedRevision: 'no_stream' });
+
+      const clash = store.append('share-a', [newEvent('ShareScheduled'), stored], {
+        expectedRevision: 0,
+      });
+
+      await expect(clash).rejects.toBeInstanceOf(DuplicateEventIdError);
+      await expect(clash).rejects.toThrow(stored.id);
+      expect(await store.readStream('share-a')).toHaveLength(1);
+    });
+
+    it('rejects an id that is stored in another stream', async () => {
+      const stored = newEvent('ShareRequested');
+      await store.append('share-a', [stored], { expectedRevision: 'no_stream' });
+
+      await expect(
+        store.append('share-b', [stored], { expectedRevision: 'no_stream' }),
+      ).rejects.toBeInstanceOf(DuplicateEventIdError);
+      expect(await store.readStream('share-b')).toEqual([]);
+    });
+  });
+
+  describe('createEventStore', () => {
+    it('opens events.sqlite in the data directory, creating the directory', async () => {
+      const dataDir = path.join(dir, 'nested', 'data');
+
+      const store = createEventStore({ dataDir });
+      await store.append('share-a', [newEvent('ShareRequested')], {
+        expectedRevision: 'no_stream',
+      });
+      await store.close();
+
+      expect(store).toBeInstanceOf(SqliteEventStore);
+      expect(fs.existsSync(path.join(dataDir, 'events.sqlite'))).toBe(true);
+    });
+  });
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
