@@ -176,6 +176,42 @@ describe('local driver', () => {
         fs.readdirSync(path.dirname(driver.exportsFile())).filter((n) => n.endsWith('.tmp')),
       ).toEqual([]);
     });
+    it('when many shares change rules at once, then the exports file ends up with every one of them', async () => {
+      const driver = await startDriver(A);
+      const shares = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => shareWithData(driver, i % 2 ? 'p1' : 'p2', {})),
+      );
+
+      await Promise.all(
+        shares.map((share, i) => {
+          const rule: AccessRule = {
+            accessId: `r${i}`,
+            accessType: 'ip',
+            accessTo: `10.0.${i}.0/24`,
+            accessLevel: 'rw',
+          };
+          return driver.updateAccess({
+            commandId: command(),
+            share,
+            accessRules: [rule],
+            addRules: [rule],
+            deleteRules: [],
+            castRulesToReadonly: false,
+          });
+        }),
+      );
+
+      const lines = fs
+        .readFileSync(driver.exportsFile(), 'utf8')
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'));
+      expect(lines).toHaveLength(12);
+      for (const [i, share] of shares.entries()) {
+        expect(lines).toContain(
+          `${driver.shareDirectory(share.host, share.instanceId)} 10.0.${i}.0/24(rw,sync,no_subtree_check)`,
+        );
+      }
+    });
   });
 
   describe('replicas on disk', () => {
@@ -403,6 +439,57 @@ describe('local driver', () => {
       await expect(after.deleteShare({ commandId: command(), share })).resolves.toEqual({
         existed: true,
       });
+    });
+    it('given a promotion cut short, when the node restarts, then ensureShares finishes it', async () => {
+      const alpha = await startDriver(A);
+      const before = await startDriver(B);
+      const active = await shareWithData(
+        alpha,
+        'p1',
+        { 'f.txt': 'data' },
+        { replicaState: 'active' },
+      );
+      const replica = newShare(B, 'p1', { shareId: active.shareId, replicaState: 'in_sync' });
+      await before.createReplica({
+        commandId: command(),
+        replicaList: [active, replica],
+        newReplica: replica,
+        accessRules: [],
+        replicaSnapshots: [],
+      });
+      const request = {
+        commandId: 'promote-1',
+        replicaList: [active, replica],
+        replica,
+        accessRules: [],
+      };
+      writeTree(new LocalLayout(root).markersDir(B), {
+        [`promoteReplica-${replica.instanceId}.json`]: JSON.stringify({
+          operation: 'promoteReplica',
+          commandId: 'promote-1',
+          resourceId: replica.instanceId,
+          request,
+          startedAt: new Date().toISOString(),
+        }),
+      });
+      await before.close();
+
+      const after = await startDriver(B);
+      const ensured = await after.ensureShares({ commandId: command(), shares: [replica] });
+
+      expect(ensured.recovered).toEqual([
+        {
+          operation: 'promoteReplica',
+          commandId: 'promote-1',
+          resourceId: replica.instanceId,
+          resolution: 'completed',
+        },
+      ]);
+      expect(ensured.shares[0]).toMatchObject({ outcome: 'completed', status: 'available' });
+      const replicaDir = after.shareDirectory(replica.host, replica.instanceId);
+      const activeDir = alpha.shareDirectory(active.host, active.instanceId);
+      expect(fs.statSync(path.join(replicaDir, 'f.txt')).mode & 0o200).toBe(0o200);
+      expect(fs.statSync(path.join(activeDir, 'f.txt')).mode & 0o222).toBe(0);
     });
   });
 
