@@ -18,10 +18,11 @@ export interface Document {
   [key: string]: unknown;
 }
 
-/** What reads may be typed as and puts accept: any object with a string id, interfaces too. */
-export interface Identified {
-  readonly id: string;
-}
+/**
+ * What reads may be typed as and puts accept: any object with a string id, including
+ * interfaces without an index signature (`Document` keeps literals free of excess-property errors).
+ */
+export type Identified = Document | { readonly id: string };
 
 /**
  * Equality on (dotted) fields, or one of a few operators per field. Equality with null, `$in`

@@ -9,3 +9,8 @@ export {
 } from './mongodb/mongodb-document-store.js';
 export { createDocumentStore, type DocumentStoreConfig } from './create-document-store.js';
 export type { Projection, ProjectionContext } from './projection/projection.js';
+export {
+  ProjectionRunner,
+  type ProjectionRunnerOptions,
+  type ProjectionStatus,
+} from './projection/projection-runner.js';

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SqliteEventStore, type NewEvent, type RecordedEvent } from '#hawser/eventstore';
+import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
+import type { Projection, ProjectionContext } from './projection.js';
+import { ProjectionRunner } from './projection-runner.js';
+
+interface StreamCount {
+  id: string;
+  count: number;
+  lastType: string;
+}
+
+/**
+ * Counts events per `thing-` stream. Deliberately not idempotent (no revision check), so an
+ * event applied twice shows up as a wrong count.
+ */
+function countingProjection(name: string, collection: string): Projection & { handled: number } {
+  return {
+    name,
+    collections: [collection],
+    filter: { streamPrefixes: ['thing-'] },
+    indexes: { [collection]: [['lastType', 'count']] },
+    handled: 0,
+    async handle(event: RecordedEvent, ctx: ProjectionContext) {
+      this.handled += 1;
+      const current = await ctx.get<StreamCount>(collection, event.streamId);
+      ctx.put(collection, {
+        id: event.streamId,
+        count: (current?.count ?? 0) + 1,
+        lastType: event.type,
+      } satisfies StreamCount);
+    },
+  };
+}
+
+const events = (count: number, type = 'ThingHappened'): NewEvent[] =>
+  Array.from({ length: count }, () => ({ id: randomUUID(), type, data: {} }));
+
+describe('ProjectionRunner', () => {
+  let dir: string;
+  let eventStore: SqliteEventStore;
+  let documents: SqliteDocumentStore;
+  let runners: ProjectionRunner[];
+
+  const runnerFor = (projections: Projection[], batchSize = 1_000) => {
+    const runner = new ProjectionRunner(eventStore, documents, projections, { batchSize });
+    runners.push(runner);
+    return runner;
+  };
+  /** Appends `perStream` events to each of `streams` thing- streams, in appends of `perStream`. */
+  const givenThings = async (streams: number, perStream: number) => {
+    for (let s = 0; s < streams; s += 1) {
+      await eventStore.append(`thing-${s}`, events(perStream), { expectedRevision: 'any' });
+    }
+  };
+  /** The counts as the log says they should be. */
+  const expectedCounts = async (): Promise<Map<string, number>> => {
+    const counts = new Map<string, number>();
+    for (const event of await eventStore.readAll({ filter: { streamPrefixes: ['thing-'] } })) {
+      counts.set(event.streamId, (counts.get(event.streamId) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const storedCounts = async (collection = 'counts'): Promise<Map<string, number>> =>
+    new Map(
+      (await documents.find<StreamCount>(collection)).map((doc) => [doc.id, doc.count] as const),
+    );
+  const caughtUp = async (runner: ProjectionRunner) =>
+    expect(await runner.waitForPosition(await eventStore.headPosition(), 10_000)).toBe(true);
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+    eventStore = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
+    runners = [];
+  });
+  afterEach(async () => {
+    for (const runner of runners) await runner.stop();
+    await documents.close();
+    await eventStore.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given a log, when started, then it catches up in large batches committed with the checkpoint', async () => {
+    await givenThings(50, 100);
+    await eventStore.append('other-1', events(500, 'Unrelated'), { expectedRevision: 'any' });
+    const commits = jest.spyOn(documents, 'commit');
+    const runner = runnerFor([countingProjection('counts', 'counts')]);
+
+    await runner.start();
+    await caughtUp(runner);
+
+    expect(await storedCounts()).toEqual(await expectedCounts());
+    expect(commits.mock.calls.length).toBeLessThanOrEqual(6);
+    // The checkpoint stores the last batch; the unrelated tail is examined but not worth a write.
+    const [lastThing] = await eventStore.readAll({
+      direction: 'backwards',
+      maxCount: 1,
+      filter: { streamPrefixes: ['thing-'] },
+    });
+    expect(await documents.readCheckpoint('counts')).toBe(lastThing?.position);
+    expect(runner.status()[0]?.position).toBe(await eventStore.headPosition());
+  });
+
+  it('given a stopped runner, when a new one starts, then it resumes from the checkpoint without applying anything twice', async () => {
+    await givenThings(10, 30);
+    const first = runnerFor([countingProjection('counts', 'counts')]);
+    await first.start();
+    await caughtUp(first);
+    await first.stop();
+    await givenThings(5, 4);
+
+    const projection = countingProjection('counts', 'counts');
+    const second = runnerFor([projection]);
+    await second.start();
+    await caughtUp(second);
+
+    expect(projection.handled).toBe(20);
+    expect(await storedCounts()).toEqual(await expectedCounts());
+  });
+
+  it('given a live runner, when an event is appended, then waitForPosition sees it handled within milliseconds', async () => {
+    const runner = runnerFor([countingProjection('counts', 'counts')]);
+    await runner.start();
+    await caughtUp(runner);
+
+    const started = performance.now();
+    const { position } = await eventStore.append('thing-live', events(1), {
+      expectedRevision: 'no_stream',
+    });
+    const reached = await runner.waitForPosition(position, 2_000);
+    const elapsed = performance.now() - started;
+
+    expect(reached).toBe(true);
+    expect(await documents.get<StreamCount>('counts', 'thing-live')).toMatchObject({ count: 1 });
+    expect(elapsed).toBeLessThan(250);
+  });
+
+  it('given events its filter skips, when waiting for their position, then it resolves: the log was examined', async () => {
+    const projection = countingProjection('counts', 'counts');
+    const runner = runnerFor([projection]);
+    await runner.start();
+    await givenThings(1, 1);
+    await caughtUp(runner);
+
+    const { position } = await eventStore.append('other-1', events(3, 'Unrelated'), {
+      expectedRevision: 'any',
+    });
+
+    expect(await runner.waitForPosition(position, 2_000)).toBe(true);
+    expect(projection.handled).toBe(1);
+    expect(await runner.waitForPosition(position + 1_000, 50)).toBe(false);
+  });
+
+  it('given a projection that throws, then its batch is retried and the error is reported meanwhile', async () => {
+    let failuresLeft = 2;
+    const flaky: Projection = {
+      ...countingProjection('flaky', 'flaky'),
+      handle(event, ctx) {
+        if (failuresLeft > 0) {
+          failuresLeft -= 1;
+          throw new Error('not yet');
+        }
+        ctx.put('flaky', { id: event.streamId });
+      },
+    };
+    const runner = runnerFor([flaky]);
+    await givenThings(1, 1);
+    await runner.start();
+
+    await caughtUp(runner);
+
+    expect(await documents.get('flaky', 'thing-0')).toEqual({ id: 'thing-0' });
+    expect(runner.status()).toEqual([
+      { name: 'flaky', position: await eventStore.headPosition(), rebuilding: false },
+    ]);
+  });
+
+  describe('rebuild', () => {
+    it('given live appends during a rebuild, then the rebuilt collection equals a projection that was never rebuilt', async () => {
+      await givenThings(30, 100);
+      const runner = runnerFor(
+        [countingProjection('counts', 'counts'), countingProjection('control', 'control')],
+        500,
+      );
+      await runner.start();
+      await caughtUp(runner);
+      // Damage the live read model: a rebuild must build from the log, not copy it.
+      await documents.write([
+        {
+          kind: 'put',
+          collection: 'counts',
+          document: { id: 'thing-0', count: -1, lastType: 'x' },
+        },
+      ]);
+
+      let appending = true;
+      const appends = (async () => {
+        for (let i = 0; appending || i < 20; i += 1) {
+          await eventStore.append(`thing-${i % 40}`, events(2), { expectedRevision: 'any' });
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      })();
+      await runner.rebuild('counts');
+      appending = false;
+      await appends;
+      await caughtUp(runner);
+
+      expect(await storedCounts('counts')).toEqual(await storedCounts('control'));
+      expect(await storedCounts('counts')).toEqual(await expectedCounts());
+      expect(runner.status().every((status) => !status.rebuilding)).toBe(true);
+    });
+
+    it('while a rebuild is under way, reads answer from the live generation, and after the swap from the new one', async () => {
+      await givenThings(4, 5);
+      let hold: Promise<void> | undefined;
+      let release = () => {};
+      const projection = countingProjection('counts', 'counts');
+      const held: Projection = {
+        ...projection,
+        async handle(event, ctx) {
+          await hold;
+          await projection.handle(event, ctx);
+        },
+      };
+      const runner = runnerFor([held]);
+      await runner.start();
+      await caughtUp(runner);
+      const before = await storedCounts();
+      hold = new Promise((resolve) => (release = resolve));
+
+      const rebuilding = runner.rebuild('counts');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+
+      expect(runner.status()[0]?.rebuilding).toBe(true);
+      expect(await storedCounts()).toEqual(before);
+      expect(await documents.count('counts')).toBe(4);
+      release();
+      await rebuilding;
+      expect(await storedCounts()).toEqual(before);
+      await eventStore.append('thing-0', events(1), { expectedRevision: 'any' });
+      await caughtUp(runner);
+      expect(await documents.get<StreamCount>('counts', 'thing-0')).toMatchObject({ count: 6 });
+    });
+
+    it('refuses an unknown projection and a second rebuild of the same one', async () => {
+      const runner = runnerFor([countingProjection('counts', 'counts')]);
+      await runner.start();
+
+      await expect(runner.rebuild('nope')).rejects.toThrow(/no projection named nope/);
+      const first = runner.rebuild('counts');
+      await expect(runner.rebuild('counts')).rejects.toThrow(/already being rebuilt/);
+      await first;
+    });
+  });
+});

@@ -1,0 +1,160 @@
+import type { EventStore } from '#hawser/eventstore';
+import type { DocumentStore } from '../document-store.port.js';
+import { AppendSignal } from '../subscription/append-signal.js';
+import { PositionWaiters } from '../subscription/position-waiters.js';
+import type { Projection } from './projection.js';
+import { GenerationTarget, LiveTarget } from './projection-target.js';
+import { ProjectionWorker, type ProjectionWorkerOptions } from './projection-worker.js';
+
+export interface ProjectionRunnerOptions {
+  /** Most events per batch and commit (default 1,000): large while catching up. */
+  readonly batchSize?: number;
+  /** Longest sleep when caught up without an append signal (default 1,000 ms). */
+  readonly pollIntervalMs?: number;
+}
+
+export interface ProjectionStatus {
+  readonly name: string;
+  /** How far the log has been examined and committed. */
+  readonly position: number;
+  readonly rebuilding: boolean;
+  /** Message of the last failure, while batches keep failing. */
+  readonly error?: string;
+}
+
+const DEFAULTS = { batchSize: 1_000, pollIntervalMs: 1_000, idleCheckpointGap: 10_000 };
+
+/**
+ * Keeps read models up to date: one worker per projection, each catching up from its stored
+ * checkpoint in large batches and then following the log live. Queries that must see a write
+ * call `waitForPosition` with the write's log position.
+ */
+export class ProjectionRunner {
+  private readonly workers = new Map<string, ProjectionWorker>();
+  private readonly rebuilding = new Set<string>();
+  private readonly signal: AppendSignal;
+  private readonly waiters: PositionWaiters;
+  private readonly workerOptions: ProjectionWorkerOptions;
+  private state: 'new' | 'started' | 'stopped' = 'new';
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    projections: readonly Projection[],
+    options: ProjectionRunnerOptions = {},
+  ) {
+    this.signal = new AppendSignal(events);
+    this.waiters = new PositionWaiters(() => this.reached());
+    this.workerOptions = {
+      batchSize: options.batchSize ?? DEFAULTS.batchSize,
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+      idleCheckpointGap: DEFAULTS.idleCheckpointGap,
+      onProgress: () => this.waiters.progressed(),
+    };
+    for (const projection of projections) {
+      if (this.workers.has(projection.name)) {
+        throw new Error(`two projections are named ${projection.name}`);
+      }
+      const target = new LiveTarget(documents, projection.name);
+      this.workers.set(
+        projection.name,
+        new ProjectionWorker(projection, events, documents, target, this.workerOptions),
+      );
+    }
+  }
+
+  /** Creates declared indexes, loads checkpoints and starts every worker; does not wait for catch-up. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`the projection runner is ${this.state}`);
+    this.state = 'started';
+    for (const worker of this.workers.values()) {
+      for (const [collection, indexes] of Object.entries(worker.projection.indexes ?? {})) {
+        for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
+      }
+      await worker.load();
+    }
+    await this.signal.open();
+    for (const worker of this.workers.values()) worker.start(this.signal);
+  }
+
+  /** Lets running batches finish and stops; pending waits resolve with whether they were reached. */
+  async stop(): Promise<void> {
+    if (this.state !== 'started') return;
+    this.state = 'stopped';
+    const stopping = [...this.workers.values()].map((worker) => worker.stop());
+    this.signal.notify();
+    await Promise.all(stopping);
+    await this.signal.close();
+    this.waiters.releaseAll();
+  }
+
+  /**
+   * Resolves true once every projection has examined the log up to `position` (whether or not
+   * the event there concerned it), or false after `timeoutMs`. Never rejects.
+   */
+  waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
+    const waiting = this.waiters.wait(position, timeoutMs);
+    // Appends by another process reach the workers by polling; ask them to look now.
+    if (this.reached() < position) this.signal.notify();
+    return waiting;
+  }
+
+  /**
+   * Rebuilds a projection from the start of the log into a fresh generation of its collections
+   * while the live generation keeps answering reads and following the log. Once the rebuild
+   * has caught up, the live worker pauses briefly, the rebuild takes the last events up to the
+   * same position, and the new generation is swapped in; the live worker then continues on it.
+   * Resolves when swapped. If it fails, the live generation stays as it was.
+   */
+  async rebuild(name: string): Promise<void> {
+    const live = this.workers.get(name);
+    if (live === undefined) throw new Error(`no projection named ${name}`);
+    if (this.state !== 'started') throw new Error('start the projection runner before a rebuild');
+    if (this.rebuilding.has(name)) throw new Error(`projection ${name} is already being rebuilt`);
+    this.rebuilding.add(name);
+    try {
+      const { collections } = live.projection;
+      const generation = await this.documents.prepareGeneration(collections);
+      const rebuild = new ProjectionWorker(
+        live.projection,
+        this.events,
+        this.documents,
+        new GenerationTarget(this.documents, generation),
+        this.workerOptions,
+      );
+      // Catch up without ever passing the live worker, so both end on the same position.
+      while (!(await rebuild.step(live.examined))) this.assertRunning();
+      await live.pause();
+      try {
+        this.assertRunning();
+        while (rebuild.examined < live.examined) await rebuild.step(live.examined);
+        await this.documents.swap(collections, generation);
+      } finally {
+        live.resume();
+      }
+    } finally {
+      this.rebuilding.delete(name);
+    }
+  }
+
+  status(): ProjectionStatus[] {
+    return [...this.workers.values()].map((worker) => ({
+      name: worker.projection.name,
+      position: worker.examined,
+      rebuilding: this.rebuilding.has(worker.projection.name),
+      ...(worker.lastError ? { error: worker.lastError.message } : {}),
+    }));
+  }
+
+  /** How far every projection has examined the log. */
+  private reached(): number {
+    if (this.state !== 'started' && this.state !== 'stopped') return 0;
+    let reached = Number.POSITIVE_INFINITY;
+    for (const worker of this.workers.values()) reached = Math.min(reached, worker.examined);
+    return reached === Number.POSITIVE_INFINITY ? 0 : reached;
+  }
+
+  private assertRunning(): void {
+    if (this.state !== 'started') throw new Error('the projection runner stopped during a rebuild');
+  }
+}

@@ -1,0 +1,145 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { EventStore } from '#hawser/eventstore';
+import { CheckpointConflictError, type DocumentStore } from '../document-store.port.js';
+import type { AppendSignal } from '../subscription/append-signal.js';
+import { readLogPage } from '../subscription/log-page.js';
+import type { Projection } from './projection.js';
+import type { ProjectionTarget } from './projection-target.js';
+import { UnitOfWork } from './unit-of-work.js';
+
+export interface ProjectionWorkerOptions {
+  /** Most events per batch (and per commit). */
+  readonly batchSize: number;
+  /** Longest sleep when caught up, in case no append signal comes. */
+  readonly pollIntervalMs: number;
+  /** Store the checkpoint after this many positions without a matching event. */
+  readonly idleCheckpointGap: number;
+  /** Called after the worker has moved on (for read-your-writes waiters). */
+  readonly onProgress: () => void;
+}
+
+const MAX_FAILURE_DELAY_MS = 30_000;
+const FIRST_FAILURE_DELAY_MS = 100;
+
+/**
+ * Feeds one projection from the log into one target, a batch at a time: read a page of
+ * matching events, let the projection handle them into a unit of work, commit the writes
+ * with the position reached. While catching up, pages are full; once live, a page holds what
+ * was appended since the last one.
+ */
+export class ProjectionWorker {
+  /** How far the log has been examined and its effects committed. */
+  examined = 0;
+  /** The last failure, until a batch succeeds again. */
+  lastError: Error | undefined;
+
+  private readonly owned: ReadonlySet<string>;
+  private stopping = false;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private gate: { closed: Promise<void>; open: () => void } | undefined;
+  private currentStep: Promise<unknown> | undefined;
+
+  constructor(
+    readonly projection: Projection,
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly target: ProjectionTarget,
+    private readonly options: ProjectionWorkerOptions,
+  ) {
+    this.owned = new Set(projection.collections);
+  }
+
+  async load(): Promise<void> {
+    this.examined = await this.target.load();
+  }
+
+  /**
+   * Handles the next page (never past `upTo`) and commits it. Returns whether the worker has
+   * caught up with the log (or with `upTo`).
+   */
+  async step(upTo?: number): Promise<boolean> {
+    const page = await readLogPage(this.events, this.examined, {
+      filter: this.projection.filter,
+      maxCount: this.options.batchSize,
+      upTo,
+    });
+    if (page.events.length > 0) {
+      const work = new UnitOfWork(this.documents, this.owned, (c) => this.target.address(c));
+      for (const event of page.events) await this.projection.handle(event, work);
+      await this.target.save(work.writes(), page.examinedUpTo);
+    } else if (page.examinedUpTo - this.target.saved >= this.options.idleCheckpointGap) {
+      await this.target.save([], page.examinedUpTo);
+    }
+    this.examined = page.examinedUpTo;
+    return page.caughtUp;
+  }
+
+  /** Runs batches until `stop()`, sleeping on the signal when caught up. */
+  start(signal: AppendSignal): void {
+    this.loop ??= this.run(signal);
+  }
+
+  /** Lets the running batch finish, then holds the loop until `resume()`. */
+  async pause(): Promise<void> {
+    if (this.gate === undefined) {
+      let open = () => {};
+      const closed = new Promise<void>((resolve) => (open = resolve));
+      this.gate = { closed, open };
+    }
+    await this.currentStep;
+  }
+
+  resume(): void {
+    this.gate?.open();
+    this.gate = undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.abort.abort();
+    this.resume();
+    await this.loop;
+  }
+
+  private async run(signal: AppendSignal): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      if (this.gate) {
+        await this.gate.closed;
+        continue;
+      }
+      const version = signal.version;
+      try {
+        const step = this.step();
+        this.currentStep = step.catch(() => undefined);
+        const caughtUp = await step;
+        this.lastError = undefined;
+        failures = 0;
+        this.options.onProgress();
+        if (caughtUp) await signal.wait(version, this.options.pollIntervalMs);
+      } catch (error) {
+        await this.recover(error, failures++);
+      } finally {
+        this.currentStep = undefined;
+      }
+    }
+  }
+
+  /**
+   * Another runner moved the checkpoint: resume from where it is. Anything else (a failing
+   * handler, an unreachable store) is retried after a growing delay, the batch discarded.
+   */
+  private async recover(error: unknown, failures: number): Promise<void> {
+    this.lastError = error instanceof Error ? error : new Error(String(error));
+    if (error instanceof CheckpointConflictError) {
+      const reloaded = await this.load().then(
+        () => true,
+        () => false,
+      );
+      if (reloaded) return;
+    }
+    const wait = Math.min(MAX_FAILURE_DELAY_MS, FIRST_FAILURE_DELAY_MS * 2 ** failures);
+    await delay(wait, undefined, { signal: this.abort.signal }).catch(() => undefined);
+  }
+}
