@@ -117,9 +117,9 @@ export class StreamNotFoundError extends Error {
 }
 
 /**
- * An append whose event ids clash with events already stored (only some of the batch, or in
- * another stream, or twice in the batch): not a retry of an earlier append, so nothing is
- * written. A full retry of an earlier append is not an error: it returns the original result.
+ * An append whose event ids clash with events the stream holds already (only some of the
+ * batch, or not at consecutive revisions), or that repeats an id: not a retry of an earlier
+ * append, so nothing is written. Ids are unique per stream, as in KurrentDB. A full retry of an earlier append is not an error: it returns the original result.
  */
 export class DuplicateEventIdError extends Error {
   constructor(

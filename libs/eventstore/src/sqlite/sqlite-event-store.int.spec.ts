@@ -140,14 +140,26 @@ describe('SQLite adapter', () => {
       expect(await store.readStream('share-a')).toHaveLength(1);
     });
 
-    it('rejects an id that is stored in another stream', async () => {
-      const stored = newEvent('ShareRequested');
-      await store.append('share-a', [stored], { expectedRevision: 'no_stream' });
+    it('rejects a retry whose ids the stream holds at other than consecutive revisions', async () => {
+      const [first, second] = [newEvent('ShareRequested'), newEvent('ShareScheduled')];
+      await store.append('share-a', [first], { expectedRevision: 'no_stream' });
+      await store.append('share-a', [newEvent('ShareUpdated')], { expectedRevision: 0 });
+      await store.append('share-a', [second], { expectedRevision: 1 });
 
       await expect(
-        store.append('share-b', [stored], { expectedRevision: 'no_stream' }),
+        store.append('share-a', [first, second], { expectedRevision: 'no_stream' }),
       ).rejects.toBeInstanceOf(DuplicateEventIdError);
-      expect(await store.readStream('share-b')).toEqual([]);
+      expect(await store.readStream('share-a')).toHaveLength(3);
+    });
+
+    it('lets another stream hold the same event id (ids are unique per stream)', async () => {
+      const shared = newEvent('ShareRequested');
+      await store.append('share-a', [shared], { expectedRevision: 'no_stream' });
+
+      const result = await store.append('share-b', [shared], { expectedRevision: 'no_stream' });
+
+      expect(result.nextRevision).toBe(0);
+      expect((await store.readStream('share-b')).map((e) => e.id)).toEqual([shared.id]);
     });
   });
 

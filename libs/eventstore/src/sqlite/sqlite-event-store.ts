@@ -38,7 +38,7 @@ const SUBSCRIPTION_WINDOW = 2_000;
 const NO_LIMIT = -1;
 const NO_STREAM = -1;
 
-type EventIdRow = [streamId: string, revision: number, position: number];
+type EventIdRow = [revision: number, position: number];
 type StreamHeadRow = [revision: number, position: number];
 
 /**
@@ -73,7 +73,7 @@ export class SqliteEventStore implements EventStore {
       'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.selectByEventId = this.db
-      .prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?')
+      .prepare('SELECT revision, position FROM events WHERE stream_id = ? AND event_id = ?')
       .raw();
     this.selectStreamHead = this.db
       .prepare(
@@ -215,8 +215,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * A batch whose first id is stored already must be a retry of one earlier append: the same
-   * ids in this stream at consecutive revisions. Then its original result is the answer.
+   * A batch whose first id the stream holds already must be a retry of one earlier append: the
+   * same ids at consecutive revisions. Then its original result is the answer.
    */
   private findEarlierAppend(
     streamId: string,
@@ -224,14 +224,12 @@ export class SqliteEventStore implements EventStore {
   ): AppendResult | undefined {
     const [first] = events;
     if (first === undefined) return undefined;
-    const firstRow = this.selectByEventId.get(first.id) as EventIdRow | undefined;
+    const firstRow = this.selectByEventId.get(streamId, first.id) as EventIdRow | undefined;
     if (firstRow === undefined) return undefined;
     const rows = events.map(
-      (event) => this.selectByEventId.get(event.id) as EventIdRow | undefined,
+      (event) => this.selectByEventId.get(streamId, event.id) as EventIdRow | undefined,
     );
-    const isRetry = rows.every(
-      (row, index) => row?.[0] === streamId && row[1] === firstRow[1] + index,
-    );
+    const isRetry = rows.every((row, index) => row?.[0] === firstRow[0] + index);
     if (!isRetry) {
       const stored = events.filter((_, index) => rows[index] !== undefined).map((e) => e.id);
       throw new DuplicateEventIdError(
@@ -241,7 +239,7 @@ export class SqliteEventStore implements EventStore {
       );
     }
     const last = rows[rows.length - 1] as EventIdRow;
-    return { nextRevision: last[1], position: last[2] };
+    return { nextRevision: last[0], position: last[1] };
   }
 
   /** A unique-id failure on insert means a later id of the batch is stored already. */
@@ -256,7 +254,7 @@ export class SqliteEventStore implements EventStore {
       error.message.includes('events.event_id');
     if (!isEventIdClash) return error;
     const stored = events
-      .filter((event) => this.selectByEventId.get(event.id) !== undefined)
+      .filter((event) => this.selectByEventId.get(streamId, event.id) !== undefined)
       .map((event) => event.id);
     return new DuplicateEventIdError(
       streamId,

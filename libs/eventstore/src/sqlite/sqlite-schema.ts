@@ -2,6 +2,10 @@ import Database from 'better-sqlite3';
 
 /** Long enough for another process's batch to commit; short enough to surface a stuck writer. */
 const BUSY_TIMEOUT_MS = 5_000;
+/** Pages of WAL before a checkpoint (40 MB): fewer checkpoints, each with its fsync. */
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+/** Page cache per connection, in KiB (negative in SQLite's pragma): keeps the indexes warm. */
+const CACHE_KIB = 65_536;
 
 /**
  * Opens (creating when needed) an event log file. WAL lets readers in any process run beside
@@ -13,16 +17,21 @@ export function openEventLog(file: string): Database.Database {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  db.pragma(`cache_size = -${CACHE_KIB}`);
+  // Event ids are unique per stream, as in KurrentDB. A global unique index on random UUIDs
+  // dirtied one index page per event and cut batched appends to a third (see the bench).
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
       position  INTEGER PRIMARY KEY AUTOINCREMENT,
       stream_id TEXT    NOT NULL,
       revision  INTEGER NOT NULL,
-      event_id  TEXT    NOT NULL UNIQUE,
+      event_id  TEXT    NOT NULL,
       type      TEXT    NOT NULL,
       data      TEXT    NOT NULL,
       metadata  TEXT    NOT NULL,
-      UNIQUE (stream_id, revision)
+      UNIQUE (stream_id, revision),
+      UNIQUE (stream_id, event_id)
     );
   `);
   return db;
