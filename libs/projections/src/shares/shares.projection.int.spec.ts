@@ -1,0 +1,146 @@
+import { capabilitiesOf, type ShareEvent } from '#hawser/domain';
+import { projectionSpec } from '../test-support/projection-spec.js';
+import {
+  SHARE_INSTANCES,
+  SHARES,
+  type ShareDocument,
+  type ShareInstanceDocument,
+} from './share.documents.js';
+import { sharesProjection } from './shares.projection.js';
+
+const at = '2026-11-22T10:00:00.000Z';
+const requested = (shareId: string, instanceId: string, projectId = 'p1'): ShareEvent => ({
+  type: 'ShareRequested',
+  data: {
+    shareId,
+    instanceId,
+    projectId,
+    userId: 'u1',
+    name: `name-${shareId}`,
+    description: null,
+    size: 2,
+    shareProto: 'NFS',
+    shareType: { id: 't1', name: 'gold', extraSpecs: { snapshot_support: 'True' } },
+    capabilities: capabilitiesOf({ snapshot_support: 'True' }),
+    availabilityZone: null,
+    metadata: { a: '1' },
+    isPublic: false,
+    snapshotId: null,
+    schedulerHints: null,
+    createdAt: at,
+  },
+});
+const scheduled = (instanceId: string): ShareEvent => ({
+  type: 'ShareScheduled',
+  data: { instanceId, host: 'n@b#p', availabilityZone: 'az-1', size: 2, scheduledAt: at },
+});
+const started = (instanceId: string, operation: 'create_share' | 'delete_share'): ShareEvent => ({
+  type: 'ShareDriverOperationStarted',
+  data: { instanceId, operation, commandId: `c-${operation}`, host: 'n@b#p', startedAt: at },
+});
+const created = (instanceId: string): ShareEvent => ({
+  type: 'ShareCreated',
+  data: {
+    instanceId,
+    commandId: 'c-create_share',
+    exportLocations: [{ id: 'e1', path: 'n:/p/x', preferred: true, isAdminOnly: false }],
+    createdAt: '2026-11-22T10:00:01.000Z',
+  },
+});
+
+describe('shares projection', () => {
+  it('given a requested share, then it is listed as creating with the type capabilities', () =>
+    projectionSpec(sharesProjection)
+      .given({ 'share-s1': [requested('s1', 'i1')] })
+      .then(async (docs) => {
+        const share = await docs.get<ShareDocument>(SHARES, 's1');
+        expect(share).toMatchObject({
+          status: 'creating',
+          host: '',
+          size: 2,
+          share_type_name: 'gold',
+          snapshot_support: true,
+          create_share_from_snapshot_support: false,
+          metadata: { a: '1' },
+          export_locations: [],
+          revision: 0,
+        });
+      }));
+
+  it('given a created share, then status, host, progress and export locations follow its instance', () =>
+    projectionSpec(sharesProjection)
+      .given({
+        'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
+      })
+      .when({ 'share-s1': [created('i1')] })
+      .then(async (docs) => {
+        const share = await docs.get<ShareDocument>(SHARES, 's1');
+        expect(share).toMatchObject({
+          status: 'available',
+          host: 'n@b#p',
+          availability_zone: 'az-1',
+          progress: '100%',
+          updated_at: '2026-11-22T10:00:01.000Z',
+          export_locations: [
+            {
+              id: 'e1',
+              path: 'n:/p/x',
+              preferred: true,
+              is_admin_only: false,
+              share_instance_id: 'i1',
+            },
+          ],
+        });
+        const instance = await docs.get<ShareInstanceDocument>(SHARE_INSTANCES, 'i1');
+        expect(instance).toMatchObject({
+          share_id: 's1',
+          status: 'available',
+          pending_operation: null,
+        });
+      }));
+
+  it('given a claimed operation, then the instance shows it as pending (for start-up recovery)', () =>
+    projectionSpec(sharesProjection)
+      .given({
+        'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
+      })
+      .then(async (docs) => {
+        const pending = await docs.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+          pending_operation: { $ne: null },
+        });
+        expect(pending.map((i) => [i.id, i.pending_operation])).toEqual([
+          ['i1', { operation: 'create_share', command_id: 'c-create_share' }],
+        ]);
+      }));
+
+  it('given a deleted share, then it and its instances are gone while others stay', () =>
+    projectionSpec(sharesProjection)
+      .given({
+        'share-s1': [
+          requested('s1', 'i1'),
+          scheduled('i1'),
+          started('i1', 'create_share'),
+          created('i1'),
+        ],
+        'share-s2': [requested('s2', 'i2', 'p2')],
+      })
+      .when({
+        'share-s1': [
+          {
+            type: 'ShareDeletionRequested',
+            data: { instanceIds: ['i1'], force: false, requestedAt: at },
+          },
+          started('i1', 'delete_share'),
+          {
+            type: 'ShareInstanceDeleted',
+            data: { instanceId: 'i1', commandId: 'c-delete_share', deletedAt: at },
+          },
+          { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: at } },
+        ],
+      })
+      .then(async (docs) => {
+        expect(await docs.get(SHARES, 's1')).toBeUndefined();
+        expect(await docs.get(SHARE_INSTANCES, 'i1')).toBeUndefined();
+        expect((await docs.find<ShareDocument>(SHARES, {})).map((s) => s.id)).toEqual(['s2']);
+      }));
+});
