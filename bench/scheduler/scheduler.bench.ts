@@ -1,12 +1,16 @@
 /**
  * Hawser's scheduler on the shared benchmark kit's workloads:
- *   npm run bench:scheduler -- --cloud FILE [--repeat R] [--decisions OUT.jsonl]
+ *   npm run bench:scheduler -- --cloud FILE [--repeat R] [--warmup W] [--decisions OUT.jsonl]
  * Prints the kit's output contract (one JSON line per workload, then ALL) on stdout.
+ * `--warmup W` (default 1) replays the workload W times untimed first, on fresh schedulers,
+ * so the JIT has compiled the hot paths; the garbage of loading is collected before each run.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   FilterScheduler,
   PoolStateRegistry,
@@ -37,8 +41,12 @@ const loadScheduler = (cloud: CloudFile): FilterScheduler => {
   return new FilterScheduler(registry, schedulerConfig(cloud));
 };
 
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
 const runOnce = (cloud: CloudFile, requests: readonly SchedulingRequest[]): Run => {
   const scheduler = loadScheduler(cloud);
+  collectGarbage();
   const latenciesUs: number[] = new Array<number>(requests.length);
   const results: SchedulingResult[] = new Array<SchedulingResult>(requests.length);
   const loopStart = process.hrtime.bigint();
@@ -70,6 +78,7 @@ const main = (): void => {
     options: {
       cloud: { type: 'string' },
       repeat: { type: 'string', default: '1' },
+      warmup: { type: 'string', default: '1' },
       decisions: { type: 'string' },
     },
   });
@@ -78,6 +87,8 @@ const main = (): void => {
   const cloud = JSON.parse(raw.toString('utf8')) as CloudFile;
   const requests = cloudRequests(cloud);
   const repeats = Math.max(1, Number(values.repeat));
+  const warmups = Math.max(0, Number(values.warmup));
+  for (let w = 0; w < warmups; w++) runOnce(cloud, requests);
   const runs: Run[] = [];
   for (let r = 0; r < repeats; r++) runs.push(runOnce(cloud, requests));
 
@@ -86,7 +97,13 @@ const main = (): void => {
     if (run.results.some((result, i) => hostOf(result) !== hosts[i]))
       throw new Error('runs made different decisions');
   }
-  const common = { impl: IMPL, cloud: basename(values.cloud), pools: cloud.pools.length, repeats };
+  const common = {
+    impl: IMPL,
+    cloud: basename(values.cloud),
+    pools: cloud.pools.length,
+    repeats,
+    warmup_runs: warmups,
+  };
   const workloads = [...new Set(cloud.requests.map((request) => request.workload))];
   const lines: object[] = [];
   for (const workload of workloads) {

@@ -8,7 +8,39 @@ export interface CapabilityRequirement {
   readonly key: string;
   readonly path: readonly string[];
   readonly requirement: ParsedRequirement;
+  /** Outcomes by scalar capability value: pools share few distinct values. */
+  readonly outcomes: Map<unknown, boolean>;
 }
+
+const MAX_CACHED_REQUIREMENTS = 4096;
+const requirementCache = new Map<string, CapabilityRequirement>();
+
+/** Parsed once per distinct (key, requirement) in this process. */
+const requirementFor = (
+  key: string,
+  path: readonly string[],
+  raw: string,
+): CapabilityRequirement => {
+  const cacheKey = `${key}\u0000${raw}`;
+  let requirement = requirementCache.get(cacheKey);
+  if (!requirement) {
+    if (requirementCache.size >= MAX_CACHED_REQUIREMENTS) requirementCache.clear();
+    requirement = { key, path, requirement: parseRequirement(raw), outcomes: new Map() };
+    requirementCache.set(cacheKey, requirement);
+  }
+  return requirement;
+};
+
+const MAX_REMEMBERED_VALUES = 256;
+
+const matches = (requirement: CapabilityRequirement, value: unknown): boolean => {
+  if (typeof value === 'object') return matchCapability(value, requirement.requirement);
+  const known = requirement.outcomes.get(value);
+  if (known !== undefined) return known;
+  const outcome = matchCapability(value, requirement.requirement);
+  if (requirement.outcomes.size < MAX_REMEMBERED_VALUES) requirement.outcomes.set(value, outcome);
+  return outcome;
+};
 
 const IGNORED_KEYS = new Set(['availability_zones', 'capabilities:availability_zones']);
 
@@ -24,7 +56,7 @@ export const capabilityRequirements = (specs: ExtraSpecs): CapabilityRequirement
     const scope = key.split(':');
     if (scope.length > 1 && scope[0] !== 'capabilities') continue;
     if (scope[0] === 'capabilities') scope.shift();
-    requirements.push({ key, path: scope, requirement: parseRequirement(raw) });
+    requirements.push(requirementFor(key, scope, raw));
   }
   return requirements;
 };
@@ -44,10 +76,10 @@ export const satisfiesRequirements = (
   capabilities: Readonly<Record<string, unknown>>,
   requirements: readonly CapabilityRequirement[],
 ): boolean => {
-  for (const { path, requirement } of requirements) {
-    const value = lookUp(capabilities, path);
+  for (const requirement of requirements) {
+    const value = lookUp(capabilities, requirement.path);
     if (value === null) return false;
-    if (!matchCapability(value, requirement)) return false;
+    if (!matches(requirement, value)) return false;
   }
   return true;
 };

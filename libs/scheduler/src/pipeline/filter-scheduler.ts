@@ -48,48 +48,67 @@ export class FilterScheduler {
     const context = schedulingContext(registry, request, now);
     const live = registry.livePools();
     this.ensureCapacity(registry.size);
-    const candidates = this.candidates;
+    const prepared = this.filters.map((filter) => filter.prepare(context));
 
-    const outcomes: FilterOutcome[] = [];
-    let count = -1;
-    let lastFilter: string | null = this.filters[0]?.name ?? null;
-    let stopReason: string | null = null;
-    for (const filter of this.filters) {
-      lastFilter = filter.name;
-      const prepared = filter.prepare(context);
-      const before = count < 0 ? live.length : count;
-      if (prepared === null) {
-        outcomes.push({ filter: filter.name, before, removed: 0 });
-        if (before === 0) break;
-        continue;
+    // The surviving set does not depend on filter order, so start from the smallest index a
+    // filter offers and run the others over it. Manila's per-filter counts are only needed when
+    // nothing survives; explainNoValidHost then replays the filters in order.
+    let seedFilter = -1;
+    let seed: Int32Array | undefined;
+    prepared.forEach((filter, index) => {
+      const offered = filter?.seed?.();
+      if (offered && (seed === undefined || offered.length < seed.length)) {
+        seed = offered;
+        seedFilter = index;
       }
-      count = count < 0 ? this.firstPass(prepared, live) : prepared.keep(candidates, count);
-      outcomes.push({ filter: filter.name, before, removed: before - count });
+    });
+    const start = seed ?? live;
+    const candidates = this.candidates;
+    candidates.set(start);
+    let count = start.length;
+    for (let index = 0; index < prepared.length && count > 0; index++) {
+      const filter = prepared[index];
+      if (filter && index !== seedFilter) count = filter.keep(candidates, count);
+    }
+    if (count === 0) return this.explainNoValidHost(prepared, live);
+    return this.weighAndChoose(context, count, request, now);
+  }
+
+  /** Runs the filters in configured order from every live pool, as Manila does, to tell who removed what. */
+  private explainNoValidHost(
+    prepared: readonly (PreparedFilter | null)[],
+    live: Int32Array,
+  ): NoValidHost {
+    const candidates = this.candidates;
+    candidates.set(live);
+    let count = live.length;
+    const outcomes: FilterOutcome[] = [];
+    let lastFilter: string | null = this.filters[0]?.name ?? null;
+    let reason: string | null = null;
+    for (let index = 0; index < prepared.length; index++) {
+      const filter = prepared[index];
+      const before = count;
+      if (filter) count = filter.keep(candidates, count);
+      lastFilter = (this.filters[index] as SchedulerFilter).name;
+      outcomes.push({ filter: lastFilter, before, removed: before - count });
       if (count === 0) {
-        stopReason = prepared.stopReason ?? null;
+        reason = filter?.stopReason ?? null;
         break;
       }
     }
-    if (count < 0) count = this.firstPass(null, live);
-    if (count === 0) return this.noValidHost(lastFilter, outcomes, stopReason);
-    return this.weighAndChoose(context, count, outcomes, request, now);
-  }
-
-  /** The first filter that runs starts from its index when it has one, else from every live pool. */
-  private firstPass(prepared: PreparedFilter | null, live: Int32Array): number {
-    const seed = prepared?.seed?.();
-    if (seed) {
-      this.candidates.set(seed);
-      return seed.length;
-    }
-    this.candidates.set(live);
-    return prepared ? prepared.keep(this.candidates, live.length) : live.length;
+    return {
+      outcome: 'no-valid-host',
+      lastFilter,
+      filters: outcomes,
+      message: noValidHostMessage(lastFilter),
+      userMessage: noValidHostUserMessage(lastFilter),
+      reason,
+    };
   }
 
   private weighAndChoose(
     context: ReturnType<typeof schedulingContext>,
     count: number,
-    filters: readonly FilterOutcome[],
     request: SchedulingRequest,
     now: number,
   ): Placement {
@@ -146,22 +165,6 @@ export class FilterScheduler {
       topTies: ties,
       candidates: count,
       weights,
-      filters,
-    };
-  }
-
-  private noValidHost(
-    lastFilter: string | null,
-    filters: readonly FilterOutcome[],
-    reason: string | null,
-  ): NoValidHost {
-    return {
-      outcome: 'no-valid-host',
-      lastFilter,
-      filters,
-      message: noValidHostMessage(lastFilter),
-      userMessage: noValidHostUserMessage(lastFilter),
-      reason,
     };
   }
 

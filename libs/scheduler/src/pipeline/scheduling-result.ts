@@ -33,13 +33,13 @@ export interface Placement {
   /** Pools that passed every filter. */
   readonly candidates: number;
   readonly weights: readonly WeightPart[];
-  readonly filters: readonly FilterOutcome[];
 }
 
 export interface NoValidHost {
   readonly outcome: 'no-valid-host';
   /** The filter that left no pool (Manila's detail_data.last_filter). */
   readonly lastFilter: string | null;
+  /** Every filter that ran, in configured order, from all live pools (as Manila runs them). */
   readonly filters: readonly FilterOutcome[];
   /** "No valid host was found. Failed to find a weighted host, the last executed filter was X." */
   readonly message: string;

@@ -48,7 +48,11 @@ export class PoolColumns {
   readonly updatedAt: Float64Array;
   readonly consumedIds: (Set<string> | undefined)[];
 
-  constructor(readonly size: number) {
+  /** Rows in use; the arrays have room for `capacity`. */
+  size = 0;
+
+  constructor(readonly capacity: number) {
+    const size = capacity;
     this.host = new Array<string>(size).fill('');
     this.poolName = new Array<string>(size).fill('');
     this.backendIndex = new Int32Array(size);
@@ -76,7 +80,30 @@ export class PoolColumns {
     this.consumedIds = new Array<Set<string> | undefined>(size).fill(undefined);
   }
 
-  /** Copies one pool's row into another table (used when pools are added or removed). */
+  /** A copy with room for more rows (typed arrays copied in bulk). */
+  grownTo(capacity: number): PoolColumns {
+    const next = new PoolColumns(capacity);
+    next.size = this.size;
+    const source = this as unknown as Record<string, unknown>;
+    const target = next as unknown as Record<string, unknown>;
+    for (const key of Object.keys(source)) {
+      const from = source[key];
+      const to = target[key];
+      if (
+        from instanceof Float64Array ||
+        from instanceof Int32Array ||
+        from instanceof Uint8Array ||
+        from instanceof Int8Array
+      ) {
+        (to as typeof from).set(from.subarray(0, this.size) as never);
+      } else if (Array.isArray(from)) {
+        for (let i = 0; i < this.size; i++) (to as unknown[])[i] = from[i];
+      }
+    }
+    return next;
+  }
+
+  /** Copies one pool's row into another table (used when pools are removed or reordered). */
   copyRowTo(target: PoolColumns, from: number, to: number): void {
     target.host[to] = this.host[from] as string;
     target.poolName[to] = this.poolName[from] as string;

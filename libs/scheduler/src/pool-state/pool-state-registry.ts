@@ -59,6 +59,7 @@ export class PoolStateRegistry {
   private table = new PoolColumns(0);
   private readonly poolByHost = new Map<string, number>();
   private stampCounter = 0;
+  private changeCounter = 0;
   private goodnessFunctionCount = 0;
 
   private live = new Int32Array(0);
@@ -81,6 +82,14 @@ export class PoolStateRegistry {
   /** Whether any pool reports a goodness_function (else the GoodnessWeigher adds nothing). */
   get hasGoodnessFunctions(): boolean {
     return this.goodnessFunctionCount > 0;
+  }
+
+  /**
+   * Changes whenever a capability map, the layout or the set of live pools changes (not on
+   * placements): what a cache of capability-derived per-pool results must be checked against.
+   */
+  get capabilityVersion(): number {
+    return this.changeCounter;
   }
 
   /** Number of known pools, live or not. */
@@ -117,12 +126,15 @@ export class PoolStateRegistry {
       this.backendByName.set(backend, backendIndex);
     }
     const reported = new Set(pools.map((pool) => pool.pool_name));
+    const previous = new Set(record.poolNames);
     const kept = record.poolNames.filter((name) => reported.has(name));
-    const added = [...reported].filter((name) => !record.poolNames.includes(name));
-    const names = [...kept, ...added];
-    if (names.length !== record.poolNames.length || added.length > 0) {
-      record.poolNames = names;
-      this.rebuildLayout();
+    const added = [...reported].filter((name) => !previous.has(name));
+    if (kept.length !== record.poolNames.length || added.length > 0) {
+      const appendsAtEnd =
+        kept.length === record.poolNames.length && backendIndex === this.backends.length - 1;
+      record.poolNames = [...kept, ...added];
+      if (appendsAtEnd) this.appendPools(record, backendIndex, added);
+      else this.rebuildLayout();
     }
     if (record.availabilityZone !== availabilityZone) this.indexesStale = true;
     record.availabilityZone = availabilityZone;
@@ -249,6 +261,7 @@ export class PoolStateRegistry {
     const columns = this.table;
     columns.capabilities[pool] = capabilities;
     columns.capabilityStamp[pool] = ++this.stampCounter;
+    this.changeCounter++;
     columns.filterFunction[pool] = this.compile(capabilities['filter_function']);
     if (columns.goodnessFunction[pool]) this.goodnessFunctionCount--;
     columns.goodnessFunction[pool] = this.compile(capabilities['goodness_function']);
@@ -319,11 +332,29 @@ export class PoolStateRegistry {
       );
   }
 
+  /** The common case of a new back end (or new pools of the last one): rows go at the end. */
+  private appendPools(record: BackendRecord, backendIndex: number, names: readonly string[]): void {
+    let table = this.table;
+    const needed = table.size + names.length;
+    if (needed > table.capacity)
+      table = this.table = table.grownTo(Math.max(needed, table.capacity * 2, 16));
+    for (const name of names) {
+      const row = table.size++;
+      const host = poolHost(record.name, name);
+      table.host[row] = host;
+      table.poolName[row] = name;
+      table.backendIndex[row] = backendIndex;
+      this.poolByHost.set(host, row);
+    }
+    this.indexesStale = true;
+  }
+
   private rebuildLayout(): void {
     const old = this.table;
     const oldIndex = new Map(this.poolByHost);
     const size = this.backends.reduce((sum, record) => sum + record.poolNames.length, 0);
     const next = new PoolColumns(size);
+    next.size = size;
     this.poolByHost.clear();
     let row = 0;
     this.backends.forEach((record, backendIndex) => {
@@ -366,6 +397,7 @@ export class PoolStateRegistry {
     this.live = Int32Array.from(live);
     this.liveByZone = new Map([...byZone].map(([zone, pools]) => [zone, Int32Array.from(pools)]));
     this.indexesStale = false;
+    this.changeCounter++;
   }
 }
 
