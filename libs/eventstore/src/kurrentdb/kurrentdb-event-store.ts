@@ -2,6 +2,7 @@ import {
   ANY,
   BACKWARDS,
   END,
+  excludeSystemEvents,
   FORWARDS,
   jsonEvent,
   KurrentDBClient,
@@ -38,6 +39,7 @@ import {
 } from '../event-store.port.js';
 import type { UpcasterRegistry } from '../upcaster-registry.js';
 import { matchesFilter, serverFilter } from './kurrentdb-filter.js';
+import { KurrentDbSubscription } from './kurrentdb-subscription.js';
 
 /** Reported when the server gives no log position (stream reads on older servers). */
 const UNKNOWN_POSITION = -1;
@@ -174,30 +176,15 @@ export class KurrentDbEventStore implements EventStore {
       fromPosition: options.after !== undefined ? toLogPosition(options.after) : START,
       filter: serverFilter(options.filter),
     });
-    const accept = (resolved: AllStreamResolvedEvent): RecordedEvent | undefined =>
-      this.acceptFromAll(resolved, options.filter);
-    const subscriptions = this.subscriptions;
-    let started = false;
-    const subscription: Subscription = {
-      async close() {
-        subscriptions.delete(subscription);
-        await source.unsubscribe();
+    const after = options.after ?? -1;
+    const subscription = new KurrentDbSubscription(
+      source,
+      (resolved) => {
+        const event = this.acceptFromAll(resolved, options.filter);
+        return event !== undefined && event.position > after ? event : undefined;
       },
-      [Symbol.asyncIterator]() {
-        if (started) throw new Error('a subscription can be iterated only once');
-        started = true;
-        return (async function* () {
-          try {
-            for await (const resolved of source) {
-              const event = accept(resolved);
-              if (event !== undefined) yield event;
-            }
-          } finally {
-            await subscription.close();
-          }
-        })();
-      },
-    };
+      (closed) => this.subscriptions.delete(closed),
+    );
     this.subscriptions.add(subscription);
     return subscription;
   }
@@ -207,6 +194,8 @@ export class KurrentDbEventStore implements EventStore {
       direction: BACKWARDS,
       fromPosition: END,
       maxCount: 1,
+      // The last event the port would show: system events (statistics, metadata) excluded.
+      filter: excludeSystemEvents(),
     })) {
       return fromLogPosition(resolved.event?.position);
     }
