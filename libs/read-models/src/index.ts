@@ -14,3 +14,7 @@ export {
   type ProjectionRunnerOptions,
   type ProjectionStatus,
 } from './projection/projection-runner.js';
+// Log-following parts shared with the process-manager runtime.
+export { AppendSignal } from './subscription/append-signal.js';
+export { PositionWaiters } from './subscription/position-waiters.js';
+export { readLogPage, type LogPage, type LogPageOptions } from './subscription/log-page.js';

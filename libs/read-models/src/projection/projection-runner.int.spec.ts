@@ -217,7 +217,7 @@ describe('ProjectionRunner', () => {
 
     it('while a rebuild is under way, reads answer from the live generation, and after the swap from the new one', async () => {
       await givenThings(4, 5);
-      let hold: Promise<void> | undefined;
+      let hold = Promise.resolve();
       let release = () => {};
       const projection = countingProjection('counts', 'counts');
       const held: Projection = {

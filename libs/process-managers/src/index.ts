@@ -1,0 +1,7 @@
+export * from './runtime/process-manager.js';
+export * from './runtime/process-manager-runner.js';
+export * from './runtime/retry-policy.js';
+export * from './runtime/parked-event.js';
+export * from './runtime/derived-id.js';
+// The process managers themselves.
+export * from './workflows.js';

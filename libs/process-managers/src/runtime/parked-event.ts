@@ -1,0 +1,42 @@
+import type { RecordedEvent } from '#hawser/eventstore';
+
+/** The document collection of events that kept failing. */
+export const PARKED_EVENTS = 'parked_events';
+
+/** An event a process manager gave up on; the checkpoint moved past it. */
+export interface ParkedEvent {
+  /** `<process manager>:<event id>`. */
+  id: string;
+  processManager: string;
+  eventId: string;
+  eventType: string;
+  streamId: string;
+  revision: number;
+  position: number;
+  /** Message of the last failure. */
+  error: string;
+  /** Tries so far, retries from `retryParked` included. */
+  attempts: number;
+  /** ISO-8601 time of the last failure. */
+  parkedAt: string;
+}
+
+export function parkedEvent(
+  processManager: string,
+  event: RecordedEvent,
+  error: unknown,
+  attempts: number,
+): ParkedEvent {
+  return {
+    id: `${processManager}:${event.id}`,
+    processManager,
+    eventId: event.id,
+    eventType: event.type,
+    streamId: event.streamId,
+    revision: event.revision,
+    position: event.position,
+    error: error instanceof Error ? error.message : String(error),
+    attempts,
+    parkedAt: new Date().toISOString(),
+  };
+}

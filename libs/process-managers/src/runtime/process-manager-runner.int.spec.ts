@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SqliteEventStore, type NewEvent, type RecordedEvent } from '#hawser/eventstore';
+import { SqliteDocumentStore } from '#hawser/read-models';
+import type { ProcessManager } from './process-manager.js';
+import {
+  ProcessManagerRunner,
+  type ProcessManagerRunnerOptions,
+} from './process-manager-runner.js';
+
+const event = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+});
+
+/** Records what it handled; fails on events whose data says how many times to fail. */
+function recordingProcessManager(name: string): ProcessManager & {
+  handled: RecordedEvent[];
+  tries: Map<string, number>;
+} {
+  return {
+    name,
+    filter: { streamPrefixes: ['order-'] },
+    handled: [],
+    tries: new Map(),
+    async handle(recorded) {
+      const tries = (this.tries.get(recorded.id) ?? 0) + 1;
+      this.tries.set(recorded.id, tries);
+      const { failTimes = 0 } = recorded.data as { failTimes?: number };
+      if (tries <= failTimes) throw new Error(`failure ${tries} of ${recorded.type}`);
+      this.handled.push(recorded);
+    },
+  };
+}
+
+describe('ProcessManagerRunner', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let documents: SqliteDocumentStore;
+  let runners: ProcessManagerRunner[];
+
+  const runnerFor = (managers: ProcessManager[], options: ProcessManagerRunnerOptions = {}) => {
+    const runner = new ProcessManagerRunner(events, documents, managers, {
+      retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+      ...options,
+    });
+    runners.push(runner);
+    return runner;
+  };
+  const settled = async (runner: ProcessManagerRunner) =>
+    expect(await runner.waitForPosition(await events.headPosition(), 5_000)).toBe(true);
+  const types = (handled: RecordedEvent[]) => handled.map((recorded) => recorded.type);
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
+    runners = [];
+  });
+  afterEach(async () => {
+    for (const runner of runners) await runner.stop();
+    await documents.close();
+    await events.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given events on several streams, then it handles the matching ones in log order and stores its checkpoint', async () => {
+    await events.append('order-1', [event('A1'), event('A2')], { expectedRevision: 'no_stream' });
+    await events.append('other-1', [event('Skipped')], { expectedRevision: 'no_stream' });
+    await events.append('order-2', [event('B1')], { expectedRevision: 'no_stream' });
+    await events.append('order-1', [event('A3')], { expectedRevision: 1 });
+    const manager = recordingProcessManager('orders');
+    const runner = runnerFor([manager]);
+
+    await runner.start();
+    await settled(runner);
+
+    expect(types(manager.handled)).toEqual(['A1', 'A2', 'B1', 'A3']);
+    expect(await documents.readCheckpoint('pm:orders')).toBe(manager.handled[3]?.position);
+  });
+
+  it('given a runner that stopped, when another starts, then it handles only what came after', async () => {
+    await events.append('order-1', [event('A1'), event('A2')], { expectedRevision: 'no_stream' });
+    const first = recordingProcessManager('orders');
+    const runner = runnerFor([first]);
+    await runner.start();
+    await settled(runner);
+    await runner.stop();
+    await events.append('order-1', [event('A3')], { expectedRevision: 1 });
+
+    const second = recordingProcessManager('orders');
+    const restarted = runnerFor([second]);
+    await restarted.start();
+    await settled(restarted);
+
+    expect(types(first.handled)).toEqual(['A1', 'A2']);
+    expect(types(second.handled)).toEqual(['A3']);
+  });
+
+  it('given a live runner, when an event is appended, then it is handled and waitForPosition says so', async () => {
+    const manager = recordingProcessManager('orders');
+    const runner = runnerFor([manager]);
+    await runner.start();
+
+    const { position } = await events.append('order-9', [event('Live')], {
+      expectedRevision: 'no_stream',
+    });
+
+    expect(await runner.waitForPosition(position, 2_000)).toBe(true);
+    expect(types(manager.handled)).toEqual(['Live']);
+    expect(await runner.waitForPosition(position + 100, 30)).toBe(false);
+  });
+
+  it('given a handler that fails twice, then it is retried with back-off and succeeds, before later events', async () => {
+    await events.append('order-1', [event('Flaky', { failTimes: 2 }), event('After')], {
+      expectedRevision: 'no_stream',
+    });
+    const manager = recordingProcessManager('orders');
+    const runner = runnerFor([manager], {
+      retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
+    });
+    const started = performance.now();
+
+    await runner.start();
+    await settled(runner);
+
+    expect(types(manager.handled)).toEqual(['Flaky', 'After']);
+    expect(manager.tries.get(manager.handled[0]?.id ?? '')).toBe(3);
+    // Back-off of 20 ms then 40 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    expect(await runner.listParked()).toEqual([]);
+  });
+
+  it('given an event that keeps failing, then it is parked after the last try and later events still flow', async () => {
+    const { position } = await events.append(
+      'order-1',
+      [event('Poison', { failTimes: 99 }), event('After')],
+      { expectedRevision: 'no_stream' },
+    );
+    await events.append('order-2', [event('Later')], { expectedRevision: 'no_stream' });
+    const manager = recordingProcessManager('orders');
+    const runner = runnerFor([manager]);
+
+    await runner.start();
+    await settled(runner);
+
+    expect(types(manager.handled)).toEqual(['After', 'Later']);
+    const parked = await runner.listParked();
+    expect(parked).toEqual([
+      expect.objectContaining({
+        processManager: 'orders',
+        eventType: 'Poison',
+        streamId: 'order-1',
+        revision: 0,
+        position: position - 1,
+        error: 'failure 3 of Poison',
+        attempts: 3,
+      }),
+    ]);
+    expect(Date.parse(parked[0]?.parkedAt ?? '')).not.toBeNaN();
+  });
+
+  it('given a parked event, retryParked handles it once: kept with one more attempt on failure, removed on success', async () => {
+    await events.append('order-1', [event('Poison', { failTimes: 4 })], {
+      expectedRevision: 'no_stream',
+    });
+    const manager = recordingProcessManager('orders');
+    const runner = runnerFor([manager]);
+    await runner.start();
+    await settled(runner);
+    const [parked] = await runner.listParked();
+
+    expect(await runner.retryParked(parked?.id ?? '')).toBe(false);
+    expect(await runner.listParked()).toEqual([
+      expect.objectContaining({ attempts: 4, error: 'failure 4 of Poison' }),
+    ]);
+    expect(await runner.retryParked(parked?.id ?? '')).toBe(true);
+
+    expect(types(manager.handled)).toEqual(['Poison']);
+    expect(await runner.listParked()).toEqual([]);
+    await expect(runner.retryParked(parked?.id ?? '')).rejects.toThrow(/no parked event/);
+  });
+
+  it('runs several process managers independently: one parking does not hold up the other', async () => {
+    await events.append('order-1', [event('Poison', { failTimes: 99 }), event('After')], {
+      expectedRevision: 'no_stream',
+    });
+    const picky = recordingProcessManager('picky');
+    const other: ProcessManager & { seen: string[] } = {
+      name: 'other',
+      seen: [],
+      async handle(recorded) {
+        this.seen.push(recorded.type);
+      },
+    };
+    const runner = runnerFor([picky, other]);
+
+    await runner.start();
+    await settled(runner);
+
+    expect(other.seen).toEqual(['Poison', 'After']);
+    expect(types(picky.handled)).toEqual(['After']);
+    expect((await runner.listParked()).map((p) => p.processManager)).toEqual(['picky']);
+  });
+});

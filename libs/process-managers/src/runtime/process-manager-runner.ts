@@ -1,0 +1,124 @@
+import type { EventStore } from '#hawser/eventstore';
+import { AppendSignal, PositionWaiters, type DocumentStore } from '#hawser/read-models';
+import { PARKED_EVENTS, parkedEvent, type ParkedEvent } from './parked-event.js';
+import type { ProcessManager } from './process-manager.js';
+import { ProcessManagerWorker } from './process-manager-worker.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+
+export interface ProcessManagerRunnerOptions {
+  /** Back-off before an event is parked (default 5 tries, 200 ms doubling up to 30 s). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Longest sleep when caught up without an append signal (default 1,000 ms). */
+  readonly pollIntervalMs?: number;
+}
+
+/**
+ * Runs process managers as durable subscribers of the log, one worker each, with checkpoints
+ * and parked events kept in the document store.
+ */
+export class ProcessManagerRunner {
+  private readonly workers = new Map<string, ProcessManagerWorker>();
+  private readonly signal: AppendSignal;
+  private readonly waiters: PositionWaiters;
+  private state: 'new' | 'started' | 'stopped' = 'new';
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    processManagers: readonly ProcessManager[],
+    options: ProcessManagerRunnerOptions = {},
+  ) {
+    const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    if (retry.attempts < 1) throw new Error('a retry policy needs at least one attempt');
+    this.signal = new AppendSignal(events);
+    this.waiters = new PositionWaiters(() => this.reached());
+    for (const processManager of processManagers) {
+      if (this.workers.has(processManager.name)) {
+        throw new Error(`two process managers are named ${processManager.name}`);
+      }
+      this.workers.set(
+        processManager.name,
+        new ProcessManagerWorker(processManager, events, documents, {
+          retry,
+          pollIntervalMs: options.pollIntervalMs ?? 1_000,
+          onProgress: () => this.waiters.progressed(),
+        }),
+      );
+    }
+  }
+
+  /** Loads checkpoints and starts every worker; does not wait for them to catch up. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`the process manager runner is ${this.state}`);
+    this.state = 'started';
+    for (const worker of this.workers.values()) await worker.load();
+    await this.signal.open();
+    for (const worker of this.workers.values()) worker.start(this.signal);
+  }
+
+  /** Lets events in hand finish and stops; pending waits resolve with whether they were reached. */
+  async stop(): Promise<void> {
+    if (this.state !== 'started') return;
+    this.state = 'stopped';
+    const stopping = [...this.workers.values()].map((worker) => worker.stop());
+    this.signal.notify();
+    await Promise.all(stopping);
+    await this.signal.close();
+    this.waiters.releaseAll();
+  }
+
+  /**
+   * Resolves true once every process manager has dealt with the log up to `position` (handled,
+   * parked, or not concerned), or false after `timeoutMs`. Never rejects.
+   */
+  waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
+    const waiting = this.waiters.wait(position, timeoutMs);
+    if (this.reached() < position) this.signal.notify();
+    return waiting;
+  }
+
+  /** Parked events of this runner's process managers, in log order. */
+  listParked(): Promise<ParkedEvent[]> {
+    return this.documents.find<ParkedEvent>(
+      PARKED_EVENTS,
+      { processManager: { $in: [...this.workers.keys()] } },
+      { sort: [['position', 1]] },
+    );
+  }
+
+  /**
+   * Handles a parked event once more. On success it is removed and the result is true; on
+   * failure it stays parked with the new error and one more attempt, and the result is false.
+   */
+  async retryParked(id: string): Promise<boolean> {
+    const parked = await this.documents.get<ParkedEvent>(PARKED_EVENTS, id);
+    const worker = parked && this.workers.get(parked.processManager);
+    if (parked === undefined || worker === undefined) {
+      throw new Error(`no parked event ${id} of this runner's process managers`);
+    }
+    const [event] = await this.events.readStream(parked.streamId, {
+      fromRevision: parked.revision,
+      maxCount: 1,
+    });
+    if (event?.id !== parked.eventId) {
+      throw new Error(`parked event ${id} is no longer in stream ${parked.streamId}`);
+    }
+    try {
+      await worker.processManager.handle(event);
+    } catch (error) {
+      const again = parkedEvent(parked.processManager, event, error, parked.attempts + 1);
+      await this.documents.write([{ kind: 'put', collection: PARKED_EVENTS, document: again }]);
+      return false;
+    }
+    await this.documents.write([{ kind: 'delete', collection: PARKED_EVENTS, id }]);
+    return true;
+  }
+
+  /** How far every process manager has examined the log. */
+  private reached(): number {
+    if (this.state === 'new') return 0;
+    let reached = Number.POSITIVE_INFINITY;
+    for (const worker of this.workers.values()) reached = Math.min(reached, worker.examined);
+    return reached === Number.POSITIVE_INFINITY ? 0 : reached;
+  }
+}

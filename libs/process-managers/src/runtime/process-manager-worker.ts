@@ -1,0 +1,147 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { EventStore, RecordedEvent } from '#hawser/eventstore';
+import {
+  CheckpointConflictError,
+  readLogPage,
+  type AppendSignal,
+  type DocumentStore,
+  type DocumentWrite,
+} from '#hawser/read-models';
+import { PARKED_EVENTS, parkedEvent } from './parked-event.js';
+import type { ProcessManager } from './process-manager.js';
+import { backOffDelay, type RetryPolicy } from './retry-policy.js';
+
+export interface ProcessManagerWorkerOptions {
+  readonly retry: RetryPolicy;
+  /** Longest sleep when caught up without an append signal. */
+  readonly pollIntervalMs: number;
+  /** Called after the worker has moved on (for read-your-writes waiters). */
+  readonly onProgress: () => void;
+}
+
+/** Events read per query; each is still handled and checkpointed on its own. */
+const PAGE_SIZE = 100;
+/** Store the checkpoint after this many positions without a matching event. */
+const IDLE_CHECKPOINT_GAP = 10_000;
+const STORE_FAILURE_DELAY_MS = 1_000;
+
+type Outcome = { kind: 'handled' } | { kind: 'failed'; error: unknown; attempts: number };
+
+/**
+ * One durable subscriber: handles its process manager's events one at a time in log order,
+ * moving the checkpoint `pm:<name>` after each. A failing event is retried with back-off and,
+ * when it keeps failing, parked (written to `parked_events` in the same commit as the
+ * checkpoint that moves past it).
+ */
+export class ProcessManagerWorker {
+  /** How far the log has been examined (and handled). */
+  examined = 0;
+  private stored: number | undefined;
+  private stopping = false;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    readonly processManager: ProcessManager,
+    private readonly events: EventStore,
+    private readonly documents: DocumentStore,
+    private readonly options: ProcessManagerWorkerOptions,
+  ) {}
+
+  get checkpointName(): string {
+    return `pm:${this.processManager.name}`;
+  }
+
+  async load(): Promise<void> {
+    this.stored = await this.documents.readCheckpoint(this.checkpointName);
+    this.examined = this.stored ?? 0;
+  }
+
+  start(signal: AppendSignal): void {
+    this.loop ??= this.run(signal);
+  }
+
+  /** Lets the event in hand finish (a back-off sleep is cut short: it is retried next start). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.abort.abort();
+    await this.loop;
+  }
+
+  private async run(signal: AppendSignal): Promise<void> {
+    while (!this.stopping) {
+      const version = signal.version;
+      try {
+        const caughtUp = await this.step();
+        if (caughtUp && !this.stopping) await signal.wait(version, this.options.pollIntervalMs);
+      } catch (error) {
+        if (error instanceof CheckpointConflictError) await this.load().catch(() => undefined);
+        else await this.sleep(STORE_FAILURE_DELAY_MS);
+      }
+    }
+  }
+
+  /** Handles one page of events; returns whether the worker has caught up with the log. */
+  private async step(): Promise<boolean> {
+    const page = await readLogPage(this.events, this.examined, {
+      filter: this.processManager.filter,
+      maxCount: PAGE_SIZE,
+    });
+    for (const event of page.events) {
+      const outcome = await this.handleWithRetries(event);
+      if (outcome === undefined) return false;
+      const writes: DocumentWrite[] =
+        outcome.kind === 'failed'
+          ? [
+              {
+                kind: 'put',
+                collection: PARKED_EVENTS,
+                document: parkedEvent(
+                  this.processManager.name,
+                  event,
+                  outcome.error,
+                  outcome.attempts,
+                ),
+              },
+            ]
+          : [];
+      await this.save(writes, event.position);
+    }
+    if (page.examinedUpTo - (this.stored ?? 0) >= IDLE_CHECKPOINT_GAP) {
+      await this.save([], page.examinedUpTo);
+    }
+    this.examined = page.examinedUpTo;
+    this.options.onProgress();
+    return page.caughtUp;
+  }
+
+  /** The outcome after the configured tries, or undefined when stopped during a back-off. */
+  private async handleWithRetries(event: RecordedEvent): Promise<Outcome | undefined> {
+    const { retry } = this.options;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.processManager.handle(event);
+        return { kind: 'handled' };
+      } catch (error) {
+        if (attempt >= retry.attempts) return { kind: 'failed', error, attempts: attempt };
+        await this.sleep(backOffDelay(retry, attempt));
+        if (this.stopping) return undefined;
+      }
+    }
+  }
+
+  private async save(writes: readonly DocumentWrite[], position: number): Promise<void> {
+    await this.documents.commit(writes, {
+      name: this.checkpointName,
+      position,
+      expectedPosition: this.stored,
+    });
+    this.stored = position;
+    this.examined = position;
+    this.options.onProgress();
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    await delay(ms, undefined, { signal: this.abort.signal }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SqliteEventStore } from '#hawser/eventstore';
+import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
+import type { Projection } from './projection.js';
+import { ProjectionRunner } from './projection-runner.js';
+
+const eventCount = Number(process.env['HAWSER_BENCH_EVENTS'] ?? 0);
+
+// A benchmark, not a check: it runs only when asked for (HAWSER_BENCH_EVENTS=1000000).
+const describeBench = eventCount > 0 ? describe : describe.skip;
+
+/** A share listing: one document per stream, updated by every event. */
+const listing: Projection = {
+  name: 'listing',
+  collections: ['listing'],
+  filter: { streamPrefixes: ['share-'] },
+  async handle(event, ctx) {
+    const current = await ctx.get<{ id: string; events: number }>('listing', event.streamId);
+    ctx.put('listing', {
+      id: event.streamId,
+      project_id: (event.data as { project: string }).project,
+      status: event.type,
+      events: (current?.events ?? 0) + 1,
+      updated_at: event.metadata.recordedAt,
+    });
+  },
+};
+
+describeBench(`projection catch-up benchmark (HAWSER_BENCH_EVENTS=${eventCount})`, () => {
+  it('rebuilds a listing from the whole log', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+    const events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    const documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
+    const perStream = 10;
+    let started = performance.now();
+    for (let stream = 0; stream < eventCount / perStream; stream += 1) {
+      const batch = Array.from({ length: perStream }, (_, i) => ({
+        id: randomUUID(),
+        type: i === 0 ? 'ShareRequested' : 'ShareUpdated',
+        data: { project: `p${stream % 100}`, size: 1 },
+      }));
+      await events.append(`share-${stream}`, batch, { expectedRevision: 'any' });
+    }
+    const appendMs = performance.now() - started;
+    const runner = new ProjectionRunner(events, documents, [listing]);
+
+    started = performance.now();
+    await runner.start();
+    const reached = await runner.waitForPosition(await events.headPosition(), 600_000);
+    const catchUpMs = performance.now() - started;
+    started = performance.now();
+    await runner.rebuild('listing');
+    const rebuildMs = performance.now() - started;
+    await runner.stop();
+
+    expect(reached).toBe(true);
+    expect(await documents.count('listing')).toBe(eventCount / perStream);
+    process.stdout.write(
+      `${eventCount} events: appended in ${appendMs.toFixed(0)} ms, caught up in ` +
+        `${catchUpMs.toFixed(0)} ms, rebuilt in ${rebuildMs.toFixed(0)} ms\n`,
+    );
+    await documents.close();
+    await events.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 900_000);
+});
