@@ -274,13 +274,11 @@ export class SqliteEventStore implements EventStore {
 
   private toRecorded(row: RawEventRow): RecordedEvent {
     const [position, streamId, revision, id, type, data, metadata] = row;
-    const stored = JSON.parse(metadata) as Partial<StoredMetadata>;
-    const upcast = upcastStored(
-      type,
-      JSON.parse(data),
-      { ...stored, schemaVersion: stored.schemaVersion ?? 1, recordedAt: stored.recordedAt ?? '' },
-      this.upcasters,
-    );
+    // Freshly parsed, so ours to complete in place (rows written elsewhere may lack these).
+    const stored = JSON.parse(metadata) as StoredMetadata;
+    stored.schemaVersion ??= 1;
+    stored.recordedAt ??= '';
+    const upcast = upcastStored(type, JSON.parse(data), stored, this.upcasters);
     return { id, type, data: upcast.data, metadata: upcast.metadata, streamId, revision, position };
   }
 }
