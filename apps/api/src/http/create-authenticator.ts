@@ -1,5 +1,6 @@
 import type { HawserConfig } from '#hawser/platform';
 import { NoAuthAuthenticator, type Authenticator } from './authenticator.js';
+import { KeystoneAuthenticator } from './keystone/keystone-authenticator.js';
 
 /** The authenticator HAWSER_AUTH names. */
 export const createAuthenticator = (config: HawserConfig): Authenticator => {
@@ -7,6 +8,8 @@ export const createAuthenticator = (config: HawserConfig): Authenticator => {
     case 'noauth':
       return new NoAuthAuthenticator();
     case 'keystone':
-      throw new Error('HAWSER_AUTH=keystone: the Keystone authenticator is not built yet');
+      if (!config.keystone)
+        throw new Error('HAWSER_AUTH=keystone needs the HAWSER_KEYSTONE_* settings');
+      return new KeystoneAuthenticator(config.keystone);
   }
 };

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Authenticator } from './authenticator.js';
+import { KeystoneUnavailableError } from './keystone/keystone-unavailable.error.js';
 import { faultBody, ManilaHttpError } from './manila-error.js';
 import { negotiateMicroversion } from './microversion.js';
 import type { HawserRequest } from './request-context.js';
@@ -9,6 +11,8 @@ import type { HawserRequest } from './request-context.js';
 /** Manila's default project_id_regex; resource names contain other letters, so no ambiguity. */
 const PROJECT_IN_URL = /^\/v2\/([0-9a-f-]+)(\/.*)?$/;
 const UNVERSIONED = new Set(['/', '/v2', '/v2/', '/healthcheck']);
+
+const authLogger = new Logger('auth');
 
 const sendFault = (res: Response, status: number, message: string) => {
   if (status === 413) res.setHeader('Retry-After', '0');
@@ -94,6 +98,11 @@ export const configureHttpPipeline = (
         ctx.auth = auth;
         next();
       })
-      .catch(next);
+      .catch((error: unknown) => {
+        if (!(error instanceof KeystoneUnavailableError)) return next(error);
+        // As keystonemiddleware: the token may be good, so 503 (not 401); details stay in the log.
+        authLogger.warn(error.message);
+        sendFault(res, 503, 'The identity service is unavailable. Please try again later.');
+      });
   });
 };

@@ -2,6 +2,22 @@ import path from 'node:path';
 
 export type AuthMode = 'noauth' | 'keystone';
 
+/** How Hawser reaches Keystone and as whom it validates tokens (HAWSER_AUTH=keystone). */
+export interface KeystoneConfig {
+  /** HAWSER_KEYSTONE_URL: the identity v3 endpoint; `/v3` is appended when missing. */
+  readonly url: string;
+  /** HAWSER_KEYSTONE_USERNAME and HAWSER_KEYSTONE_PASSWORD: the service user. */
+  readonly username: string;
+  readonly password: string;
+  /** HAWSER_KEYSTONE_PROJECT: the service user's project (default `service`). */
+  readonly project: string;
+  /** HAWSER_KEYSTONE_USER_DOMAIN and HAWSER_KEYSTONE_PROJECT_DOMAIN: names (default `Default`). */
+  readonly userDomain: string;
+  readonly projectDomain: string;
+  /** HAWSER_KEYSTONE_CACHE_S: how long a validated token is trusted without asking (300). */
+  readonly cacheS: number;
+}
+
 /** Everything Hawser reads from its environment, with the documented defaults (README). */
 export interface HawserConfig {
   /** PORT: the HTTP port (Manila's 8786). */
@@ -12,6 +28,8 @@ export interface HawserConfig {
   readonly dataDir: string;
   /** HAWSER_AUTH: `noauth` (token `user:project[:roles]`) or `keystone`. */
   readonly auth: AuthMode;
+  /** The HAWSER_KEYSTONE_* settings: present exactly when auth is `keystone`. */
+  readonly keystone: KeystoneConfig | undefined;
   /** EVENTSTORE_URL: use KurrentDB/EventStoreDB instead of SQLite. */
   readonly eventstoreUrl: string | undefined;
   /** MONGO_URL: use MongoDB for read models instead of SQLite. */
@@ -49,11 +67,45 @@ const authMode = (value: string | undefined): AuthMode => {
   return mode;
 };
 
+const keystoneUrl = (value: string): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`HAWSER_KEYSTONE_URL must be an http(s) URL, not ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`HAWSER_KEYSTONE_URL must be an http(s) URL, not ${JSON.stringify(value)}`);
+  }
+  const base = url.href.replace(/\/+$/, '');
+  return base.endsWith('/v3') ? base : `${base}/v3`;
+};
+
+const keystoneConfig = (env: NodeJS.ProcessEnv): KeystoneConfig => {
+  const required = ['HAWSER_KEYSTONE_URL', 'HAWSER_KEYSTONE_USERNAME', 'HAWSER_KEYSTONE_PASSWORD'];
+  const missing = required.filter((name) => !env[name]);
+  if (missing.length > 0) {
+    throw new Error(
+      `HAWSER_AUTH=keystone needs ${required.join(', ')} (missing: ${missing.join(', ')})`,
+    );
+  }
+  return {
+    url: keystoneUrl(env.HAWSER_KEYSTONE_URL as string),
+    username: env.HAWSER_KEYSTONE_USERNAME as string,
+    password: env.HAWSER_KEYSTONE_PASSWORD as string,
+    project: env.HAWSER_KEYSTONE_PROJECT || 'service',
+    userDomain: env.HAWSER_KEYSTONE_USER_DOMAIN || 'Default',
+    projectDomain: env.HAWSER_KEYSTONE_PROJECT_DOMAIN || 'Default',
+    cacheS: integer('HAWSER_KEYSTONE_CACHE_S', env.HAWSER_KEYSTONE_CACHE_S, 300),
+  };
+};
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig => ({
   port: integer('PORT', env.PORT, 8786),
   bind: env.HAWSER_BIND || '127.0.0.1',
   dataDir: path.resolve(env.HAWSER_DATA_DIR || './data'),
   auth: authMode(env.HAWSER_AUTH),
+  keystone: authMode(env.HAWSER_AUTH) === 'keystone' ? keystoneConfig(env) : undefined,
   eventstoreUrl: env.EVENTSTORE_URL || undefined,
   mongoUrl: env.MONGO_URL || undefined,
   backendsFile: env.HAWSER_BACKENDS || undefined,
