@@ -1,0 +1,216 @@
+import { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
+import { pool, registryWith, request } from '../test-support/scheduler-fixtures.js';
+import { FilterScheduler } from './filter-scheduler.js';
+import { UnknownSchedulerComponentError } from './scheduler-catalogue.js';
+import type { NoValidHost, Placement, SchedulingResult } from './scheduling-result.js';
+
+const placed = (result: SchedulingResult): Placement => {
+  if (result.outcome !== 'placed') throw new Error(`expected a placement, got ${result.message}`);
+  return result;
+};
+const failed = (result: SchedulingResult): NoValidHost => {
+  if (result.outcome !== 'no-valid-host')
+    throw new Error(`expected no valid host, got ${result.host}`);
+  return result;
+};
+
+describe('FilterScheduler', () => {
+  describe('given the default filters and weighers', () => {
+    it('places on the pool with the most effective free space and debits it', () => {
+      const registry = registryWith([
+        {
+          backend: 'h@be',
+          pools: [pool('a', { free_capacity_gb: 300 }), pool('b', { free_capacity_gb: 305 })],
+        },
+      ]);
+      const scheduler = new FilterScheduler(registry);
+      const first = placed(scheduler.schedule(request({ shareId: 's1', size: 10 }), 1));
+      expect(first).toMatchObject({
+        host: 'h@be#b',
+        backend: 'h@be',
+        candidates: 2,
+        weight: 1,
+        runnerUpWeight: 0,
+        topTies: 1,
+      });
+      expect(first.pool.state.freeCapacityGb).toBe(295);
+      expect(placed(scheduler.schedule(request({ shareId: 's2', size: 10 }), 2)).host).toBe(
+        'h@be#a',
+      );
+    });
+
+    it('gives a tie to the earliest pool', () => {
+      const registry = registryWith([{ backend: 'h@be', pools: [pool('a'), pool('b')] }]);
+      expect(placed(new FilterScheduler(registry).schedule(request(), 1))).toMatchObject({
+        host: 'h@be#a',
+        topTies: 2,
+        weight: 0,
+      });
+    });
+
+    it('weighs a clone as the reference example: capacity and host affinity combined (reference 6.8)', () => {
+      const domain = { replication_domain: 'rd-1' };
+      const registry = registryWith([
+        {
+          backend: 'h1@be',
+          zone: 'az-1',
+          pools: [
+            pool('a', { free_capacity_gb: 100, ...domain }),
+            pool('b', { free_capacity_gb: 300, ...domain }),
+          ],
+        },
+        {
+          backend: 'h2@be',
+          zone: 'az-1',
+          pools: [pool('c', { free_capacity_gb: 200, ...domain })],
+        },
+      ]);
+      const result = placed(
+        new FilterScheduler(registry).schedule(
+          request({
+            size: 1,
+            availabilityZone: 'az-1',
+            snapshot: { id: 'snap', host: 'h1@be#a', shareAvailabilityZone: 'az-1' },
+          }),
+          1,
+        ),
+      );
+      expect(result.host).toBe('h1@be#b');
+      expect(result.weight).toBe(1.5);
+      expect(result.runnerUpWeight).toBe(1);
+      expect(result.weights.map((part) => [part.weigher, part.raw, part.normalised])).toEqual([
+        ['CapacityWeigher', 300, 1],
+        ['GoodnessWeigher', 0, 0],
+        ['HostAffinityWeigher', 75, 0.5],
+      ]);
+    });
+
+    it('never places on a back end that stopped reporting', () => {
+      const registry = new PoolStateRegistry({ serviceDownTimeMs: 60_000 });
+      registry.report('h1@be', [pool('a', { free_capacity_gb: 900 })], 0, 'az-1');
+      registry.report('h2@be', [pool('a', { free_capacity_gb: 100 })], 50_000, 'az-1');
+      expect(placed(new FilterScheduler(registry).schedule(request(), 70_000)).host).toBe(
+        'h2@be#a',
+      );
+    });
+  });
+
+  describe('when no pool passes', () => {
+    const registry = registryWith([
+      {
+        backend: 'h1@be',
+        zone: 'az-1',
+        pools: [pool('a', { free_capacity_gb: 5 }), pool('b', { free_capacity_gb: 50 })],
+      },
+      { backend: 'h2@be', zone: 'az-2', pools: [pool('a', { free_capacity_gb: 500 })] },
+    ]);
+    const scheduler = new FilterScheduler(registry);
+
+    it("names the filter that removed the last pools and counts each filter's removals in order", () => {
+      const result = failed(
+        scheduler.schedule(request({ size: 100, availabilityZone: 'az-1' }), 1),
+      );
+      expect(result.lastFilter).toBe('CapacityFilter');
+      expect(result.filters).toEqual([
+        { filter: 'OnlyHostFilter', before: 3, removed: 0 },
+        { filter: 'AvailabilityZoneFilter', before: 3, removed: 1 },
+        { filter: 'CapacityFilter', before: 2, removed: 2 },
+      ]);
+      expect(result.message).toBe(
+        'No valid host was found. Failed to find a weighted host, the last executed filter was CapacityFilter.',
+      );
+      expect(result.userMessage).toEqual({
+        actionId: '001',
+        detailId: '009',
+        userMessage:
+          "allocate host: No storage could be allocated for this share request, Capacity filter didn't succeed.",
+      });
+    });
+
+    it('gives the generic detail 002 for filters without a message of their own, with the reason', () => {
+      const result = failed(
+        scheduler.schedule(request({ differentHost: [{ shareId: 'gone', instanceHosts: [] }] }), 1),
+      );
+      expect(result.lastFilter).toBe('AntiAffinityFilter');
+      expect(result.userMessage.detailId).toBe('002');
+      expect(result.reason).toMatch(/gone/);
+    });
+
+    it('does not debit anything', () => {
+      scheduler.schedule(request({ size: 10_000 }), 1);
+      expect(registry.columns.freeGb[2]).toBe(500);
+    });
+
+    it('names the first filter when there are no pools at all', () => {
+      expect(
+        failed(new FilterScheduler(new PoolStateRegistry()).schedule(request(), 1)).lastFilter,
+      ).toBe('OnlyHostFilter');
+    });
+  });
+
+  describe('configuration', () => {
+    it('rejects an unknown filter or weigher name', () => {
+      const registry = new PoolStateRegistry();
+      expect(() => new FilterScheduler(registry, { filters: ['NoSuchFilter'] })).toThrow(
+        UnknownSchedulerComponentError,
+      );
+      expect(() => new FilterScheduler(registry, { weighers: ['NoSuchWeigher'] })).toThrow(
+        UnknownSchedulerComponentError,
+      );
+    });
+
+    it('stacks instead of spreading with a negative capacity multiplier', () => {
+      const registry = registryWith([
+        {
+          backend: 'h@be',
+          pools: [pool('a', { free_capacity_gb: 300 }), pool('b', { free_capacity_gb: 100 })],
+        },
+      ]);
+      expect(
+        placed(
+          new FilterScheduler(registry, { capacityWeightMultiplier: -1 }).schedule(request(), 1),
+        ).host,
+      ).toBe('h@be#b');
+    });
+
+    it('runs only the configured filters (here: Retry instead of the defaults)', () => {
+      const registry = registryWith([
+        {
+          backend: 'h@be',
+          pools: [pool('a', { free_capacity_gb: 1 }), pool('b', { free_capacity_gb: 2 })],
+        },
+      ]);
+      const scheduler = new FilterScheduler(registry, { filters: ['RetryFilter'] });
+      expect(
+        placed(scheduler.schedule(request({ size: 100, attemptedHosts: ['h@be#b'] }), 1)).host,
+      ).toBe('h@be#a');
+    });
+  });
+
+  describe('given two scheduler processes sharing placements through the log', () => {
+    const cloud = () =>
+      registryWith([
+        {
+          backend: 'h@be',
+          pools: [pool('a', { free_capacity_gb: 300 }), pool('b', { free_capacity_gb: 290 })],
+        },
+      ]);
+
+    it("sees the other process's placement once it is consumed, and only once", () => {
+      const first = cloud();
+      const second = cloud();
+      const one = new FilterScheduler(first);
+      const two = new FilterScheduler(second);
+      const placement = placed(one.schedule(request({ shareId: 'share-1', size: 20 }), 10));
+      expect(placement.host).toBe('h@be#a');
+      // The ShareScheduled event reaches the other process (and, replayed, this one).
+      expect(second.consume(placement.host, 'share-1', 20, 10)).toBe(true);
+      expect(second.consume(placement.host, 'share-1', 20, 10)).toBe(false);
+      expect(first.consume(placement.host, 'share-1', 20, 10)).toBe(false);
+      expect(placed(two.schedule(request({ shareId: 'share-2', size: 20 }), 11)).host).toBe(
+        'h@be#b',
+      );
+      expect(first.columns.freeGb[0]).toBe(second.columns.freeGb[0]);
+    });
+  });
+});
