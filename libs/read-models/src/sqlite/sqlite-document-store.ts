@@ -10,7 +10,7 @@ import {
   type FindOptions,
 } from '../document-store.port.js';
 import { generationCollection, isGenerationAddress, newGenerationId } from '../generation-id.js';
-import { orderSql, valueSql, whereSql, type SqlParam } from './sqlite-filter.js';
+import { findSql, valueSql, whereSql } from './sqlite-filter.js';
 
 export interface SqliteDocumentStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -145,15 +145,10 @@ export class SqliteDocumentStore implements DocumentStore {
     filter?: Filter,
     options: FindOptions = {},
   ): Promise<T[]> {
-    const where = whereSql(filter);
-    const page =
-      options.limit !== undefined || options.skip !== undefined ? ' LIMIT ? OFFSET ?' : '';
-    const sql = `SELECT doc FROM documents WHERE collection = ?${where.sql}${orderSql(options.sort)}${page}`;
-    const params: SqlParam[] = [this.physical(collection), ...where.params];
-    if (page) params.push(options.limit ?? -1, options.skip ?? 0);
-    const rows = this.statement(sql)
+    const query = findSql(this.physical(collection), filter, options);
+    const rows = this.statement(query.sql)
       .pluck()
-      .all(...params) as string[];
+      .all(...query.params) as string[];
     return rows.map((row) => JSON.parse(row) as T);
   }
 

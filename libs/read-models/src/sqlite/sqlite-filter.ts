@@ -102,3 +102,22 @@ export function orderSql(sort: FindOptions['sort']): string {
   if (!(sort ?? []).some(([field]) => field === 'id')) keys.push('id ASC');
   return ` ORDER BY ${keys.join(', ')}`;
 }
+
+/** The query `find` runs for one physical collection. */
+export function findSql(
+  collection: string,
+  filter: Filter | undefined,
+  options: FindOptions,
+): { sql: string; params: SqlParam[] } {
+  const where = whereSql(filter);
+  const params: SqlParam[] = [collection, ...where.params];
+  let page = '';
+  if (options.limit !== undefined || options.skip !== undefined) {
+    page = ' LIMIT ? OFFSET ?';
+    params.push(options.limit ?? -1, options.skip ?? 0);
+  }
+  return {
+    sql: `SELECT doc FROM documents WHERE collection = ?${where.sql}${orderSql(options.sort)}${page}`,
+    params,
+  };
+}
