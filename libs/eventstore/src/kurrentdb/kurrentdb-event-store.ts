@@ -72,7 +72,9 @@ const fromLogPosition = (position: Position | undefined): number =>
 
 /**
  * The event store on a KurrentDB (EventStoreDB) server. The server enforces expected revisions
- * and makes a retried append with the same event ids a no-op; positions are commit positions.
+ * and recognises a retried append by its event ids (guaranteed for an exact expected revision,
+ * best effort for 'any'); a retry that only partly matches is refused as a revision conflict.
+ * Positions are commit positions; stream reads on servers that do not report one give -1.
  */
 export class KurrentDbEventStore implements EventStore {
   private readonly client: KurrentDBClient;

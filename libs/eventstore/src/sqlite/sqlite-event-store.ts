@@ -103,10 +103,6 @@ export class SqliteEventStore implements EventStore {
     events: readonly NewEvent[],
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    const repeated = firstRepeatedId(events.map((event) => event.id));
-    if (repeated !== undefined) {
-      throw new DuplicateEventIdError(streamId, [repeated], 'appears twice in one append');
-    }
     let outcome: { result: AppendResult; written: boolean };
     try {
       outcome = this.appendTransaction(streamId, events, options.expectedRevision);
@@ -242,7 +238,10 @@ export class SqliteEventStore implements EventStore {
     return { nextRevision: last[0], position: last[1] };
   }
 
-  /** A unique-id failure on insert means a later id of the batch is stored already. */
+  /**
+   * A unique-id failure on insert means a later id of the batch is stored already, or the
+   * batch repeats an id. Found out only on failure, to keep the common path free of checks.
+   */
   private explainConstraintFailure(
     streamId: string,
     events: readonly NewEvent[],
@@ -256,6 +255,10 @@ export class SqliteEventStore implements EventStore {
     const stored = events
       .filter((event) => this.selectByEventId.get(streamId, event.id) !== undefined)
       .map((event) => event.id);
+    const repeated = firstRepeatedId(events.map((event) => event.id));
+    if (stored.length === 0 && repeated !== undefined) {
+      return new DuplicateEventIdError(streamId, [repeated], 'appears twice in one append');
+    }
     return new DuplicateEventIdError(
       streamId,
       stored,
