@@ -205,4 +205,24 @@ describe('ProcessManagerRunner', () => {
     expect(types(picky.handled)).toEqual(['After']);
     expect((await runner.listParked()).map((p) => p.processManager)).toEqual(['picky']);
   });
+
+  it('given an event in back-off, when stopped, then it stops at once and the event is handled again next time', async () => {
+    await events.append('order-1', [event('Flaky', { failTimes: 1 })], {
+      expectedRevision: 'no_stream',
+    });
+    const manager = recordingProcessManager('orders');
+    const runner = runnerFor([manager], { retry: { attempts: 3, baseDelayMs: 60_000 } });
+    await runner.start();
+    while (manager.tries.size === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    const stopping = performance.now();
+    await runner.stop();
+
+    expect(performance.now() - stopping).toBeLessThan(1_000);
+    expect(await documents.readCheckpoint('pm:orders')).toBeUndefined();
+    const restarted = runnerFor([manager], { retry: { attempts: 3, baseDelayMs: 1 } });
+    await restarted.start();
+    await settled(restarted);
+    expect(types(manager.handled)).toEqual(['Flaky']);
+  });
 });

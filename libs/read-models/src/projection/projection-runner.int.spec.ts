@@ -180,6 +180,21 @@ describe('ProjectionRunner', () => {
     ]);
   });
 
+  it('given two runners of the same projection on one store, then the checkpoint compare-and-set keeps every event applied once', async () => {
+    const first = runnerFor([countingProjection('counts', 'counts')], 7);
+    const second = runnerFor([countingProjection('counts', 'counts')], 5);
+    await first.start();
+    await second.start();
+
+    for (let i = 0; i < 40; i += 1) {
+      await eventStore.append(`thing-${i % 3}`, events(3), { expectedRevision: 'any' });
+    }
+    await caughtUp(first);
+    await caughtUp(second);
+
+    expect(await storedCounts()).toEqual(await expectedCounts());
+  });
+
   describe('rebuild', () => {
     it('given live appends during a rebuild, then the rebuilt collection equals a projection that was never rebuilt', async () => {
       await givenThings(30, 100);
