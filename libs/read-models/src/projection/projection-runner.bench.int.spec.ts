@@ -66,4 +66,30 @@ describeBench(`projection catch-up benchmark (HAWSER_BENCH_EVENTS=${eventCount})
     await events.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 900_000);
+
+  it('shows a live append in the read model within milliseconds', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+    const events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    const documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
+    const runner = new ProjectionRunner(events, documents, [listing]);
+    await runner.start();
+    const latencies: number[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      const started = performance.now();
+      const { position } = await events.append(
+        `share-${i}`,
+        [{ id: randomUUID(), type: 'ShareRequested', data: { project: 'p1' } }],
+        { expectedRevision: 'no_stream' },
+      );
+      expect(await runner.waitForPosition(position, 5_000)).toBe(true);
+      latencies.push(performance.now() - started);
+    }
+    await runner.stop();
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => (latencies[Math.floor(q * (latencies.length - 1))] ?? 0).toFixed(2);
+    process.stdout.write(`append to visible: median ${at(0.5)} ms, p99 ${at(0.99)} ms\n`);
+    await documents.close();
+    await events.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });
