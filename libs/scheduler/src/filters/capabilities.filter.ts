@@ -13,6 +13,8 @@ import type { SchedulerFilter } from './scheduler-filter.js';
 interface MatchCache {
   stamps: Float64Array;
   passes: Uint8Array;
+  /** Backing store of `passing`, reused across revalidations. */
+  buffer: Int32Array;
   passing: Int32Array;
   version: number;
 }

@@ -19,6 +19,17 @@ describe('PoolStateRegistry', () => {
       expect(hosts(registry)).toEqual(['h2@be#z', 'h2@be#a', 'h1@be#m']);
     });
 
+    it('grows its tables as back ends register, keeping every row', () => {
+      const backends = Array.from({ length: 30 }, (_, i) => ({
+        backend: `h${String(i).padStart(2, '0')}@be`,
+        pools: [pool('a', { free_capacity_gb: i }), pool('b', { free_capacity_gb: 100 + i })],
+      }));
+      const registry = registryWith(backends);
+      expect(registry.size).toBe(60);
+      expect(hosts(registry).slice(-2)).toEqual(['h29@be#a', 'h29@be#b']);
+      expect(free(registry, 'h17@be#b')).toBe(117);
+    });
+
     it("keeps a back end's known pools in place, appends new ones and drops missing ones", () => {
       const registry = registryWith([{ backend: 'h@be', pools: [pool('a'), pool('b')] }]);
       registry.report('h@be', [pool('c'), pool('b')], 1, 'az-1');
