@@ -34,7 +34,10 @@ const rebuildOffline = async (name: string) => {
     eventstoreUrl: config.eventstoreUrl,
     upcasters: createUpcasters(),
   });
-  const documents = await createDocumentStore({ dataDir: config.dataDir, mongoUrl: config.mongoUrl });
+  const documents = await createDocumentStore({
+    dataDir: config.dataDir,
+    mongoUrl: config.mongoUrl,
+  });
   const runner = new ProjectionRunner(events, documents, ALL_PROJECTIONS);
   try {
     await runner.start();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
+import { SqliteEventStore } from '#hawser/eventstore';
 import { HawserProcess, freePort } from './test-support/hawser-process.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
@@ -47,9 +48,13 @@ describe('crash recovery of the all-in-one service', () => {
     };
     const first = new HawserProcess(env);
     await first.start();
-    expect((await call(base, 'POST', '/v2/types', {
-      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
-    })).status).toBe(200);
+    expect(
+      (
+        await call(base, 'POST', '/v2/types', {
+          share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
+        })
+      ).status,
+    ).toBe(200);
 
     // Request all 200, eight at a time; kill the process once a third are accepted.
     let accepted = 0;
@@ -72,15 +77,29 @@ describe('crash recovery of the all-in-one service', () => {
     await Promise.all(Array.from({ length: 8 }, worker));
     await killed;
 
+    // The kill landed mid-way: the log holds requests that no driver had completed.
+    const log = new SqliteEventStore({ file: path.join(dir, 'data', 'events.sqlite') });
+    const count = async (type: string) =>
+      (await log.readAll({ filter: { eventTypes: [type] } })).length;
+    const atCrash = {
+      requested: await count('ShareRequested'),
+      created: await count('ShareCreated'),
+    };
+    await log.close();
+    expect(atCrash.requested).toBeGreaterThanOrEqual(accepted);
+    expect(atCrash.created).toBeLessThan(atCrash.requested);
+
     const second = new HawserProcess(env);
     await second.start();
     try {
       const shares = await waitForFinal(base);
-      expect(shares.length).toBeGreaterThanOrEqual(accepted);
+      expect(shares.length).toBe(atCrash.requested);
       expect(shares.every((s) => s.status === 'available')).toBe(true);
 
       // No driver operation ran twice for the same command.
-      const entries = backends.flatMap((b) => OperationJournal.read(b.options?.journalFile as string));
+      const entries = backends.flatMap((b) =>
+        OperationJournal.read(b.options?.journalFile as string),
+      );
       const creates = entries.filter((e) => e.operation === 'createShare');
       const perCommand = new Map<string, number>();
       for (const e of creates) perCommand.set(e.commandId, (perCommand.get(e.commandId) ?? 0) + 1);

@@ -64,6 +64,5 @@ export const createHawserApp = async (
     bodyLimit: config.bodyLimit,
     authenticator: createAuthenticator(config),
   });
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   return app;
 };

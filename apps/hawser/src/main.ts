@@ -10,3 +10,12 @@ console.log(
     `(auth ${config.auth}, events ${config.eventstoreUrl ? 'KurrentDB' : 'SQLite'}, ` +
     `read models ${config.mongoUrl ? 'MongoDB' : 'SQLite'}, data ${config.dataDir})`,
 );
+
+// A clean stop: finish what is in hand, close the stores, exit 0.
+const stop = async (signal: string) => {
+  console.log(`Hawser stopping (${signal})`);
+  await app.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop('SIGTERM'));
+process.once('SIGINT', () => void stop('SIGINT'));

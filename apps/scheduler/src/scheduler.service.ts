@@ -45,7 +45,10 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly commands: CommandHandler,
   ) {
     this.registry = new PoolStateRegistry({ serviceDownTimeMs: config.serviceDownTimeS * 1000 });
-    this.placement = new FilterSchedulerPlacement(this.registry, new FilterScheduler(this.registry));
+    this.placement = new FilterSchedulerPlacement(
+      this.registry,
+      new FilterScheduler(this.registry),
+    );
     this.unsubscribe = this.reports.subscribe((report) => this.take(report));
   }
 
@@ -90,12 +93,15 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       if (this.stopped) return;
       if (waiting.length === 0 || Date.now() >= deadline) {
         if (waiting.length > 0) {
-          this.logger.warn(`placing without reports from ${waiting.map((b) => b.backend).join(', ')}`);
+          this.logger.warn(
+            `placing without reports from ${waiting.map((b) => b.backend).join(', ')}`,
+          );
         }
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    if (this.stopped) return;
     this.runner = new ProcessManagerRunner(this.events, this.documents, [
       shareSchedulingProcessManager(this.commands, this.placement),
     ]);

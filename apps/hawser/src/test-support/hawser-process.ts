@@ -31,7 +31,10 @@ export class HawserProcess {
     });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start within ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no start within ${timeoutMs} ms:\n${this.output}`)),
+        timeoutMs,
+      );
       const onData = (chunk: Buffer) => {
         this.output += chunk.toString();
         if (this.output.includes('Hawser listening')) {
@@ -59,7 +62,8 @@ export class HawserProcess {
 
   private stopWith(signal: NodeJS.Signals): Promise<number | null> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(null);
+    if (!child || child.exitCode !== null || child.signalCode !== null)
+      return Promise.resolve(null);
     return new Promise((resolve) => {
       child.once('exit', (code) => resolve(code));
       child.kill(signal);

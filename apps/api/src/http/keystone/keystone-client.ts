@@ -16,10 +16,19 @@ export type Validation =
   /** Keystone no longer accepts the service token (401): issue a new one. */
   | { readonly outcome: 'service-token-rejected' };
 
-/** fetch reports "fetch failed" and keeps the useful part (ECONNREFUSED, ...) in its cause. */
+const messageOf = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'message' in error
+    ? String(error.message)
+    : undefined;
+
+/**
+ * fetch reports "fetch failed" and keeps the useful part (ECONNREFUSED, ...) in its cause.
+ * Duck-typed: errors from Node's own fetch may come from another realm than `Error`.
+ */
 const reasonOf = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
+  const message = messageOf(error) ?? String(error);
+  const cause = messageOf((error as { cause?: unknown } | undefined)?.cause);
+  return cause ? `${message} (${cause})` : message;
 };
 
 /** The two Identity v3 calls keystonemiddleware's auth_token makes, and nothing else. */
