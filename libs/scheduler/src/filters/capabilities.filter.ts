@@ -32,6 +32,7 @@ const cacheFor = (registry: PoolStateRegistry, key: string): MatchCache => {
     cache = {
       stamps: new Float64Array(size),
       passes: new Uint8Array(size),
+      buffer: new Int32Array(size),
       passing: new Int32Array(0),
       version: -1,
     };
