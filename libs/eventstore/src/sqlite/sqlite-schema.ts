@@ -19,8 +19,9 @@ export function openEventLog(file: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   db.pragma(`cache_size = -${CACHE_KIB}`);
-  // Event ids are unique per stream, as in KurrentDB. A global unique index on random UUIDs
-  // dirtied one index page per event and cut batched appends to a third (see the bench).
+  // Event ids are unique per stream, where a retried append is recognised (as in KurrentDB).
+  // A global unique index on random UUIDs dirtied one index page per event: measured on
+  // 100-event appends, about 16,000 events/s against about 55,000 per-stream.
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
       position  INTEGER PRIMARY KEY AUTOINCREMENT,
