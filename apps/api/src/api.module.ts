@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuditController } from './admin/audit.controller.js';
+import { ParkedEventsController } from './admin/parked-events.controller.js';
 import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
@@ -19,6 +20,7 @@ import { VersionsController } from './versions/versions.controller.js';
     AvailabilityZonesController,
     AuditController,
     ProjectionsController,
+    ParkedEventsController,
   ],
   providers: [
     ShareTypesService,

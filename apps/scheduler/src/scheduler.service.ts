@@ -19,6 +19,7 @@ import {
   HAWSER_CONFIG,
   type CapabilityReports,
   type HawserConfig,
+  WorkflowRunners,
 } from '#hawser/platform';
 import { FilterSchedulerPlacement } from './filter-scheduler.placement.js';
 
@@ -43,6 +44,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     private readonly commands: CommandHandler,
+    private readonly workflows: WorkflowRunners,
   ) {
     this.registry = new PoolStateRegistry({ serviceDownTimeMs: config.serviceDownTimeS * 1000 });
     this.placement = new FilterSchedulerPlacement(
@@ -102,9 +104,12 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     if (this.stopped) return;
-    this.runner = new ProcessManagerRunner(this.events, this.documents, [
-      shareSchedulingProcessManager(this.commands, this.placement),
-    ]);
+    const workflows = [shareSchedulingProcessManager(this.commands, this.placement)];
+    this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
+    this.workflows.register(
+      workflows.map((w) => w.name),
+      this.runner,
+    );
     await this.runner.start();
   }
 }

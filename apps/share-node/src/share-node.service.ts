@@ -23,6 +23,7 @@ import {
   HAWSER_CONFIG,
   type CapabilityReports,
   type HawserConfig,
+  WorkflowRunners,
 } from '#hawser/platform';
 
 export const SHARE_NODE_OPTIONS = Symbol('SHARE_NODE_OPTIONS');
@@ -52,6 +53,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(CAPABILITY_REPORTS) private readonly reports: CapabilityReports,
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     private readonly commands: CommandHandler,
+    private readonly workflows: WorkflowRunners,
     private readonly projections: ProjectionRunner,
   ) {}
 
@@ -85,9 +87,12 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       new Map(this.drivers.all().map((d) => [d.backend, d])),
     );
     await this.recover(operations);
-    this.runner = new ProcessManagerRunner(this.events, this.documents, [
-      shareNodeOperationsProcessManager(this.options.nodeName, operations),
-    ]);
+    const workflows = [shareNodeOperationsProcessManager(this.options.nodeName, operations)];
+    this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
+    this.workflows.register(
+      workflows.map((w) => w.name),
+      this.runner,
+    );
     await this.runner.start();
   }
 

@@ -3,3 +3,4 @@ export * from './tokens/tokens.js';
 export * from './persistence/persistence.module.js';
 export * from './transport/capability-reports.js';
 export * from './projections/projections.module.js';
+export * from './workflows/workflow-runners.js';

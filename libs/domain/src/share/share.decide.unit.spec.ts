@@ -235,6 +235,24 @@ describe('share decider', () => {
           },
         ]);
     });
+    it('carries on with a force-delete once the creation it interrupted completes', () =>
+      spec
+        .given([
+          shareRequested,
+          scheduled,
+          started('create_share', 'c-create'),
+          { type: 'ShareDeletionRequested', data: { instanceIds: ['i1'], force: true, requestedAt: now } },
+          created,
+        ])
+        .when({
+          type: 'StartDriverOperation',
+          instanceId: 'i1',
+          operation: 'delete_share',
+          commandId: 'c-delete',
+          host: 'node1@b1#p1',
+          now,
+        })
+        .then([started('delete_share', 'c-delete')]));
     it('finishes when the node reports the instance deleted', () =>
       spec
         .given([

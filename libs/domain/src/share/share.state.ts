@@ -133,10 +133,11 @@ export const evolveShare = (state: ShareState, event: ShareEvent): ShareState =>
         pendingOperation: { operation: event.data.operation, commandId: event.data.commandId },
         updatedAt: event.data.startedAt,
       }));
+    // An instance force-deleted while its creation ran stays `deleting`: its deletion goes on.
     case 'ShareCreated':
       return updateInstance(state, event.data.instanceId, (i) => ({
         ...i,
-        status: 'available',
+        status: i.status === 'deleting' ? 'deleting' : 'available',
         progress: '100%',
         replicaState: state.capabilities?.replicationType ? 'active' : null,
         exportLocations: event.data.exportLocations,
@@ -146,7 +147,7 @@ export const evolveShare = (state: ShareState, event: ShareEvent): ShareState =>
     case 'ShareCreationFailed':
       return updateInstance(state, event.data.instanceId, (i) => ({
         ...i,
-        status: 'error',
+        status: i.status === 'deleting' ? 'deleting' : 'error',
         progress: null,
         pendingOperation: null,
         updatedAt: event.data.failedAt,

@@ -1,9 +1,16 @@
-import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
 import { createEventStore, type EventStore, type UpcasterRegistry } from '#hawser/eventstore';
 import { createDocumentStore, type DocumentStore } from '#hawser/read-models';
 import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
 import { DOCUMENT_STORE, EVENT_STORE } from '../tokens/tokens.js';
+import { WorkflowRunners } from '../workflows/workflow-runners.js';
 
 /** Closes the stores last, after every subscriber has stopped. */
 class StoreCloser implements OnApplicationShutdown {
@@ -41,7 +48,8 @@ export class PersistenceModule {
         },
         {
           provide: DOCUMENT_STORE,
-          useFactory: () => createDocumentStore({ dataDir: config.dataDir, mongoUrl: config.mongoUrl }),
+          useFactory: () =>
+            createDocumentStore({ dataDir: config.dataDir, mongoUrl: config.mongoUrl }),
         },
         {
           provide: CommandHandler,
@@ -49,8 +57,9 @@ export class PersistenceModule {
           inject: [EVENT_STORE],
         },
         StoreCloser,
+        { provide: WorkflowRunners, useValue: new WorkflowRunners() },
       ],
-      exports: [HAWSER_CONFIG, EVENT_STORE, DOCUMENT_STORE, CommandHandler],
+      exports: [HAWSER_CONFIG, EVENT_STORE, DOCUMENT_STORE, CommandHandler, WorkflowRunners],
     };
   }
 }

@@ -43,7 +43,10 @@ class ProjectionReadYourWrites implements ReadYourWrites {
   async waitFor(position: number | undefined): Promise<void> {
     if (position === undefined) return;
     const reached = await this.runner.waitForPosition(position, this.timeoutMs);
-    if (!reached) this.logger.warn(`read models had not reached position ${position} after ${this.timeoutMs} ms`);
+    if (!reached)
+      this.logger.warn(
+        `read models had not reached position ${position} after ${this.timeoutMs} ms`,
+      );
   }
 }
 
