@@ -10,7 +10,7 @@ describe('event catalogue', () => {
 
   it('names event types as past-tense facts in PascalCase', () => {
     for (const type of Object.keys(EVENT_CATALOGUE)) {
-      expect(type).toMatch(/^[A-Z][A-Za-z]+(ed|Set|Unset)$/);
+      expect(type).toMatch(/^[A-Z][A-Za-z]+(ed|Set|Unset|Reset)$/);
     }
   });
 });
