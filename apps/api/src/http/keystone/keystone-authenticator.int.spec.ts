@@ -2,79 +2,20 @@ import net from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { loadConfig, type KeystoneConfig } from '#hawser/platform';
 import type { Authenticator } from '../authenticator.js';
 import { configureHttpPipeline } from '../http-pipeline.js';
 import {
   KeystoneAuthenticator,
   type KeystoneAuthenticatorOptions,
 } from './keystone-authenticator.js';
+import {
+  describeWithKeystone,
+  issueToken,
+  keystoneSettings,
+  keystoneUrl,
+  revokeToken,
+} from './keystone-test-users.js';
 import { KeystoneUnavailableError } from './keystone-unavailable.error.js';
-
-// tools/keystone/start-keystone.sh starts a real Keystone and prints these variables.
-const env = process.env;
-const keystoneUrl = env['KEYSTONE_URL'];
-const describeWithKeystone = keystoneUrl
-  ? describe
-  : (name: string, body: () => void) =>
-      describe.skip(`${name} (skipped: KEYSTONE_URL not set, see tools/keystone)`, body);
-
-type Who = 'ADMIN' | 'MEMBER' | 'READER' | 'SERVICE';
-
-const settingsFor = (url: string, cacheS = 300): KeystoneConfig =>
-  loadConfig({
-    HAWSER_AUTH: 'keystone',
-    HAWSER_KEYSTONE_URL: url,
-    HAWSER_KEYSTONE_USERNAME: env['KEYSTONE_SERVICE_USERNAME'] ?? 'hawser',
-    HAWSER_KEYSTONE_PASSWORD: env['KEYSTONE_SERVICE_PASSWORD'] ?? 'unused',
-    HAWSER_KEYSTONE_PROJECT: env['KEYSTONE_SERVICE_PROJECT'],
-    HAWSER_KEYSTONE_CACHE_S: String(cacheS),
-  }).keystone as KeystoneConfig;
-
-interface IssuedToken {
-  readonly token: string;
-  readonly userId: string;
-  readonly projectId: string | undefined;
-}
-
-/** Logs in as a test user, as a client such as the manila CLI would. */
-const issueToken = async (who: Who, scoped = true): Promise<IssuedToken> => {
-  const user = { name: env[`KEYSTONE_${who}_USERNAME`], domain: { name: 'Default' } };
-  const response = await fetch(`${keystoneUrl}/auth/tokens?nocatalog`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      auth: {
-        identity: {
-          methods: ['password'],
-          password: { user: { ...user, password: env[`KEYSTONE_${who}_PASSWORD`] } },
-        },
-        ...(scoped && {
-          scope: {
-            project: { name: env[`KEYSTONE_${who}_PROJECT`], domain: { name: 'Default' } },
-          },
-        }),
-      },
-    }),
-  });
-  expect(response.status).toBe(201);
-  const body = (await response.json()) as {
-    token: { user: { id: string }; project?: { id: string } };
-  };
-  return {
-    token: response.headers.get('X-Subject-Token') as string,
-    userId: body.token.user.id,
-    projectId: body.token.project?.id,
-  };
-};
-
-const revoke = async (adminToken: string, token: string): Promise<void> => {
-  const response = await fetch(`${keystoneUrl}/auth/tokens`, {
-    method: 'DELETE',
-    headers: { 'X-Auth-Token': adminToken, 'X-Subject-Token': token },
-  });
-  expect(response.status).toBe(204);
-};
 
 interface KeystoneCall {
   readonly request: string;
@@ -113,7 +54,7 @@ const startPipeline = async (authenticator: Authenticator) => {
 describeWithKeystone('KeystoneAuthenticator against a real Keystone', () => {
   const url = keystoneUrl as string;
   const authenticatorWith = (options: KeystoneAuthenticatorOptions = {}, cacheS = 300) =>
-    new KeystoneAuthenticator(settingsFor(url, cacheS), options);
+    new KeystoneAuthenticator(keystoneSettings(url, cacheS), options);
 
   it('given an admin token, names the admin with its project and roles', async () => {
     const admin = await issueToken('ADMIN');
@@ -151,7 +92,7 @@ describeWithKeystone('KeystoneAuthenticator against a real Keystone', () => {
     const admin = await issueToken('ADMIN');
     const unscoped = await issueToken('MEMBER', false);
     const revoked = await issueToken('MEMBER');
-    await revoke(admin.token, revoked.token);
+    await revokeToken(admin.token, revoked.token);
 
     expect(unscoped.projectId).toBeUndefined();
     await expect(authenticator.authenticate('gAAAAABgarbage')).resolves.toBeUndefined();
@@ -230,7 +171,7 @@ describeWithKeystone('KeystoneAuthenticator against a real Keystone', () => {
     const authenticator = authenticatorWith({ fetch: recorder.fetch });
     await authenticator.authenticate((await issueToken('MEMBER')).token);
     const serviceToken = recorder.calls[0]?.subjectToken as string;
-    await revoke((await issueToken('ADMIN')).token, serviceToken);
+    await revokeToken((await issueToken('ADMIN')).token, serviceToken);
 
     const reader = await issueToken('READER');
     const auth = await authenticator.authenticate(reader.token);
@@ -244,7 +185,10 @@ describeWithKeystone('KeystoneAuthenticator against a real Keystone', () => {
   });
 
   it('given wrong service credentials, reports Keystone unavailable rather than refusing callers', async () => {
-    const authenticator = new KeystoneAuthenticator({ ...settingsFor(url), password: 'wrong' });
+    const authenticator = new KeystoneAuthenticator({
+      ...keystoneSettings(url),
+      password: 'wrong',
+    });
     const member = await issueToken('MEMBER');
 
     await expect(authenticator.authenticate(member.token)).rejects.toThrow(
@@ -293,7 +237,9 @@ describe('KeystoneAuthenticator when Keystone cannot answer', () => {
   });
 
   it('given nothing listens, fails with KeystoneUnavailableError', async () => {
-    const authenticator = new KeystoneAuthenticator(settingsFor(`http://127.0.0.1:${closedPort}`));
+    const authenticator = new KeystoneAuthenticator(
+      keystoneSettings(`http://127.0.0.1:${closedPort}`),
+    );
 
     await expect(authenticator.authenticate('a-token')).rejects.toThrow(KeystoneUnavailableError);
     await expect(authenticator.authenticate('a-token')).rejects.toThrow(
@@ -302,9 +248,12 @@ describe('KeystoneAuthenticator when Keystone cannot answer', () => {
   });
 
   it('given Keystone hangs, gives up after the timeout', async () => {
-    const authenticator = new KeystoneAuthenticator(settingsFor(`http://127.0.0.1:${silentPort}`), {
-      timeoutMs: 200,
-    });
+    const authenticator = new KeystoneAuthenticator(
+      keystoneSettings(`http://127.0.0.1:${silentPort}`),
+      {
+        timeoutMs: 200,
+      },
+    );
     const started = Date.now();
 
     await expect(authenticator.authenticate('a-token')).rejects.toThrow(KeystoneUnavailableError);
@@ -312,7 +261,9 @@ describe('KeystoneAuthenticator when Keystone cannot answer', () => {
   });
 
   it("over HTTP, answers Manila's 503 fault, not 401 or 500", async () => {
-    const authenticator = new KeystoneAuthenticator(settingsFor(`http://127.0.0.1:${closedPort}`));
+    const authenticator = new KeystoneAuthenticator(
+      keystoneSettings(`http://127.0.0.1:${closedPort}`),
+    );
     const { app, url } = await startPipeline(authenticator);
     try {
       const response = await fetch(`${url}/v2/shares`, { headers: { 'X-Auth-Token': 'a-token' } });
