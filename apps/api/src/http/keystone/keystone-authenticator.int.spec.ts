@@ -14,7 +14,7 @@ import {
   keystoneSettings,
   keystoneUrl,
   revokeToken,
-} from './keystone-test-users.js';
+} from './test-support/keystone-test-users.js';
 import { KeystoneUnavailableError } from './keystone-unavailable.error.js';
 
 interface KeystoneCall {

@@ -8,7 +8,7 @@ import {
   issueToken,
   keystoneUrl,
   type IssuedToken,
-} from './keystone-test-users.js';
+} from './test-support/keystone-test-users.js';
 
 describeWithKeystone('Hawser with HAWSER_AUTH=keystone (given a real Keystone)', () => {
   let hawser: HawserTestServer;
