@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { PersistenceModule, ProjectionsModule, type HawserConfig } from '#hawser/platform';
+import { createUpcasters } from '../../../eventstore/catalogue.js';
+import { ApiModule } from './api.module.js';
+import { createAuthenticator } from './http/create-authenticator.js';
+import { configureHttpPipeline } from './http/http-pipeline.js';
+
+/**
+ * The API process: Manila's HTTP API and the projections. It is the one process that writes
+ * the read models; the scheduler and the share nodes only read them.
+ */
+@Module({})
+class ApiProcessModule {
+  static forRoot(config: HawserConfig): DynamicModule {
+    return {
+      module: ApiProcessModule,
+      imports: [
+        PersistenceModule.forRoot(config, createUpcasters()),
+        ProjectionsModule.forRoot(),
+        ApiModule,
+      ],
+    };
+  }
+}
+
+export const createApiApp = async (
+  config: HawserConfig,
+  options: { logger?: false } = {},
+): Promise<NestExpressApplication> => {
+  const app = await NestFactory.create<NestExpressApplication>(ApiProcessModule.forRoot(config), {
+    bodyParser: false,
+    ...(options.logger === false && { logger: false }),
+  });
+  configureHttpPipeline(app, {
+    bodyLimit: config.bodyLimit,
+    authenticator: createAuthenticator(config),
+  });
+  return app;
+};

@@ -1,0 +1,14 @@
+import { loadConfig } from '#hawser/platform';
+import { requiredNatsServers } from '../../../libs/platform/src/transport/nats-config.js';
+import { createSchedulerApp } from './scheduler.app.js';
+
+const config = loadConfig();
+const servers = requiredNatsServers('scheduler');
+const app = await createSchedulerApp(config, { servers, name: 'hawser-scheduler' });
+app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+console.log(
+  `Hawser scheduler placing shares, capability reports from NATS ${servers.join(',')} ` +
+    `(a back end silent for ${config.serviceDownTimeS} s leaves, ` +
+    `events ${config.eventstoreUrl ? 'KurrentDB' : 'SQLite'}, ` +
+    `read models ${config.mongoUrl ? 'MongoDB' : 'SQLite'}, data ${config.dataDir})`,
+);
