@@ -24,8 +24,12 @@ const IMPL = 'hawser-0.1.0';
 
 interface Run {
   readonly latenciesUs: number[];
+  /** Process CPU time per request: tells the scheduler's own cost from time lost to other jobs. */
+  readonly cpuUs: number[];
   readonly results: SchedulingResult[];
   readonly wallSeconds: number;
+  /** CPU time of the process over the loop: well below the wall time means other jobs ran. */
+  readonly cpuSeconds: number;
 }
 
 const loadScheduler = (cloud: CloudFile): FilterScheduler => {
@@ -48,15 +52,21 @@ const runOnce = (cloud: CloudFile, requests: readonly SchedulingRequest[]): Run 
   const scheduler = loadScheduler(cloud);
   collectGarbage();
   const latenciesUs: number[] = new Array<number>(requests.length);
+  const cpuUs: number[] = new Array<number>(requests.length);
   const results: SchedulingResult[] = new Array<SchedulingResult>(requests.length);
+  const cpuStart = process.cpuUsage();
   const loopStart = process.hrtime.bigint();
   for (let i = 0; i < requests.length; i++) {
+    const cpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     results[i] = scheduler.schedule(requests[i] as SchedulingRequest, i + 1);
     latenciesUs[i] = Number(process.hrtime.bigint() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    cpuUs[i] = cpu.user + cpu.system;
   }
   const wallSeconds = Number(process.hrtime.bigint() - loopStart) / 1e9;
-  return { latenciesUs, results, wallSeconds };
+  const cpu = process.cpuUsage(cpuStart);
+  return { latenciesUs, cpuUs, results, wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 };
 
 const hostOf = (result: SchedulingResult): string | null =>
@@ -140,6 +150,29 @@ const main = (): void => {
     decisions_sha256: decisionsHash(hosts),
     cloud_sha256: createHash('sha256').update(raw).digest('hex'),
     req_per_s_runs: perRun.map((run) => round(run.req_per_s, 2)),
+    p50_cpu_us: round(
+      median(
+        runs.map((run) =>
+          percentile(
+            [...run.cpuUs].sort((a, b) => a - b),
+            50,
+          ),
+        ),
+      ),
+      2,
+    ),
+    p99_cpu_us: round(
+      median(
+        runs.map((run) =>
+          percentile(
+            [...run.cpuUs].sort((a, b) => a - b),
+            99,
+          ),
+        ),
+      ),
+      2,
+    ),
+    cpu_over_wall_min: round(Math.min(...runs.map((run) => run.cpuSeconds / run.wallSeconds)), 3),
     distinct_pools_chosen: new Set(hosts.filter((host) => host !== null)).size,
   });
   for (const line of lines) process.stdout.write(`${JSON.stringify(line)}\n`);

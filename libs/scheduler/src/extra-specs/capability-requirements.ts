@@ -33,7 +33,8 @@ const requirementFor = (
 
 const MAX_REMEMBERED_VALUES = 256;
 
-const matches = (requirement: CapabilityRequirement, value: unknown): boolean => {
+/** Whether a present (non-null) capability value satisfies the requirement; remembers scalar outcomes. */
+export const matchesValue = (requirement: CapabilityRequirement, value: unknown): boolean => {
   if (typeof value === 'object') return matchCapability(value, requirement.requirement);
   const known = requirement.outcomes.get(value);
   if (known !== undefined) return known;
@@ -71,18 +72,22 @@ const lookUp = (capabilities: unknown, path: readonly string[]): unknown => {
   return value;
 };
 
+/** True when the pool's as-reported capabilities satisfy one requirement (a missing or null capability fails). */
+export const satisfiesRequirement = (
+  capabilities: Readonly<Record<string, unknown>>,
+  requirement: CapabilityRequirement,
+): boolean => {
+  const path = requirement.path;
+  const value =
+    path.length === 1 ? (capabilities[path[0] as string] ?? null) : lookUp(capabilities, path);
+  return value !== null && matchesValue(requirement, value);
+};
+
 /** True when the pool's as-reported capabilities satisfy every requirement. */
 export const satisfiesRequirements = (
   capabilities: Readonly<Record<string, unknown>>,
   requirements: readonly CapabilityRequirement[],
-): boolean => {
-  for (const requirement of requirements) {
-    const value = lookUp(capabilities, requirement.path);
-    if (value === null) return false;
-    if (!matches(requirement, value)) return false;
-  }
-  return true;
-};
+): boolean => requirements.every((requirement) => satisfiesRequirement(capabilities, requirement));
 
 export const capabilitiesSatisfied = (
   capabilities: Readonly<Record<string, unknown>>,

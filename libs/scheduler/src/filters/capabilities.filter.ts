@@ -1,104 +1,135 @@
 import {
-  satisfiesRequirements,
+  matchesValue,
+  satisfiesRequirement,
   type CapabilityRequirement,
 } from '../extra-specs/capability-requirements.js';
+import type { CapabilityValueColumn } from '../pool-state/capability-value-column.js';
 import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
 import type { SchedulerFilter } from './scheduler-filter.js';
 
-/**
- * What one requirement set gives every pool: per-pool outcomes, valid while the pool's
- * capability stamp is unchanged, and the live pools that pass, valid while the registry's
- * capability version is unchanged.
- */
-interface MatchCache {
-  stamps: Float64Array;
-  passes: Uint8Array;
-  /** Backing store of `passing`, reused across revalidations. */
+const UNKNOWN = -1;
+
+/** A requirement's outcome per distinct value of its capability column (-1: not yet matched). */
+interface ValueOutcomes {
+  readonly column: CapabilityValueColumn;
+  outcomes: Int8Array;
+}
+
+/** The live pools passing one requirement set, valid for one capability version of the registry. */
+interface PassingPools {
   buffer: Int32Array;
   passing: Int32Array;
   version: number;
 }
 
-const MAX_CACHED_SETS = 512;
-const caches = new WeakMap<PoolStateRegistry, Map<string, MatchCache>>();
+interface RegistryCaches {
+  readonly requirements: Map<CapabilityRequirement, ValueOutcomes>;
+  readonly sets: Map<string, PassingPools>;
+}
 
-const cacheFor = (registry: PoolStateRegistry, key: string): MatchCache => {
-  let sets = caches.get(registry);
-  if (!sets) caches.set(registry, (sets = new Map()));
-  let cache = sets.get(key);
-  const size = registry.size;
-  if (!cache || cache.stamps.length !== size) {
-    if (!cache && sets.size >= MAX_CACHED_SETS) sets.clear();
-    cache = {
-      stamps: new Float64Array(size),
-      passes: new Uint8Array(size),
-      buffer: new Int32Array(size),
-      passing: new Int32Array(0),
-      version: -1,
-    };
-    sets.set(key, cache);
-  }
-  return cache;
+/** Bounds for caches keyed by what requests send. */
+const MAX_CACHED = 1024;
+const caches = new WeakMap<PoolStateRegistry, RegistryCaches>();
+
+const cachesOf = (registry: PoolStateRegistry): RegistryCaches => {
+  let found = caches.get(registry);
+  if (!found) caches.set(registry, (found = { requirements: new Map(), sets: new Map() }));
+  return found;
 };
 
-const outcome = (
-  cache: MatchCache,
+const valueOutcomes = (
   registry: PoolStateRegistry,
-  requirements: readonly CapabilityRequirement[],
-  pool: number,
-): number => {
-  const columns = registry.columns;
-  const stamp = columns.capabilityStamp[pool] as number;
-  if (cache.stamps[pool] !== stamp) {
-    cache.passes[pool] = satisfiesRequirements(
-      columns.capabilities[pool] as Readonly<Record<string, unknown>>,
-      requirements,
-    )
-      ? 1
-      : 0;
-    cache.stamps[pool] = stamp;
+  requirement: CapabilityRequirement,
+): ValueOutcomes => {
+  const all = cachesOf(registry).requirements;
+  const column = registry.capabilityValueColumn(requirement.path[0] as string);
+  let found = all.get(requirement);
+  if (!found || found.column !== column) {
+    if (!found && all.size >= MAX_CACHED) all.clear();
+    found = { column, outcomes: new Int8Array(column.distinctValues).fill(UNKNOWN) };
+    all.set(requirement, found);
   }
-  return cache.passes[pool] as number;
+  return found;
 };
 
-/** Brings the list of passing live pools up to date (only after reports or liveness changes). */
-const passingLivePools = (
-  cache: MatchCache,
-  registry: PoolStateRegistry,
-  requirements: readonly CapabilityRequirement[],
-): Int32Array => {
-  if (cache.version === registry.capabilityVersion) return cache.passing;
-  const live = registry.livePools();
-  const passing = new Int32Array(live.length);
-  let count = 0;
-  for (const pool of live)
-    if (outcome(cache, registry, requirements, pool) === 1) passing[count++] = pool;
-  cache.passing = passing.slice(0, count);
-  cache.version = registry.capabilityVersion;
-  return cache.passing;
+const passingPools = (registry: PoolStateRegistry, key: string): PassingPools => {
+  const all = cachesOf(registry).sets;
+  let found = all.get(key);
+  if (!found || found.buffer.length < registry.size) {
+    if (!found && all.size >= MAX_CACHED) all.clear();
+    found = { buffer: new Int32Array(registry.size), passing: new Int32Array(0), version: -1 };
+    all.set(key, found);
+  }
+  return found;
 };
+
+/** One requirement over pools: by value id for a top-level key, by lookup for a nested path. */
+class RequirementTest {
+  private readonly byValue: ValueOutcomes | null;
+
+  constructor(
+    private readonly registry: PoolStateRegistry,
+    private readonly requirement: CapabilityRequirement,
+  ) {
+    this.byValue = requirement.path.length === 1 ? valueOutcomes(registry, requirement) : null;
+  }
+
+  passes(pool: number): boolean {
+    const byValue = this.byValue;
+    if (byValue === null) {
+      const capabilities = this.registry.columns.capabilities[pool] as Readonly<
+        Record<string, unknown>
+      >;
+      return satisfiesRequirement(capabilities, this.requirement);
+    }
+    const id = byValue.column.ids[pool] as number;
+    if (id >= byValue.outcomes.length) {
+      const grown = new Int8Array(byValue.column.distinctValues).fill(UNKNOWN);
+      grown.set(byValue.outcomes);
+      byValue.outcomes = grown;
+    }
+    let outcome = byValue.outcomes[id] as number;
+    if (outcome === UNKNOWN) {
+      outcome = id !== 0 && matchesValue(this.requirement, byValue.column.values[id]) ? 1 : 0;
+      byValue.outcomes[id] = outcome;
+    }
+    return outcome === 1;
+  }
+}
 
 /**
  * CapabilitiesFilter: every extra spec (after rewriting) must match the pool's as-reported
- * capabilities with Manila's operators. Capabilities change only with reports, so each pool's
- * outcome per distinct spec set is kept until its next report, and the passing pools are
- * known without scanning.
+ * capabilities with Manila's operators (a missing or null capability fails). Each requirement is
+ * matched once per distinct capability value, and the live pools passing a requirement set are
+ * kept until the next report, so most decisions start from them without scanning.
  */
 export const capabilitiesFilter: SchedulerFilter = {
   name: 'CapabilitiesFilter',
   prepare({ registry, requirements, requirementsKey }) {
     if (requirements.length === 0) return null;
-    const cache = cacheFor(registry, requirementsKey);
+    const tests = requirements.map((requirement) => new RequirementTest(registry, requirement));
+    const passes = (pool: number): boolean => {
+      for (const test of tests) if (!test.passes(pool)) return false;
+      return true;
+    };
     return {
       keep(candidates, count) {
         let kept = 0;
         for (let i = 0; i < count; i++) {
           const pool = candidates[i] as number;
-          if (outcome(cache, registry, requirements, pool) === 1) candidates[kept++] = pool;
+          if (passes(pool)) candidates[kept++] = pool;
         }
         return kept;
       },
-      seed: () => passingLivePools(cache, registry, requirements),
+      seed() {
+        const cached = passingPools(registry, requirementsKey);
+        if (cached.version === registry.capabilityVersion) return cached.passing;
+        let count = 0;
+        for (const pool of registry.livePools()) if (passes(pool)) cached.buffer[count++] = pool;
+        cached.passing = cached.buffer.subarray(0, count);
+        cached.version = registry.capabilityVersion;
+        return cached.passing;
+      },
     };
   },
 };

@@ -6,6 +6,7 @@ import {
   type CapabilityMap,
   type ReportedPoolCapabilities,
 } from './pool-capabilities.js';
+import { CapabilityValueColumn } from './capability-value-column.js';
 import { FreeCapacity, NOT_CONSTANT, PoolColumns } from './pool-columns.js';
 import { PoolExpressionScope } from './pool-expression-scope.js';
 import { poolHost } from './pool-host.js';
@@ -59,6 +60,7 @@ export class PoolStateRegistry {
   private table = new PoolColumns(0);
   private readonly poolByHost = new Map<string, number>();
   private stampCounter = 0;
+  private readonly valueColumns = new Map<string, CapabilityValueColumn>();
   private changeCounter = 0;
   private goodnessFunctionCount = 0;
 
@@ -90,6 +92,20 @@ export class PoolStateRegistry {
    */
   get capabilityVersion(): number {
     return this.changeCounter;
+  }
+
+  /**
+   * The distinct-value column of a top-level capability key. Every key that reports carry is
+   * tracked from its first report on; a column is rebuilt (a new object) after the layout
+   * changed or when old values pile up.
+   */
+  capabilityValueColumn(key: string): CapabilityValueColumn {
+    let column = this.valueColumns.get(key);
+    if (!column) {
+      column = new CapabilityValueColumn(key, this.table.capabilities, this.table.size);
+      this.valueColumns.set(key, column);
+    }
+    return column;
   }
 
   /** Number of known pools, live or not. */
@@ -260,6 +276,7 @@ export class PoolStateRegistry {
   private applyPool(pool: number, capabilities: CapabilityMap, receivedAt: number): void {
     const columns = this.table;
     columns.capabilities[pool] = capabilities;
+    this.updateValueColumns(pool, capabilities);
     columns.capabilityStamp[pool] = ++this.stampCounter;
     this.changeCounter++;
     columns.filterFunction[pool] = this.compile(capabilities['filter_function']);
@@ -305,6 +322,21 @@ export class PoolStateRegistry {
     columns.consumedIds[pool] = undefined;
   }
 
+  private updateValueColumns(pool: number, capabilities: CapabilityMap): void {
+    for (const key in capabilities) {
+      if (!this.valueColumns.has(key)) this.capabilityValueColumn(key);
+    }
+    const limit = 2 * this.table.size + 64;
+    for (const [key, column] of this.valueColumns) {
+      if (column.distinctValues > limit) {
+        this.valueColumns.set(
+          key,
+          new CapabilityValueColumn(key, this.table.capabilities, this.table.size),
+        );
+      } else column.update(pool, capabilities);
+    }
+  }
+
   private compile(source: unknown): CompiledExpression | null {
     if (source === null || source === undefined) return null;
     return this.expressions.get(String(source));
@@ -338,6 +370,8 @@ export class PoolStateRegistry {
     const needed = table.size + names.length;
     if (needed > table.capacity)
       table = this.table = table.grownTo(Math.max(needed, table.capacity * 2, 16));
+    // New rows read as missing until their report arrives, right after this.
+    for (const column of this.valueColumns.values()) column.ensureRows(table.capacity);
     for (const name of names) {
       const row = table.size++;
       const host = poolHost(record.name, name);
@@ -350,6 +384,7 @@ export class PoolStateRegistry {
   }
 
   private rebuildLayout(): void {
+    this.valueColumns.clear();
     const old = this.table;
     const oldIndex = new Map(this.poolByHost);
     const size = this.backends.reduce((sum, record) => sum + record.poolNames.length, 0);
