@@ -6,6 +6,22 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const MAIN = path.join(ROOT, 'dist/apps/hawser/src/main.js');
 
+/** The built entry points and the line each prints once it is ready. */
+export const ENTRY_POINTS = {
+  hawser: { main: MAIN, ready: 'Hawser listening' },
+  api: { main: path.join(ROOT, 'dist/apps/api/src/main.js'), ready: 'Hawser API listening' },
+  scheduler: {
+    main: path.join(ROOT, 'dist/apps/scheduler/src/main.js'),
+    ready: 'Hawser scheduler placing shares',
+  },
+  shareNode: {
+    main: path.join(ROOT, 'dist/apps/share-node/src/main.js'),
+    ready: 'Hawser share node',
+  },
+} as const;
+
+export type EntryPoint = (typeof ENTRY_POINTS)[keyof typeof ENTRY_POINTS];
+
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -16,15 +32,18 @@ export const freePort = (): Promise<number> =>
     server.on('error', reject);
   });
 
-/** The built all-in-one service (`npm test` builds first) as a child process. */
+/** A built Hawser service (the all-in-one unless told otherwise) as a child process. */
 export class HawserProcess {
   private child: ChildProcess | undefined;
   output = '';
 
-  constructor(private readonly env: Record<string, string>) {}
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly entry: EntryPoint = ENTRY_POINTS.hawser,
+  ) {}
 
   async start(timeoutMs = 30_000): Promise<void> {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [this.entry.main], {
       cwd: ROOT,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,7 +56,7 @@ export class HawserProcess {
       );
       const onData = (chunk: Buffer) => {
         this.output += chunk.toString();
-        if (this.output.includes('Hawser listening')) {
+        if (this.output.includes(this.entry.ready)) {
           clearTimeout(timer);
           resolve();
         }
