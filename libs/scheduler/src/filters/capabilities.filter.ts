@@ -74,26 +74,42 @@ class RequirementTest {
     this.byValue = requirement.path.length === 1 ? valueOutcomes(registry, requirement) : null;
   }
 
-  passes(pool: number): boolean {
+  /** Compacts `pools[0..count)` to those passing, in order; returns how many remain. */
+  keepPassing(pools: Int32Array, count: number): number {
     const byValue = this.byValue;
+    let kept = 0;
     if (byValue === null) {
-      const capabilities = this.registry.columns.capabilities[pool] as Readonly<
-        Record<string, unknown>
-      >;
-      return satisfiesRequirement(capabilities, this.requirement);
+      const capabilities = this.registry.columns.capabilities;
+      for (let i = 0; i < count; i++) {
+        const pool = pools[i] as number;
+        const map = capabilities[pool] as Readonly<Record<string, unknown>>;
+        if (satisfiesRequirement(map, this.requirement)) pools[kept++] = pool;
+      }
+      return kept;
     }
-    const id = byValue.column.ids[pool] as number;
-    if (id >= byValue.outcomes.length) {
-      const grown = new Int8Array(byValue.column.distinctValues).fill(UNKNOWN);
-      grown.set(byValue.outcomes);
-      byValue.outcomes = grown;
+    const ids = byValue.column.ids;
+    if (byValue.outcomes.length < byValue.column.distinctValues) this.growOutcomes(byValue);
+    const outcomes = byValue.outcomes;
+    for (let i = 0; i < count; i++) {
+      const pool = pools[i] as number;
+      const id = ids[pool] as number;
+      let outcome = outcomes[id] as number;
+      if (outcome === UNKNOWN) outcome = this.match(byValue, id);
+      if (outcome === 1) pools[kept++] = pool;
     }
-    let outcome = byValue.outcomes[id] as number;
-    if (outcome === UNKNOWN) {
-      outcome = id !== 0 && matchesValue(this.requirement, byValue.column.values[id]) ? 1 : 0;
-      byValue.outcomes[id] = outcome;
-    }
-    return outcome === 1;
+    return kept;
+  }
+
+  private match(byValue: ValueOutcomes, id: number): number {
+    const outcome = id !== 0 && matchesValue(this.requirement, byValue.column.values[id]) ? 1 : 0;
+    byValue.outcomes[id] = outcome;
+    return outcome;
+  }
+
+  private growOutcomes(byValue: ValueOutcomes): void {
+    const grown = new Int8Array(byValue.column.distinctValues).fill(UNKNOWN);
+    grown.set(byValue.outcomes);
+    byValue.outcomes = grown;
   }
 }
 
@@ -108,25 +124,19 @@ export const capabilitiesFilter: SchedulerFilter = {
   prepare({ registry, requirements, requirementsKey }) {
     if (requirements.length === 0) return null;
     const tests = requirements.map((requirement) => new RequirementTest(registry, requirement));
-    const passes = (pool: number): boolean => {
-      for (const test of tests) if (!test.passes(pool)) return false;
-      return true;
+    const keep = (pools: Int32Array, count: number): number => {
+      let kept = count;
+      for (const test of tests) kept = test.keepPassing(pools, kept);
+      return kept;
     };
     return {
-      keep(candidates, count) {
-        let kept = 0;
-        for (let i = 0; i < count; i++) {
-          const pool = candidates[i] as number;
-          if (passes(pool)) candidates[kept++] = pool;
-        }
-        return kept;
-      },
+      keep,
       seed() {
         const cached = passingPools(registry, requirementsKey);
         if (cached.version === registry.capabilityVersion) return cached.passing;
-        let count = 0;
-        for (const pool of registry.livePools()) if (passes(pool)) cached.buffer[count++] = pool;
-        cached.passing = cached.buffer.subarray(0, count);
+        const live = registry.livePools();
+        cached.buffer.set(live);
+        cached.passing = cached.buffer.subarray(0, keep(cached.buffer, live.length));
         cached.version = registry.capabilityVersion;
         return cached.passing;
       },

@@ -78,6 +78,20 @@ describe('CapabilitiesFilter', () => {
     expect(keptBy(capabilitiesFilter, changing, { shareProto: 'CIFS' })).toEqual(['h@be#p']);
   });
 
+  it('follows a capability whose value changes with every report (distinct values pile up, then compact)', () => {
+    const changing = registryWith([{ backend: 'h@be', pools: [pool('p', { iops: 0 })] }]);
+    const needsIops = { shareProto: null, ...type({ iops: '>= 500' }) };
+    for (let report = 1; report <= 200; report++) {
+      changing.report('h@be', [pool('p', { iops: report * 5 })], report, 'az-1');
+      expect(keptBy(capabilitiesFilter, changing, needsIops)).toEqual(
+        report * 5 >= 500 ? ['h@be#p'] : [],
+      );
+    }
+    expect(changing.capabilityValueColumn('iops').distinctValues).toBeLessThanOrEqual(
+      2 * changing.size + 65,
+    );
+  });
+
   it('offers the passing live pools as a seed, the same pools a full pass keeps', () => {
     registry.refresh(1);
     const prepared = capabilitiesFilter.prepare(
