@@ -190,6 +190,8 @@ suite(title, () => {
       'the batch after the restart',
     );
     expect(shares.every((s) => s.host.startsWith('west@'))).toBe(true);
+    // The restarted node waited for the API's read models before settling what it left open.
+    expect(west.output).not.toContain('had not reached position');
     await waitForShares(
       doomed.map((s) => s.id),
       (left) => left.length === 0,
