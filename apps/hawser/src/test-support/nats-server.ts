@@ -30,14 +30,16 @@ export class NatsServer {
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
+    readonly port: number,
   ) {}
 
-  static async start(binary: string, timeoutMs = 10_000): Promise<NatsServer> {
-    const port = await freePort();
+  /** Starts on a free port, or on `port` (a restart where clients expect it). */
+  static async start(binary: string, port?: number, timeoutMs = 10_000): Promise<NatsServer> {
+    port ??= await freePort();
     const child = spawn(binary, ['--addr', '127.0.0.1', '--port', String(port)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const server = new NatsServer(child, `nats://127.0.0.1:${port}`);
+    const server = new NatsServer(child, `nats://127.0.0.1:${port}`, port);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`nats-server not ready within ${timeoutMs} ms:\n${server.output}`)),

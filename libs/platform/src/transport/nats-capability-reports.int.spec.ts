@@ -145,6 +145,24 @@ suite(title, () => {
     expect(kept.received).toHaveLength(2);
   });
 
+  it('given NATS restarts, when the node publishes after the restart, then the scheduler receives it over the re-established subscription', async () => {
+    const scheduler = collector();
+    await open('scheduler', scheduler.handler);
+    const node = await open('node-a');
+    await nats.stop();
+    nats = await NatsServer.start(binary as string, nats.port);
+
+    // Reports are telemetry: one sent while the connections come back may be lost, the next arrives.
+    const deadline = Date.now() + 10_000;
+    while (scheduler.received.length === 0 && Date.now() < deadline) {
+      // While the connection is down, publishing fails (the share node logs it and goes on).
+      await node.publish(report('node-a@a1', 400)).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+
+    expect(scheduler.received[0]?.backend).toBe('node-a@a1');
+  }, 15_000);
+
   it('given no NATS server at the URL, when the transport starts, then it fails at once', async () => {
     const reports = new NatsCapabilityReports({
       servers: [nats.url.replace(/:\d+$/, ':1')],
