@@ -1,9 +1,12 @@
 /**
  * Hawser's scheduler on the shared benchmark kit's workloads:
- *   npm run bench:scheduler -- --cloud FILE [--repeat R] [--warmup W] [--decisions OUT.jsonl]
+ *   npm run bench:scheduler -- --cloud FILE [--repeat R] [--warmup W] [--decisions OUT.jsonl] [--cpu-times]
  * Prints the kit's output contract (one JSON line per workload, then ALL) on stdout.
  * `--warmup W` (default 1) replays the workload W times untimed first, on fresh schedulers,
  * so the JIT has compiled the hot paths; the garbage of loading is collected before each run.
+ * `--cpu-times` also reads the process CPU time around every request (p50_cpu_us, p99_cpu_us),
+ * which tells the scheduler's own cost from time lost to other jobs, at the price of two
+ * system calls per request inside the ALL line's loop.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -48,21 +51,27 @@ const loadScheduler = (cloud: CloudFile): FilterScheduler => {
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-const runOnce = (cloud: CloudFile, requests: readonly SchedulingRequest[]): Run => {
+const runOnce = (
+  cloud: CloudFile,
+  requests: readonly SchedulingRequest[],
+  cpuTimes: boolean,
+): Run => {
   const scheduler = loadScheduler(cloud);
   collectGarbage();
   const latenciesUs: number[] = new Array<number>(requests.length);
-  const cpuUs: number[] = new Array<number>(requests.length);
+  const cpuUs: number[] = [];
   const results: SchedulingResult[] = new Array<SchedulingResult>(requests.length);
   const cpuStart = process.cpuUsage();
   const loopStart = process.hrtime.bigint();
   for (let i = 0; i < requests.length; i++) {
-    const cpuBefore = process.cpuUsage();
+    const cpuBefore = cpuTimes ? process.cpuUsage() : undefined;
     const started = process.hrtime.bigint();
     results[i] = scheduler.schedule(requests[i] as SchedulingRequest, i + 1);
     latenciesUs[i] = Number(process.hrtime.bigint() - started) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
-    cpuUs[i] = cpu.user + cpu.system;
+    if (cpuBefore) {
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuUs.push(cpu.user + cpu.system);
+    }
   }
   const wallSeconds = Number(process.hrtime.bigint() - loopStart) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
@@ -90,6 +99,7 @@ const main = (): void => {
       repeat: { type: 'string', default: '1' },
       warmup: { type: 'string', default: '1' },
       decisions: { type: 'string' },
+      'cpu-times': { type: 'boolean', default: false },
     },
   });
   if (!values.cloud) throw new Error('--cloud FILE is required');
@@ -98,9 +108,10 @@ const main = (): void => {
   const requests = cloudRequests(cloud);
   const repeats = Math.max(1, Number(values.repeat));
   const warmups = Math.max(0, Number(values.warmup));
-  for (let w = 0; w < warmups; w++) runOnce(cloud, requests);
+  const cpuTimes = values['cpu-times'] === true;
+  for (let w = 0; w < warmups; w++) runOnce(cloud, requests, cpuTimes);
   const runs: Run[] = [];
-  for (let r = 0; r < repeats; r++) runs.push(runOnce(cloud, requests));
+  for (let r = 0; r < repeats; r++) runs.push(runOnce(cloud, requests, cpuTimes));
 
   const hosts = (runs[0] as Run).results.map(hostOf);
   for (const run of runs.slice(1)) {
@@ -150,33 +161,28 @@ const main = (): void => {
     decisions_sha256: decisionsHash(hosts),
     cloud_sha256: createHash('sha256').update(raw).digest('hex'),
     req_per_s_runs: perRun.map((run) => round(run.req_per_s, 2)),
-    p50_cpu_us: round(
-      median(
-        runs.map((run) =>
-          percentile(
-            [...run.cpuUs].sort((a, b) => a - b),
-            50,
-          ),
-        ),
-      ),
-      2,
-    ),
-    p99_cpu_us: round(
-      median(
-        runs.map((run) =>
-          percentile(
-            [...run.cpuUs].sort((a, b) => a - b),
-            99,
-          ),
-        ),
-      ),
-      2,
-    ),
+    ...(cpuTimes ? cpuPercentiles(runs) : {}),
     cpu_over_wall_min: round(Math.min(...runs.map((run) => run.cpuSeconds / run.wallSeconds)), 3),
     distinct_pools_chosen: new Set(hosts.filter((host) => host !== null)).size,
   });
   for (const line of lines) process.stdout.write(`${JSON.stringify(line)}\n`);
   if (values.decisions) writeDecisions(values.decisions, cloud, (runs[0] as Run).results);
+};
+
+const cpuPercentiles = (runs: readonly Run[]) => {
+  const at = (q: number) =>
+    round(
+      median(
+        runs.map((run) =>
+          percentile(
+            [...run.cpuUs].sort((a, b) => a - b),
+            q,
+          ),
+        ),
+      ),
+      2,
+    );
+  return { p50_cpu_us: at(50), p99_cpu_us: at(99) };
 };
 
 const medians = (runs: readonly ReturnType<typeof summarise>[]) => ({

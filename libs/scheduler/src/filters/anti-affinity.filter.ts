@@ -11,11 +11,12 @@ export const antiAffinityFilter: SchedulerFilter = {
     if (request.differentHost === null) return null;
     const resolved = referencedHostSets(request.differentHost);
     if ('stopReason' in resolved) return keepNothing(resolved.stopReason);
-    const forbidden = new Set<number>();
+    // A hint names a handful of shares: a short array beats a Set per candidate.
+    const forbidden: number[] = [];
     for (const set of resolved.sets) {
       for (const host of set) {
         const pool = registry.poolIndex(host);
-        if (pool !== undefined) forbidden.add(pool);
+        if (pool !== undefined && !forbidden.includes(pool)) forbidden.push(pool);
       }
     }
     return {
@@ -23,7 +24,7 @@ export const antiAffinityFilter: SchedulerFilter = {
         let kept = 0;
         for (let i = 0; i < count; i++) {
           const pool = candidates[i] as number;
-          if (!forbidden.has(pool)) candidates[kept++] = pool;
+          if (!forbidden.includes(pool)) candidates[kept++] = pool;
         }
         return kept;
       },

@@ -5,7 +5,7 @@ import {
 } from '../extra-specs/capability-requirements.js';
 import type { CapabilityValueColumn } from '../pool-state/capability-value-column.js';
 import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
-import type { SchedulerFilter } from './scheduler-filter.js';
+import type { PreparedFilter, SchedulerFilter } from './scheduler-filter.js';
 
 const UNKNOWN = -1;
 
@@ -15,16 +15,9 @@ interface ValueOutcomes {
   outcomes: Int8Array;
 }
 
-/** The live pools passing one requirement set, valid for one capability version of the registry. */
-interface PassingPools {
-  buffer: Int32Array;
-  passing: Int32Array;
-  version: number;
-}
-
 interface RegistryCaches {
   readonly requirements: Map<CapabilityRequirement, ValueOutcomes>;
-  readonly sets: Map<string, PassingPools>;
+  readonly sets: Map<string, RequirementSet>;
 }
 
 /** Bounds for caches keyed by what requests send. */
@@ -48,17 +41,6 @@ const valueOutcomes = (
     if (!found && all.size >= MAX_CACHED) all.clear();
     found = { column, outcomes: new Int8Array(column.distinctValues).fill(UNKNOWN) };
     all.set(requirement, found);
-  }
-  return found;
-};
-
-const passingPools = (registry: PoolStateRegistry, key: string): PassingPools => {
-  const all = cachesOf(registry).sets;
-  let found = all.get(key);
-  if (!found || found.buffer.length < registry.size) {
-    if (!found && all.size >= MAX_CACHED) all.clear();
-    found = { buffer: new Int32Array(registry.size), passing: new Int32Array(0), version: -1 };
-    all.set(key, found);
   }
   return found;
 };
@@ -114,6 +96,66 @@ class RequirementTest {
 }
 
 /**
+ * A share type's requirements as a prepared filter, reused by every request of that type: the
+ * live pools that pass are kept until the registry's capabilities or liveness change.
+ */
+class RequirementSet implements PreparedFilter {
+  private tests: RequirementTest[] = [];
+  private testsVersion = -1;
+  private readonly buffer: Int32Array;
+  private passing: Int32Array = new Int32Array(0);
+  private passingVersion = -1;
+
+  constructor(
+    private readonly registry: PoolStateRegistry,
+    private readonly requirements: readonly CapabilityRequirement[],
+  ) {
+    this.buffer = new Int32Array(registry.size);
+  }
+
+  get capacity(): number {
+    return this.buffer.length;
+  }
+
+  keep(pools: Int32Array, count: number): number {
+    if (this.testsVersion !== this.registry.valueColumnVersion) {
+      this.tests = this.requirements.map(
+        (requirement) => new RequirementTest(this.registry, requirement),
+      );
+      this.testsVersion = this.registry.valueColumnVersion;
+    }
+    let kept = count;
+    for (const test of this.tests) kept = test.keepPassing(pools, kept);
+    return kept;
+  }
+
+  seed(): Int32Array {
+    const registry = this.registry;
+    if (this.passingVersion === registry.capabilityVersion) return this.passing;
+    const live = registry.livePools();
+    this.buffer.set(live);
+    this.passing = this.buffer.subarray(0, this.keep(this.buffer, live.length));
+    this.passingVersion = registry.capabilityVersion;
+    return this.passing;
+  }
+}
+
+const requirementSet = (
+  registry: PoolStateRegistry,
+  key: string,
+  requirements: readonly CapabilityRequirement[],
+): RequirementSet => {
+  const all = cachesOf(registry).sets;
+  let found = all.get(key);
+  if (!found || found.capacity < registry.size) {
+    if (!found && all.size >= MAX_CACHED) all.clear();
+    found = new RequirementSet(registry, requirements);
+    all.set(key, found);
+  }
+  return found;
+};
+
+/**
  * CapabilitiesFilter: every extra spec (after rewriting) must match the pool's as-reported
  * capabilities with Manila's operators (a missing or null capability fails). Each requirement is
  * matched once per distinct capability value, and the live pools passing a requirement set are
@@ -122,24 +164,8 @@ class RequirementTest {
 export const capabilitiesFilter: SchedulerFilter = {
   name: 'CapabilitiesFilter',
   prepare({ registry, requirements, requirementsKey }) {
-    if (requirements.length === 0) return null;
-    const tests = requirements.map((requirement) => new RequirementTest(registry, requirement));
-    const keep = (pools: Int32Array, count: number): number => {
-      let kept = count;
-      for (const test of tests) kept = test.keepPassing(pools, kept);
-      return kept;
-    };
-    return {
-      keep,
-      seed() {
-        const cached = passingPools(registry, requirementsKey);
-        if (cached.version === registry.capabilityVersion) return cached.passing;
-        const live = registry.livePools();
-        cached.buffer.set(live);
-        cached.passing = cached.buffer.subarray(0, keep(cached.buffer, live.length));
-        cached.version = registry.capabilityVersion;
-        return cached.passing;
-      },
-    };
+    return requirements.length === 0
+      ? null
+      : requirementSet(registry, requirementsKey, requirements);
   },
 };

@@ -61,6 +61,7 @@ export class PoolStateRegistry {
   private readonly poolByHost = new Map<string, number>();
   private stampCounter = 0;
   private readonly valueColumns = new Map<string, CapabilityValueColumn>();
+  private valueColumnChanges = 0;
   private changeCounter = 0;
   private goodnessFunctionCount = 0;
 
@@ -104,8 +105,14 @@ export class PoolStateRegistry {
     if (!column) {
       column = new CapabilityValueColumn(key, this.table.capabilities, this.table.size);
       this.valueColumns.set(key, column);
+      this.valueColumnChanges++;
     }
     return column;
+  }
+
+  /** Changes whenever a value column object is created or replaced (so holders re-fetch them). */
+  get valueColumnVersion(): number {
+    return this.valueColumnChanges;
   }
 
   /** Number of known pools, live or not. */
@@ -333,6 +340,7 @@ export class PoolStateRegistry {
           key,
           new CapabilityValueColumn(key, this.table.capabilities, this.table.size),
         );
+        this.valueColumnChanges++;
       } else column.update(pool, capabilities);
     }
   }
@@ -385,6 +393,7 @@ export class PoolStateRegistry {
 
   private rebuildLayout(): void {
     this.valueColumns.clear();
+    this.valueColumnChanges++;
     const old = this.table;
     const oldIndex = new Map(this.poolByHost);
     const size = this.backends.reduce((sum, record) => sum + record.poolNames.length, 0);

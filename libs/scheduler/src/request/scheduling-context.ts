@@ -1,13 +1,10 @@
-import {
-  capabilityRequirements,
-  type CapabilityRequirement,
-  type ExtraSpecs,
-} from '../extra-specs/capability-requirements.js';
+import type { CapabilityRequirement, ExtraSpecs } from '../extra-specs/capability-requirements.js';
 import { matchRequirement, parseRequirement } from '../extra-specs/extra-spec-match.js';
 import { strictBoolFromString } from '../extra-specs/bool-from-string.js';
 import type { PoolColumns } from '../pool-state/pool-columns.js';
 import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
 import type { SchedulingRequest } from './scheduling-request.js';
+import { requirementsView, ShareTypeViews } from './share-type-view.js';
 
 /** Standard specs Manila rewrites to `<is> value` before matching. */
 const BOOLEAN_SPECS = [
@@ -78,23 +75,27 @@ const sourceReplicationDomain = (
   return first === undefined ? null : (registry.columns.replicationDomain[first] ?? null);
 };
 
+const views = new ShareTypeViews((request) => {
+  const extraSpecs = rewriteExtraSpecs(request);
+  return requirementsView(extraSpecs, useThinLogic(extraSpecs));
+});
+
 export const schedulingContext = (
   registry: PoolStateRegistry,
   request: SchedulingRequest,
   now: number,
 ): SchedulingContext => {
-  const extraSpecs = rewriteExtraSpecs(request);
-  const requirements = capabilityRequirements(extraSpecs);
+  const view = views.of(request);
   const columns = registry.columns;
   return {
     registry,
     columns,
     request,
     now,
-    extraSpecs,
-    requirements,
-    requirementsKey: requirements.map((r) => `${r.key}\u0000${r.requirement.raw}`).join('\u0001'),
-    useThinLogic: useThinLogic(extraSpecs),
+    extraSpecs: view.extraSpecs,
+    requirements: view.requirements,
+    requirementsKey: view.requirementsKey,
+    useThinLogic: view.useThinLogic,
     replicationDomain:
       request.activeReplicaHost || request.snapshot
         ? sourceReplicationDomain(registry, request)
