@@ -210,6 +210,12 @@ suite(title, () => {
     // Every share that reached this node was created once: 4 before the batch, 16 in it.
     expect(commandsOf('createShare')).toHaveLength(20);
     expect(commandsOf('deleteShare')).toHaveLength(2);
+
+    // The API, the one writer of the read models, holds listings equal to a rebuild from the log.
+    const sorted = '/v2/shares/detail?all_tenants=1&sort_key=id&sort_dir=asc';
+    const live = (await call('GET', sorted)).body.shares;
+    expect((await call('POST', '/hawser/v1/projections/shares/rebuild')).status).toBe(200);
+    expect((await call('GET', sorted)).body.shares).toEqual(live);
   }, 40_000);
 
   it('given a node stopped for good, when the service-down time has passed, then its pools leave the scheduler while the other zone still places', async () => {
