@@ -6,6 +6,7 @@ import {
   type ShareDocument,
   type ShareInstanceDocument,
 } from './share.documents.js';
+import { shareInstancesProjection } from './share-instances.projection.js';
 import { sharesProjection } from './shares.projection.js';
 
 const at = '2026-11-22T10:00:00.000Z';
@@ -48,9 +49,9 @@ const created = (instanceId: string): ShareEvent => ({
   },
 });
 
-describe('shares projection', () => {
+describe('shares and share-instances projections', () => {
   it('given a requested share, then it is listed as creating with the type capabilities', () =>
-    projectionSpec(sharesProjection)
+    projectionSpec(sharesProjection, shareInstancesProjection)
       .given({ 'share-s1': [requested('s1', 'i1')] })
       .then(async (docs) => {
         const share = await docs.get<ShareDocument>(SHARES, 's1');
@@ -68,7 +69,7 @@ describe('shares projection', () => {
       }));
 
   it('given a created share, then status, host, progress and export locations follow its instance', () =>
-    projectionSpec(sharesProjection)
+    projectionSpec(sharesProjection, shareInstancesProjection)
       .given({
         'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
       })
@@ -100,7 +101,7 @@ describe('shares projection', () => {
       }));
 
   it('given a claimed operation, then the instance shows it as pending (for start-up recovery)', () =>
-    projectionSpec(sharesProjection)
+    projectionSpec(sharesProjection, shareInstancesProjection)
       .given({
         'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
       })
@@ -114,7 +115,7 @@ describe('shares projection', () => {
       }));
 
   it('given a deleted share, then it and its instances are gone while others stay', () =>
-    projectionSpec(sharesProjection)
+    projectionSpec(sharesProjection, shareInstancesProjection)
       .given({
         'share-s1': [
           requested('s1', 'i1'),

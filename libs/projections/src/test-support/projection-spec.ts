@@ -9,11 +9,11 @@ import { ProjectionRunner, SqliteDocumentStore, type Projection } from '#hawser/
  * given(streams of past events).when(more events).then(read model): the real runner over real
  * SQLite files, so a projection spec exercises exactly what the service runs.
  */
-export const projectionSpec = (projection: Projection) => {
+export const projectionSpec = (...projections: Projection[]) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-projection-'));
   const events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
   const documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
-  const runner = new ProjectionRunner(events, documents, [projection]);
+  const runner = new ProjectionRunner(events, documents, projections);
   const past: Array<[string, readonly DomainEvent[]]> = [];
   const next: Array<[string, readonly DomainEvent[]]> = [];
   let counter = 0;
