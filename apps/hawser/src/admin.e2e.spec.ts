@@ -97,6 +97,7 @@ describe('admin: audit trail, projections, parked events (slow drivers)', () => 
     const status = await hawser.request('GET', '/hawser/v1/projections');
     expect(status.body.projections.map((p: { name: string }) => p.name).sort()).toEqual([
       'backends',
+      'share-instances',
       'share-types',
       'shares',
     ]);

@@ -1,5 +1,4 @@
-import { loadConfig } from '#hawser/platform';
-import { requiredNatsServers } from '../../../libs/platform/src/transport/nats-config.js';
+import { loadConfig, requiredNatsServers } from '#hawser/platform';
 import { createSchedulerApp } from './scheduler.app.js';
 
 const config = loadConfig();

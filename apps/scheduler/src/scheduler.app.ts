@@ -10,13 +10,13 @@ import {
 import { NestFactory } from '@nestjs/core';
 import {
   CAPABILITY_REPORTS,
+  NatsTransportModule,
   PersistenceModule,
   type CapabilityReports,
   type HawserConfig,
+  type NatsConnectionOptions,
 } from '#hawser/platform';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
-import { NatsTransportModule } from '../../../libs/platform/src/transport/nats-transport.module.js';
-import type { NatsConnectionOptions } from '../../../libs/platform/src/transport/nats-capability-reports.js';
 import { SchedulerModule } from './scheduler.module.js';
 
 /** Logs the first report of each back end, so an operator sees which pools the scheduler knows. */

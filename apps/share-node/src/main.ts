@@ -1,6 +1,5 @@
-import { loadConfig } from '#hawser/platform';
+import { loadConfig, requiredNatsServers } from '#hawser/platform';
 import { loadBackends } from '../../hawser/src/backends-config.js';
-import { requiredNatsServers } from '../../../libs/platform/src/transport/nats-config.js';
 import { createShareNodeApp } from './share-node.app.js';
 
 const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

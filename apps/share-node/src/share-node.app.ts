@@ -12,19 +12,16 @@ import type { EventStore } from '#hawser/eventstore';
 import {
   DOCUMENT_STORE,
   EVENT_STORE,
+  NatsTransportModule,
   PersistenceModule,
+  READ_MODEL_POSITIONS,
   type HawserConfig,
+  type NatsConnectionOptions,
+  type ReadModelPositions,
 } from '#hawser/platform';
 import { ALL_PROJECTIONS } from '#hawser/projections';
-import {
-  ProjectionRunner,
-  readLogPage,
-  type DocumentStore,
-  type Projection,
-} from '#hawser/read-models';
+import { readLogPage, type DocumentStore, type Projection } from '#hawser/read-models';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
-import { NatsTransportModule } from '../../../libs/platform/src/transport/nats-transport.module.js';
-import type { NatsConnectionOptions } from '../../../libs/platform/src/transport/nats-capability-reports.js';
 import { ShareNodeModule } from './share-node.module.js';
 import type { ShareNodeOptions } from './share-node.service.js';
 
@@ -36,7 +33,7 @@ const POLL_MS = 50;
  * handles lies between its checkpoint and that position: checkpoints move only with matching
  * events, so an unrelated tail of the log must not count as lag.
  */
-export class FollowedProjections {
+export class FollowedProjections implements ReadModelPositions {
   private readonly logger = new Logger('read-models');
 
   constructor(
@@ -75,21 +72,18 @@ export class FollowedProjections {
   }
 }
 
-/**
- * Stands in for the projection runner in a process that must not write the read models: the
- * share node only waits on the API's projections (its recovery reads `share_instances`).
- */
+/** The share node only waits on the API's projections (its recovery reads `share_instances`). */
 @Global()
 @Module({
   providers: [
     {
-      provide: ProjectionRunner,
+      provide: READ_MODEL_POSITIONS,
       useFactory: (events: EventStore, documents: DocumentStore) =>
         new FollowedProjections(events, documents, ALL_PROJECTIONS),
       inject: [EVENT_STORE, DOCUMENT_STORE],
     },
   ],
-  exports: [ProjectionRunner],
+  exports: [READ_MODEL_POSITIONS],
 })
 class FollowedProjectionsModule {}
 

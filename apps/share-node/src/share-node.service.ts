@@ -15,13 +15,15 @@ import {
   ProcessManagerRunner,
 } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
-import { ProjectionRunner, type DocumentStore } from '#hawser/read-models';
+import type { DocumentStore } from '#hawser/read-models';
 import {
   CAPABILITY_REPORTS,
   DOCUMENT_STORE,
   EVENT_STORE,
   HAWSER_CONFIG,
+  READ_MODEL_POSITIONS,
   type CapabilityReports,
+  type ReadModelPositions,
   type HawserConfig,
   WorkflowRunners,
 } from '#hawser/platform';
@@ -54,7 +56,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     private readonly commands: CommandHandler,
     private readonly workflows: WorkflowRunners,
-    private readonly projections: ProjectionRunner,
+    @Inject(READ_MODEL_POSITIONS) private readonly readModels: ReadModelPositions,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -104,7 +106,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
 
   /** Operations claimed before a crash and never reported on: ask the driver, then finish them. */
   private async recover(operations: ShareDriverOperations): Promise<void> {
-    await this.projections.waitForPosition(await this.events.headPosition(), 60_000);
+    await this.readModels.waitForPosition(await this.events.headPosition(), 60_000);
     const pending = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
       pending_operation: { $ne: null },
     });

@@ -4,3 +4,6 @@ export * from './persistence/persistence.module.js';
 export * from './transport/capability-reports.js';
 export * from './projections/projections.module.js';
 export * from './workflows/workflow-runners.js';
+export * from './transport/nats-config.js';
+export * from './transport/nats-capability-reports.js';
+export * from './transport/nats-transport.module.js';

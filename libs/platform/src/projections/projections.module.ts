@@ -14,6 +14,7 @@ import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
 import {
   DOCUMENT_STORE,
   EVENT_STORE,
+  READ_MODEL_POSITIONS,
   READ_YOUR_WRITES,
   type ReadYourWrites,
 } from '../tokens/tokens.js';
@@ -69,13 +70,14 @@ export class ProjectionsModule {
             new ProjectionReadYourWrites(runner, config.readYourWritesMs),
           inject: [ProjectionRunner, HAWSER_CONFIG],
         },
+        { provide: READ_MODEL_POSITIONS, useExisting: ProjectionRunner },
         {
           provide: ProjectionLifecycle,
           useFactory: (runner: ProjectionRunner) => new ProjectionLifecycle(runner),
           inject: [ProjectionRunner],
         },
       ],
-      exports: [ProjectionRunner, READ_YOUR_WRITES],
+      exports: [ProjectionRunner, READ_YOUR_WRITES, READ_MODEL_POSITIONS],
     };
   }
 }

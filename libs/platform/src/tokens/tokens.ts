@@ -7,3 +7,10 @@ export interface ReadYourWrites {
   waitFor(position: number | undefined): Promise<void>;
 }
 export const READ_YOUR_WRITES = Symbol('READ_YOUR_WRITES');
+
+/** How far the read models reflect the log, for code that reads them but does not write them. */
+export interface ReadModelPositions {
+  /** True once every read model has passed `position`; false after `timeoutMs`. */
+  waitForPosition(position: number, timeoutMs: number): Promise<boolean>;
+}
+export const READ_MODEL_POSITIONS = Symbol('READ_MODEL_POSITIONS');
