@@ -11,9 +11,11 @@ import {
   measureSubscriptionCatchUp,
   type Measure,
 } from './eventstore-measures.js';
+import { measureShareListingRebuild } from './share-listing-rebuild.js';
 
 export * from './eventstore-measures.js';
 export * from './seed-share-events.js';
+export * from './share-listing-rebuild.js';
 
 /** Sized so the whole run stays well under a minute on a small machine. */
 export const BENCH_SIZES = {
@@ -96,16 +98,43 @@ export async function runEventStoreBench(
   return measures;
 }
 
+/** `--rebuild-events N` (default 1,000,000; 0 skips the section). */
+const rebuildEvents = (args: string[]): number => {
+  const index = args.indexOf('--rebuild-events');
+  const value = index >= 0 ? Number(args[index + 1]) : 1_000_000;
+  if (!Number.isInteger(value) || value < 0 || value % 5 !== 0) {
+    throw new Error('--rebuild-events takes a whole number of share streams (a multiple of 5)');
+  }
+  return value;
+};
+
 async function main(): Promise<void> {
+  const events = rebuildEvents(process.argv.slice(2));
   const { store, adapter, dispose } = openBenchStore();
+  let measures: Measure[];
   try {
-    const measures = await runEventStoreBench(store, (measure) =>
+    measures = await runEventStoreBench(store, (measure) =>
       console.log(reportLine('eventstore', adapter, measure)),
     );
-    console.log(`\nevent store (${adapter})\n${reportTable(measures)}`);
   } finally {
     await dispose();
   }
+  if (events > 0) {
+    const listing = openBenchStore();
+    try {
+      const rebuilt = await measureShareListingRebuild(listing.store, events, (seconds) =>
+        console.error(
+          `seeded ${events.toLocaleString('en-US')} share events in ${seconds.toFixed(1)} s`,
+        ),
+      );
+      for (const measure of rebuilt)
+        console.log(reportLine('share-listing', listing.adapter, measure));
+      measures = [...measures, ...rebuilt];
+    } finally {
+      await listing.dispose();
+    }
+  }
+  console.log(`\nevent store (${adapter})\n${reportTable(measures)}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
