@@ -25,11 +25,32 @@ import { backendReports, cloudRequests, schedulerConfig, type CloudFile } from '
 
 const IMPL = 'hawser-0.1.0';
 
+/** What the output keeps of a result (holding every full result would skew garbage collection). */
+interface Decision {
+  readonly host: string | null;
+  readonly candidates: number;
+  readonly weight?: number;
+  readonly runnerUpWeight?: number | null;
+  readonly topTies?: number;
+  readonly lastFilter?: string | null;
+}
+
+const decisionOf = (result: SchedulingResult): Decision =>
+  result.outcome === 'placed'
+    ? {
+        host: result.host,
+        candidates: result.candidates,
+        weight: result.weight,
+        runnerUpWeight: result.runnerUpWeight,
+        topTies: result.topTies,
+      }
+    : { host: null, candidates: 0, lastFilter: result.lastFilter };
+
 interface Run {
   readonly latenciesUs: number[];
   /** Process CPU time per request: tells the scheduler's own cost from time lost to other jobs. */
   readonly cpuUs: number[];
-  readonly results: SchedulingResult[];
+  readonly results: Decision[];
   readonly wallSeconds: number;
   /** CPU time of the process over the loop: well below the wall time means other jobs ran. */
   readonly cpuSeconds: number;
@@ -59,14 +80,15 @@ const runOnce = (
   collectGarbage();
   const latenciesUs: number[] = new Array<number>(requests.length);
   const cpuUs: number[] = [];
-  const results: SchedulingResult[] = new Array<SchedulingResult>(requests.length);
+  const results: Decision[] = new Array<Decision>(requests.length);
   const cpuStart = process.cpuUsage();
   const loopStart = process.hrtime.bigint();
   for (let i = 0; i < requests.length; i++) {
     const cpuBefore = cpuTimes ? process.cpuUsage() : undefined;
     const started = process.hrtime.bigint();
-    results[i] = scheduler.schedule(requests[i] as SchedulingRequest, i + 1);
+    const result = scheduler.schedule(requests[i] as SchedulingRequest, i + 1);
     latenciesUs[i] = Number(process.hrtime.bigint() - started) / 1000;
+    results[i] = decisionOf(result);
     if (cpuBefore) {
       const cpu = process.cpuUsage(cpuBefore);
       cpuUs.push(cpu.user + cpu.system);
@@ -77,8 +99,7 @@ const runOnce = (
   return { latenciesUs, cpuUs, results, wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 };
 
-const hostOf = (result: SchedulingResult): string | null =>
-  result.outcome === 'placed' ? result.host : null;
+const hostOf = (decision: Decision): string | null => decision.host;
 
 const summarise = (latencies: readonly number[]) => {
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -134,15 +155,15 @@ const main = (): void => {
       request.workload === workload ? [i] : [],
     );
     const perRun = runs.map((run) => summarise(indexes.map((i) => run.latenciesUs[i] as number)));
-    const results = indexes.map((i) => (runs[0] as Run).results[i] as SchedulingResult);
+    const results = indexes.map((i) => (runs[0] as Run).results[i] as Decision);
     lines.push({
       ...common,
       workload,
       kind: [...new Set(indexes.map((i) => cloud.requests[i]?.kind))].join(','),
       requests: indexes.length,
       ...medians(perRun),
-      placed: results.filter((result) => result.outcome === 'placed').length,
-      no_valid_host: results.filter((result) => result.outcome === 'no-valid-host').length,
+      placed: results.filter((decision) => decision.host !== null).length,
+      no_valid_host: results.filter((decision) => decision.host === null).length,
       errors: 0,
       decisions_sha256: decisionsHash(indexes.map((i) => hosts[i] ?? null)),
     });
@@ -194,22 +215,18 @@ const medians = (runs: readonly ReturnType<typeof summarise>[]) => ({
   p99_us: round(median(runs.map((run) => run.p99_us)), 2),
 });
 
-const writeDecisions = (
-  path: string,
-  cloud: CloudFile,
-  results: readonly SchedulingResult[],
-): void => {
-  const lines = results.map((result, i) => {
+const writeDecisions = (path: string, cloud: CloudFile, results: readonly Decision[]): void => {
+  const lines = results.map((decision, i) => {
     const request = cloud.requests[i];
     const common = { i, workload: request?.workload, kind: request?.kind };
-    if (result.outcome === 'placed') {
+    if (decision.host !== null) {
       return JSON.stringify({
         ...common,
-        host: result.host,
-        candidates: result.candidates,
-        weight: result.weight,
-        runner_up_weight: result.runnerUpWeight,
-        top_ties: result.topTies,
+        host: decision.host,
+        candidates: decision.candidates,
+        weight: decision.weight,
+        runner_up_weight: decision.runnerUpWeight,
+        top_ties: decision.topTies,
       });
     }
     return JSON.stringify({
@@ -217,7 +234,7 @@ const writeDecisions = (
       error: 'NoValidHost',
       host: null,
       candidates: 0,
-      last_filter: result.lastFilter,
+      last_filter: decision.lastFilter,
     });
   });
   writeFileSync(path, `${lines.join('\n')}\n`);

@@ -1,5 +1,4 @@
 import type { PreparedFilter, SchedulerFilter } from '../filters/scheduler-filter.js';
-import { parsePoolHost } from '../pool-state/pool-host.js';
 import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
 import { poolView } from '../pool-state/pool-view.js';
 import { schedulingContext } from '../request/scheduling-context.js';
@@ -30,6 +29,8 @@ export class FilterScheduler {
   private candidates = new Int32Array(0);
   /** One raw-weight buffer per weigher, kept so the winner's parts can be reported. */
   private raw: Float64Array[] = [];
+  /** Per weigher, its raw weights of the current decision, or null when it added nothing. */
+  private readonly weighed: (Float64Array | null)[] = [];
   private totals = new Float64Array(0);
 
   constructor(
@@ -112,21 +113,20 @@ export class FilterScheduler {
     request: SchedulingRequest,
     now: number,
   ): Placement {
-    const { candidates, totals } = this;
+    const { candidates, totals, weighed } = this;
     totals.fill(0, 0, count);
-    const parts: { weigher: SchedulerWeigher; multiplier: number; raw: Float64Array | null }[] = [];
-    this.weighers.forEach((weigher, index) => {
-      const multiplier = weigher.multiplier(this.config);
+    for (let index = 0; index < this.weighers.length; index++) {
+      const weigher = this.weighers[index] as SchedulerWeigher;
       const prepared = weigher.prepare(context, this.config);
       if (prepared === null) {
-        parts.push({ weigher, multiplier, raw: null });
-        return;
+        weighed[index] = null;
+        continue;
       }
       const raw = this.raw[index] as Float64Array;
       prepared.weigh(candidates, count, raw);
-      addNormalised(raw, count, multiplier, totals);
-      parts.push({ weigher, multiplier, raw });
-    });
+      addNormalised(raw, count, weigher.multiplier(this.config), totals);
+      weighed[index] = raw;
+    }
 
     let best = 0;
     let bestWeight = totals[0] as number;
@@ -149,16 +149,19 @@ export class FilterScheduler {
     this.registry.debit(pool, request.size, now);
     this.registry.markConsumed(pool, request.shareId);
     const host = this.registry.columns.host[pool] as string;
-    const weights: WeightPart[] = parts.map(({ weigher, multiplier, raw: values }) => ({
-      weigher: weigher.name,
-      multiplier,
-      raw: values ? (values[best] as number) : 0,
-      normalised: values ? normalisedWeight(values, count, best) : 0,
-    }));
+    const weights: WeightPart[] = this.weighers.map((weigher, index) => {
+      const values = weighed[index];
+      return {
+        weigher: weigher.name,
+        multiplier: weigher.multiplier(this.config),
+        raw: values ? (values[best] as number) : 0,
+        normalised: values ? normalisedWeight(values, count, best) : 0,
+      };
+    });
     return {
       outcome: 'placed',
       host,
-      backend: parsePoolHost(host).backend,
+      backend: this.registry.backendName(this.registry.columns.backendIndex[pool] as number),
       pool: poolView(this.registry, pool),
       weight: bestWeight,
       runnerUpWeight: count === 1 ? null : ties > 1 ? bestWeight : runnerUp,
