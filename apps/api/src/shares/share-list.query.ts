@@ -1,5 +1,5 @@
 import { toBoolean } from '#hawser/api-contracts';
-import { SHARES, type ShareDocument } from '#hawser/projections';
+import { SHARES, shareDocumentOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
 import type { DocumentStore, Filter } from '#hawser/read-models';
 import { badRequest } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
@@ -82,8 +82,9 @@ export const listShares = async (
   if (query.share_network_id !== undefined) filter.share_network_id = query.share_network_id;
   if (atLeast(version, '2.36')) {
     if (query.description !== undefined) filter.description = query.description;
-    if (query['name~'] !== undefined) filter.name = { $like: query['name~'] };
-    if (query['description~'] !== undefined) filter.description = { $like: query['description~'] };
+    if (query['name~'] !== undefined) filter.name = { $like: `%${query['name~']}%` };
+    if (query['description~'] !== undefined)
+      filter.description = { $like: `%${query['description~']}%` };
   }
   if (query.metadata !== undefined) {
     for (const [key, value] of Object.entries(parseMetadataFilter(query.metadata))) {
@@ -96,17 +97,17 @@ export const listShares = async (
   if (allTenants && query.project_id !== undefined) filter.project_id = query.project_id;
   const sort = [[sortField, sortDir === 'asc' ? 1 : -1] as const, ['id', 1] as const];
 
-  let shares: ShareDocument[];
+  let shares: ShareRecord[];
   if (allTenants) {
-    shares = await documents.find<ShareDocument>(SHARES, filter, { sort });
+    shares = await documents.find<ShareRecord>(SHARES, filter, { sort });
   } else {
-    shares = await documents.find<ShareDocument>(
+    shares = await documents.find<ShareRecord>(
       SHARES,
       { ...filter, project_id: auth.projectId },
       { sort },
     );
     if (toBoolean(query.is_public ?? 'false')) {
-      const others = await documents.find<ShareDocument>(
+      const others = await documents.find<ShareRecord>(
         SHARES,
         { ...filter, is_public: true },
         { sort },
@@ -114,7 +115,7 @@ export const listShares = async (
       const seen = new Set(shares.map((s) => s.id));
       const merged = [...shares, ...others.filter((s) => !seen.has(s.id))];
       const direction = sortDir === 'asc' ? 1 : -1;
-      const key = sortField as keyof ShareDocument;
+      const key = sortField as keyof ShareRecord;
       shares = merged.sort((a, b) => {
         const x = a[key] as string | number | null;
         const y = b[key] as string | number | null;
@@ -135,5 +136,5 @@ export const listShares = async (
   const last = page[page.length - 1];
   const nextMarker =
     limit !== undefined && page.length === limit && start + limit < count ? last?.id : undefined;
-  return { shares: page, count, nextMarker };
+  return { shares: page.map(shareDocumentOf), count, nextMarker };
 };

@@ -12,6 +12,8 @@ import {
 import {
   AVAILABILITY_ZONES,
   SHARES,
+  shareDocumentOf,
+  type ShareRecord,
   type AvailabilityZoneDocument,
   type ShareDocument,
   type ShareTypeDocument,
@@ -44,11 +46,11 @@ export class SharesService {
 
   /** A share the caller may read: its own, a public one, or any for admins; else 404. */
   async find(id: string, auth: AuthContext): Promise<ShareDocument> {
-    const doc = UUID.test(id) ? await this.documents.get<ShareDocument>(SHARES, id) : undefined;
-    if (!doc || !(auth.isAdmin || doc.project_id === auth.projectId || doc.is_public)) {
+    const record = UUID.test(id) ? await this.documents.get<ShareRecord>(SHARES, id) : undefined;
+    if (!record || !(auth.isAdmin || record.project_id === auth.projectId || record.is_public)) {
       throw notFoundError(`Share ${id} could not be found.`);
     }
-    return doc;
+    return shareDocumentOf(record);
   }
 
   /** A share the caller may change: another project's public share is a 403 (reference 9.3). */

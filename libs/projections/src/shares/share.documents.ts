@@ -16,10 +16,37 @@ export interface ExportLocationDocument {
   share_instance_id: string;
 }
 
-/** One share as listings read it: Manila's column names, so filters and sort keys map 1:1. */
+/**
+ * One share as it is stored in the listing: the fields listings filter and sort on, under
+ * Manila's column names, and the folded state everything else is derived from on reads
+ * (`shareDocumentOf`). Kept small on purpose: the listing is rebuilt from the whole log.
+ */
+export interface ShareRecord {
+  id: string;
+  /** Revision of the share stream this record reflects (idempotent replays). */
+  revision: number;
+  name: string | null;
+  description: string | null;
+  project_id: string;
+  user_id: string;
+  size: number;
+  share_proto: string;
+  share_type_id: string | null;
+  status: string;
+  host: string;
+  availability_zone: string | null;
+  is_public: boolean;
+  metadata: Record<string, string>;
+  snapshot_id: string | null;
+  share_network_id: null;
+  created_at: string;
+  updated_at: string;
+  state: ShareState;
+}
+
+/** One share as the API shows it: Manila's column names, derived from a record's state. */
 export interface ShareDocument {
   id: string;
-  /** Revision of the share stream this document reflects (idempotent replays). */
   revision: number;
   name: string | null;
   description: string | null;
@@ -53,8 +80,6 @@ export interface ShareDocument {
   export_locations: ExportLocationDocument[];
   created_at: string;
   updated_at: string;
-  /** The aggregate state the document was computed from; the projection folds into it. */
-  state: ShareState;
 }
 
 export interface ShareInstanceDocument {
@@ -129,13 +154,44 @@ const shareExportLocations = (instances: readonly ShareInstanceState[]) => {
     .flatMap((i) => exportLocationDocuments(i.id, i.exportLocations));
 };
 
-export const toShareDocument = (state: ShareState, revision: number): ShareDocument => {
-  const preferred = preferredInstance(state.instances);
-  const caps = state.capabilities;
-  const updatedAt = state.instances.reduce(
+const latestUpdate = (state: ShareState): string =>
+  state.instances.reduce(
     (latest, i) => (i.updatedAt > latest ? i.updatedAt : latest),
     state.createdAt,
   );
+
+export const toShareRecord = (state: ShareState, revision: number): ShareRecord => {
+  const preferred = preferredInstance(state.instances);
+  return {
+    id: state.id,
+    revision,
+    name: state.name,
+    description: state.description,
+    project_id: state.projectId,
+    user_id: state.userId,
+    size: state.size,
+    share_proto: state.shareProto,
+    share_type_id: state.shareType?.id ?? null,
+    status: preferred?.status ?? 'deleted',
+    host: preferred?.host ?? '',
+    availability_zone: preferred?.availabilityZone ?? null,
+    is_public: state.isPublic,
+    metadata: { ...state.metadata },
+    snapshot_id: state.snapshotId,
+    share_network_id: null,
+    created_at: state.createdAt,
+    updated_at: latestUpdate(state),
+    state,
+  };
+};
+
+/** The API's view of a stored share. */
+export const shareDocumentOf = (record: ShareRecord): ShareDocument =>
+  toShareDocument(record.state, record.revision);
+
+export const toShareDocument = (state: ShareState, revision: number): ShareDocument => {
+  const preferred = preferredInstance(state.instances);
+  const caps = state.capabilities;
   return {
     id: state.id,
     revision,
@@ -169,7 +225,6 @@ export const toShareDocument = (state: ShareState, revision: number): ShareDocum
     has_replicas: state.instances.filter((i) => i.replicaState !== null).length > 1,
     export_locations: shareExportLocations(state.instances),
     created_at: state.createdAt,
-    updated_at: updatedAt,
-    state,
+    updated_at: latestUpdate(state),
   };
 };

@@ -3,8 +3,9 @@ import { projectionSpec } from '../test-support/projection-spec.js';
 import {
   SHARE_INSTANCES,
   SHARES,
-  type ShareDocument,
+  shareDocumentOf,
   type ShareInstanceDocument,
+  type ShareRecord,
 } from './share.documents.js';
 import { shareInstancesProjection } from './share-instances.projection.js';
 import { sharesProjection } from './shares.projection.js';
@@ -54,7 +55,7 @@ describe('shares and share-instances projections', () => {
     projectionSpec(sharesProjection, shareInstancesProjection)
       .given({ 'share-s1': [requested('s1', 'i1')] })
       .then(async (docs) => {
-        const share = await docs.get<ShareDocument>(SHARES, 's1');
+        const share = shareDocumentOf((await docs.get<ShareRecord>(SHARES, 's1')) as ShareRecord);
         expect(share).toMatchObject({
           status: 'creating',
           host: '',
@@ -75,7 +76,7 @@ describe('shares and share-instances projections', () => {
       })
       .when({ 'share-s1': [created('i1')] })
       .then(async (docs) => {
-        const share = await docs.get<ShareDocument>(SHARES, 's1');
+        const share = shareDocumentOf((await docs.get<ShareRecord>(SHARES, 's1')) as ShareRecord);
         expect(share).toMatchObject({
           status: 'available',
           host: 'n@b#p',
@@ -142,6 +143,6 @@ describe('shares and share-instances projections', () => {
       .then(async (docs) => {
         expect(await docs.get(SHARES, 's1')).toBeUndefined();
         expect(await docs.get(SHARE_INSTANCES, 'i1')).toBeUndefined();
-        expect((await docs.find<ShareDocument>(SHARES, {})).map((s) => s.id)).toEqual(['s2']);
+        expect((await docs.find<ShareRecord>(SHARES, {})).map((s) => s.id)).toEqual(['s2']);
       }));
 });

@@ -6,7 +6,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
-import { SHARES, toShareDocument, type ShareDocument } from './share.documents.js';
+import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
 
 /**
  * The share listing, as Manila's share API shows it. Folds each share stream with the domain's
@@ -20,11 +20,11 @@ export const sharesProjection: Projection = {
   indexes: { [SHARES]: [['project_id', 'created_at'], ['name']] },
   async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
-    const previous = await ctx.get<ShareDocument>(SHARES, shareId);
+    const previous = await ctx.get<ShareRecord>(SHARES, shareId);
     if (previous && previous.revision >= event.revision) return;
     const before = previous?.state ?? initialShareState();
     const state = evolveShare(before, { type: event.type, data: event.data } as ShareEvent);
     if (state.lifecycle === 'deleted') ctx.delete(SHARES, shareId);
-    else ctx.put(SHARES, toShareDocument(state, event.revision));
+    else ctx.put(SHARES, toShareRecord(state, event.revision));
   },
 };

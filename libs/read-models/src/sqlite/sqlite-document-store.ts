@@ -49,6 +49,8 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    // Listings and rebuilds walk tens of MB of documents; the default 2 MB cache thrashes.
+    this.db.pragma('cache_size = -65536');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS documents (
         collection TEXT NOT NULL,
