@@ -1,5 +1,6 @@
 import type { Placement, PlacementDecision, PlacementRequest } from '#hawser/process-managers';
-import { FilterScheduler, schedulingRequest, type PoolStateRegistry } from '#hawser/scheduler';
+import type { FilterScheduler } from '#hawser/scheduler';
+import { schedulingRequest, type PoolStateRegistry } from '#hawser/scheduler';
 
 /** The scheduling workflow's placement port over Manila's filter-weigher pipeline. */
 export class FilterSchedulerPlacement implements Placement {

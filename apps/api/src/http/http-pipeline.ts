@@ -4,7 +4,8 @@ import { Logger } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Authenticator } from './authenticator.js';
 import { KeystoneUnavailableError } from './keystone/keystone-unavailable.error.js';
-import { faultBody, ManilaHttpError } from './manila-error.js';
+import type { ManilaHttpError } from './manila-error.js';
+import { faultBody } from './manila-error.js';
 import { negotiateMicroversion } from './microversion.js';
 import type { HawserRequest } from './request-context.js';
 

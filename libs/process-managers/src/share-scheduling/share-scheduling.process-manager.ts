@@ -21,7 +21,10 @@ export const shareSchedulingProcessManager = (
   clock: () => string = () => new Date().toISOString(),
 ): ProcessManager => ({
   name: 'share-scheduling',
-  filter: { streamPrefixes: [SHARE_STREAM_PREFIX], eventTypes: ['ShareRequested', 'ShareScheduled'] },
+  filter: {
+    streamPrefixes: [SHARE_STREAM_PREFIX],
+    eventTypes: ['ShareRequested', 'ShareScheduled'],
+  },
   async handle(event: RecordedEvent): Promise<void> {
     if (event.type === 'ShareScheduled') {
       const data = event.data as ShareScheduled['data'];
