@@ -1,0 +1,31 @@
+import type {
+  QuotaDeltas,
+  QuotaHolderKind,
+  QuotaLimits,
+  QuotaResource,
+} from './quota.resources.js';
+
+/**
+ * Commands on a project's quota. Those that check limits carry the configured defaults, so the
+ * decision stays pure and configuration changes apply to the next decision.
+ */
+export type QuotaCommand =
+  | {
+      type: 'SetQuotaLimits';
+      projectId: string;
+      limits: Partial<Record<QuotaResource, number>>;
+      /** Allow a limit below what is in use (Manila's `force`). */
+      force: boolean;
+      now: string;
+    }
+  | { type: 'ResetQuotaLimits'; projectId: string; now: string }
+  | {
+      type: 'ReserveQuota';
+      projectId: string;
+      holderId: string;
+      holderKind: QuotaHolderKind;
+      deltas: QuotaDeltas;
+      defaults: QuotaLimits;
+      now: string;
+    }
+  | { type: 'ReleaseQuota'; projectId: string; holderId: string; now: string };

@@ -1,0 +1,37 @@
+import type { DomainEvent } from '../shared/decider.js';
+import type { QuotaDeltas, QuotaHolderKind, QuotaResource } from './quota.resources.js';
+
+/** An admin set some of a project's limits (the others keep their current value). */
+export type QuotaLimitsSet = DomainEvent<
+  'QuotaLimitsSet',
+  { projectId: string; limits: Partial<Record<QuotaResource, number>>; setAt: string }
+>;
+
+/** An admin deleted the project's quotas: every limit is the configured default again. */
+export type QuotaLimitsReset = DomainEvent<
+  'QuotaLimitsReset',
+  { projectId: string; resetAt: string }
+>;
+
+/** Usage counted for one holder (a share, a snapshot, ...), once per holder id. */
+export type QuotaReserved = DomainEvent<
+  'QuotaReserved',
+  {
+    projectId: string;
+    holderId: string;
+    holderKind: QuotaHolderKind;
+    deltas: QuotaDeltas;
+    reservedAt: string;
+  }
+>;
+
+/** The holder is gone (or was never created): its usage no longer counts. */
+export type QuotaReleased = DomainEvent<
+  'QuotaReleased',
+  { projectId: string; holderId: string; deltas: QuotaDeltas; releasedAt: string }
+>;
+
+export type QuotaEvent = QuotaLimitsSet | QuotaLimitsReset | QuotaReserved | QuotaReleased;
+
+export const QUOTA_STREAM_PREFIX = 'quota-';
+export const quotaStream = (projectId: string): string => `${QUOTA_STREAM_PREFIX}${projectId}`;

@@ -1,0 +1,67 @@
+import { assertNever } from '../shared/decider.js';
+import type { QuotaEvent } from './quota.events.js';
+import {
+  QUOTA_RESOURCES,
+  type QuotaDeltas,
+  type QuotaLimits,
+  type QuotaResource,
+} from './quota.resources.js';
+
+export interface QuotaHolding {
+  readonly holderKind: string;
+  readonly deltas: QuotaDeltas;
+}
+
+export interface QuotaState {
+  /** Limits an admin set; a resource not here uses the configured default. */
+  readonly limits: Readonly<Partial<Record<QuotaResource, number>>>;
+  /** Usage per holder id, while the holder exists. */
+  readonly holdings: Readonly<Record<string, QuotaHolding>>;
+  /** Holders whose usage was released: a holder is counted and released once each. */
+  readonly released: readonly string[];
+}
+
+export const initialQuotaState = (): QuotaState => ({ limits: {}, holdings: {}, released: [] });
+
+export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState => {
+  switch (event.type) {
+    case 'QuotaLimitsSet':
+      return { ...state, limits: { ...state.limits, ...event.data.limits } };
+    case 'QuotaLimitsReset':
+      return { ...state, limits: {} };
+    case 'QuotaReserved':
+      return {
+        ...state,
+        holdings: {
+          ...state.holdings,
+          [event.data.holderId]: { holderKind: event.data.holderKind, deltas: event.data.deltas },
+        },
+      };
+    case 'QuotaReleased': {
+      const { [event.data.holderId]: _released, ...holdings } = state.holdings;
+      return { ...state, holdings, released: [...state.released, event.data.holderId] };
+    }
+    default:
+      return assertNever(event);
+  }
+};
+
+/** Usage per resource: the sum of every holding. */
+export const quotaUsage = (state: QuotaState): Record<QuotaResource, number> => {
+  const usage = Object.fromEntries(QUOTA_RESOURCES.map((r) => [r, 0])) as Record<
+    QuotaResource,
+    number
+  >;
+  for (const holding of Object.values(state.holdings)) {
+    for (const [resource, amount] of Object.entries(holding.deltas)) {
+      usage[resource as QuotaResource] += amount ?? 0;
+    }
+  }
+  return usage;
+};
+
+/** The limits in force: the admin's where set, the defaults otherwise. */
+export const effectiveLimits = (state: QuotaState, defaults: QuotaLimits): QuotaLimits => ({
+  ...defaults,
+  ...state.limits,
+});
