@@ -18,6 +18,7 @@ import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
+import { withBooleanSpecsAsText } from './extra-specs-input.js';
 import { ShareTypesService } from './share-types.service.js';
 
 /** Manila's share types and extra specs (reference 3.8). */
@@ -39,7 +40,7 @@ export class ShareTypesController {
       typeof body === 'object' && body !== null && 'volume_type' in body && !('share_type' in body)
         ? requireBodyKey(body, 'volume_type')
         : requireBodyKey(body, 'share_type');
-    const dto = await validateBody(CreateShareTypeDto, part, 'share type');
+    const dto = await validateBody(CreateShareTypeDto, withBooleanSpecsAsText(part), 'share type');
     const doc = await this.types.create(dto, ctx, !atLeast(ctx.microversion, '2.24'));
     return this.view(doc as ShareTypeDocument, ctx);
   }
@@ -126,7 +127,7 @@ export class ShareTypesController {
   async setExtraSpecs(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:create'));
-    const dto = await validateBody(ExtraSpecsDto, body, 'extra specs');
+    const dto = await validateBody(ExtraSpecsDto, withBooleanSpecsAsText(body), 'extra specs');
     await this.types.run(doc.id, ctx, {
       type: 'SetShareTypeExtraSpecs',
       extraSpecs: dto.extra_specs,
