@@ -1,5 +1,7 @@
 import type { Projection } from '#hawser/read-models';
 import { backendsProjection } from './backends/backends.projection.js';
+import { messagesProjection } from './messages/messages.projection.js';
+import { quotasProjection } from './quotas/quotas.projection.js';
 import { shareTypesProjection } from './share-types/share-types.projection.js';
 import { shareInstancesProjection } from './shares/share-instances.projection.js';
 import { sharesProjection } from './shares/shares.projection.js';
@@ -10,4 +12,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   shareInstancesProjection,
   shareTypesProjection,
   backendsProjection,
+  quotasProjection,
+  messagesProjection,
 ];

@@ -1,0 +1,111 @@
+import type { DomainEvent } from '#hawser/domain';
+import { projectionSpec } from '../test-support/projection-spec.js';
+import { MESSAGES, messagesProjection, type MessageDocument } from './messages.projection.js';
+
+const requested: DomainEvent = {
+  type: 'ShareRequested',
+  data: {
+    shareId: 's1',
+    instanceId: 'i1',
+    projectId: 'p1',
+    userId: 'u1',
+    name: null,
+    description: null,
+    size: 1,
+    shareProto: 'NFS',
+    shareType: { id: 't1', name: 'default', extraSpecs: {} },
+    capabilities: {},
+    availabilityZone: null,
+    metadata: {},
+    isPublic: false,
+    snapshotId: null,
+    schedulerHints: null,
+    createdAt: '2026-11-22T10:00:00.000Z',
+  },
+};
+const schedulingFailed: DomainEvent = {
+  type: 'ShareSchedulingFailed',
+  data: {
+    instanceId: 'i1',
+    message: 'No valid host was found.',
+    detail: {
+      lastFilter: 'CapacityFilter',
+      userMessage: {
+        actionId: '001',
+        detailId: '009',
+        userMessage:
+          "allocate host: No storage could be allocated for this share request, Capacity filter didn't succeed.",
+      },
+    },
+    failedAt: '2026-11-22T10:00:01.000Z',
+  },
+};
+const creationFailed: DomainEvent = {
+  type: 'ShareCreationFailed',
+  data: {
+    instanceId: 'i1',
+    commandId: 'c1',
+    message: 'boom',
+    failedAt: '2026-11-22T10:00:02.000Z',
+  },
+};
+
+describe('messages projection', () => {
+  it('given a requested share, when placement fails, then the message has the recorded detail', () =>
+    projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested] })
+      .when({ 'share-s1': [schedulingFailed] })
+      .then(async (docs) => {
+        const [message] = await docs.find<MessageDocument>(MESSAGES, {});
+        expect(message).toMatchObject({
+          project_id: 'p1',
+          action_id: '001',
+          detail_id: '009',
+          message_level: 'ERROR',
+          resource_type: 'SHARE',
+          resource_id: 's1',
+          user_message:
+            "allocate host: No storage could be allocated for this share request, Capacity filter didn't succeed.",
+          created_at: '2026-11-22T10:00:01.000Z',
+          expires_at: '2026-12-22T10:00:01.000Z',
+        });
+      }));
+
+  it('given a failed creation, then the message is action 002 with the unknown-error detail', () =>
+    projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested] })
+      .when({ 'share-s1': [creationFailed] })
+      .then(async (docs) => {
+        const [message] = await docs.find<MessageDocument>(MESSAGES, {});
+        expect(message).toMatchObject({
+          action_id: '002',
+          detail_id: '001',
+          user_message: 'create: An unknown error occurred.',
+        });
+      }));
+
+  it('given a message, when it is deleted, then it is gone and the share deletion keeps others', async () => {
+    let messageId = '';
+    await projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested, schedulingFailed] })
+      .then(async (docs) => {
+        messageId = (await docs.find<MessageDocument>(MESSAGES, {}))[0]?.id ?? '';
+      });
+    expect(messageId).not.toBe('');
+    await projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested, schedulingFailed, creationFailed] })
+      .when({
+        [`message-${messageId}`]: [
+          {
+            type: 'UserMessageDeleted',
+            data: { messageId, projectId: 'p1', deletedAt: '2026-11-22T11:00:00.000Z' },
+          },
+        ],
+        'share-s1': [{ type: 'ShareDeleted', data: { shareId: 's1', deletedAt: 't9' } }],
+      })
+      .then(async (docs) => {
+        const messages = await docs.find<MessageDocument>(MESSAGES, {});
+        expect(messages.map((m) => m.action_id)).toEqual(['002']);
+      });
+  });
+});

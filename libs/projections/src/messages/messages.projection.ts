@@ -1,0 +1,151 @@
+import {
+  derivedId,
+  SHARE_STREAM_PREFIX,
+  USER_MESSAGE_STREAM_PREFIX,
+  type ShareRequested,
+  type ShareSchedulingFailed,
+  type UserMessageDeleted,
+} from '#hawser/domain';
+import type { RecordedEvent } from '#hawser/eventstore';
+import type { Projection, ProjectionContext } from '#hawser/read-models';
+
+export const MESSAGES = 'messages';
+/** The project and request of each live share, which its messages carry. */
+export const MESSAGE_SOURCES = 'message_sources';
+
+/** Manila's message_ttl: a message expires 30 days after it was written. */
+export const MESSAGE_TTL_MS = 2_592_000_000;
+
+/** Manila's action texts (message/message_field.py) that Hawser records. */
+export const MESSAGE_ACTIONS: Readonly<Record<string, string>> = {
+  '001': 'allocate host',
+  '002': 'create',
+};
+export const UNKNOWN_ERROR_DETAIL = { id: '001', text: 'An unknown error occurred.' } as const;
+
+/** One user message as Manila's messages API shows it (reference 1.11). */
+export interface MessageDocument {
+  id: string;
+  project_id: string;
+  action_id: string;
+  detail_id: string;
+  message_level: 'ERROR';
+  request_id: string | null;
+  resource_type: 'SHARE';
+  resource_id: string;
+  user_message: string;
+  created_at: string;
+  expires_at: string;
+}
+
+interface MessageSourceDocument {
+  id: string;
+  project_id: string;
+  request_id: string | null;
+}
+
+/** What the scheduler recorded for the user in `detail.userMessage` (no-valid-host). */
+interface RecordedUserMessage {
+  actionId: string;
+  detailId: string;
+  userMessage: string;
+}
+
+const recordedUserMessage = (detail: Record<string, unknown>): RecordedUserMessage | undefined => {
+  const candidate = detail.userMessage as Partial<RecordedUserMessage> | undefined;
+  return typeof candidate?.actionId === 'string' &&
+    typeof candidate.detailId === 'string' &&
+    typeof candidate.userMessage === 'string'
+    ? (candidate as RecordedUserMessage)
+    : undefined;
+};
+
+const expiresAt = (createdAt: string): string =>
+  new Date(Date.parse(createdAt) + MESSAGE_TTL_MS).toISOString();
+
+const unknownError = (actionId: string): RecordedUserMessage => ({
+  actionId,
+  detailId: UNKNOWN_ERROR_DETAIL.id,
+  userMessage: `${MESSAGE_ACTIONS[actionId]}: ${UNKNOWN_ERROR_DETAIL.text}`,
+});
+
+/**
+ * User messages (Manila's messages API): one per failed placement (action 001, with the detail
+ * the scheduler recorded) and per failed driver creation (action 002, unknown error). A
+ * message's id derives from the event it reports, so a rebuild gives the same ids; a deleted
+ * message stays deleted because its deletion is an event too.
+ */
+export const messagesProjection: Projection = {
+  name: 'messages',
+  collections: [MESSAGES, MESSAGE_SOURCES],
+  filter: {
+    streamPrefixes: [SHARE_STREAM_PREFIX, USER_MESSAGE_STREAM_PREFIX],
+    eventTypes: [
+      'ShareRequested',
+      'ShareSchedulingFailed',
+      'ShareCreationFailed',
+      'ShareDeleted',
+      'UserMessageDeleted',
+    ],
+  },
+  indexes: { [MESSAGES]: [['project_id', 'created_at'], ['resource_id']] },
+  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
+    switch (event.type) {
+      case 'ShareRequested': {
+        const data = event.data as ShareRequested['data'];
+        const requestId = event.metadata.requestId;
+        ctx.put(MESSAGE_SOURCES, {
+          id: shareId,
+          project_id: data.projectId,
+          request_id: typeof requestId === 'string' ? requestId : null,
+        } satisfies MessageSourceDocument);
+        return;
+      }
+      case 'ShareSchedulingFailed': {
+        const data = event.data as ShareSchedulingFailed['data'];
+        const message = recordedUserMessage(data.detail) ?? unknownError('001');
+        await putMessage(ctx, event, shareId, message, data.failedAt);
+        return;
+      }
+      case 'ShareCreationFailed': {
+        const data = event.data as { failedAt: string };
+        await putMessage(ctx, event, shareId, unknownError('002'), data.failedAt);
+        return;
+      }
+      case 'ShareDeleted':
+        ctx.delete(MESSAGE_SOURCES, shareId);
+        return;
+      case 'UserMessageDeleted':
+        ctx.delete(MESSAGES, (event.data as UserMessageDeleted['data']).messageId);
+        return;
+    }
+  },
+};
+
+const putMessage = async (
+  ctx: ProjectionContext,
+  event: RecordedEvent,
+  shareId: string,
+  message: RecordedUserMessage,
+  createdAt: string,
+): Promise<void> => {
+  const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
+  if (!source) return;
+  ctx.put(MESSAGES, {
+    id: userMessageIdOf(event.id),
+    project_id: source.project_id,
+    action_id: message.actionId,
+    detail_id: message.detailId,
+    message_level: 'ERROR',
+    request_id: source.request_id,
+    resource_type: 'SHARE',
+    resource_id: shareId,
+    user_message: message.userMessage,
+    created_at: createdAt,
+    expires_at: expiresAt(createdAt),
+  } satisfies MessageDocument);
+};
+
+/** The id of the message that reports the event `eventId`. */
+export const userMessageIdOf = (eventId: string): string => derivedId(eventId, 'user-message');

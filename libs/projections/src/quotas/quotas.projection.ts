@@ -1,0 +1,60 @@
+import {
+  evolveQuota,
+  initialQuotaState,
+  QUOTA_STREAM_PREFIX,
+  quotaUsage,
+  type QuotaEvent,
+  type QuotaResource,
+  type QuotaState,
+} from '#hawser/domain';
+import type { RecordedEvent } from '#hawser/eventstore';
+import type { Projection, ProjectionContext } from '#hawser/read-models';
+
+export const QUOTAS = 'quotas';
+
+/** One project's quota: the limits an admin set (others are the defaults) and its usage. */
+export interface QuotaDocument {
+  /** The project id. */
+  id: string;
+  /** Revision of the quota stream this document reflects (idempotent replays). */
+  revision: number;
+  limits: Partial<Record<QuotaResource, number>>;
+  in_use: Record<QuotaResource, number>;
+  updated_at: string;
+  state: QuotaState;
+}
+
+const timeOf = (event: QuotaEvent): string => {
+  switch (event.type) {
+    case 'QuotaLimitsSet':
+      return event.data.setAt;
+    case 'QuotaLimitsReset':
+      return event.data.resetAt;
+    case 'QuotaReserved':
+      return event.data.reservedAt;
+    case 'QuotaReleased':
+      return event.data.releasedAt;
+  }
+};
+
+/** Quota sets per project (reference 1.10), folded with the quota aggregate's own evolve. */
+export const quotasProjection: Projection = {
+  name: 'quotas',
+  collections: [QUOTAS],
+  filter: { streamPrefixes: [QUOTA_STREAM_PREFIX] },
+  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const projectId = event.streamId.slice(QUOTA_STREAM_PREFIX.length);
+    const previous = await ctx.get<QuotaDocument>(QUOTAS, projectId);
+    if (previous && previous.revision >= event.revision) return;
+    const quotaEvent = { type: event.type, data: event.data } as QuotaEvent;
+    const state = evolveQuota(previous?.state ?? initialQuotaState(), quotaEvent);
+    ctx.put(QUOTAS, {
+      id: projectId,
+      revision: event.revision,
+      limits: { ...state.limits },
+      in_use: quotaUsage(state),
+      updated_at: timeOf(quotaEvent),
+      state,
+    } satisfies QuotaDocument);
+  },
+};
