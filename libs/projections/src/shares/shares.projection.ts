@@ -10,14 +10,14 @@ import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
 
 /**
  * The share listing, as Manila's share API shows it. Folds each share stream with the domain's
- * own `evolve`, so the read model can never disagree with what the deciders see. Indexes serve
- * what listings filter and sort on most: a project's shares by time, and names.
+ * own `evolve`, so the read model can never disagree with what the deciders see. One index: a
+ * project's shares by time, what every non-admin listing and name lookup walks.
  */
 export const sharesProjection: Projection = {
   name: 'shares',
   collections: [SHARES],
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX] },
-  indexes: { [SHARES]: [['project_id', 'created_at'], ['name']] },
+  indexes: { [SHARES]: [['project_id', 'created_at']] },
   async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareRecord>(SHARES, shareId);

@@ -11,6 +11,12 @@ export interface ProjectionTarget {
   save(writes: readonly DocumentWrite[], position: number): Promise<void>;
   /** The position last stored. */
   readonly saved: number;
+  /**
+   * True when the document certainly does not exist, so a read need not ask the store. A
+   * rebuild's generation starts empty and only this worker writes it: what it has not written
+   * is not there, which spares a store lookup per new document during a rebuild.
+   */
+  isCertainlyAbsent(addressedCollection: string, id: string): boolean;
 }
 
 /** The live collections, committed with the projection's checkpoint (compare-and-set). */
@@ -28,6 +34,10 @@ export class LiveTarget implements ProjectionTarget {
 
   address(collection: string): string {
     return collection;
+  }
+
+  isCertainlyAbsent(): boolean {
+    return false;
   }
 
   async load(): Promise<number> {
@@ -51,6 +61,8 @@ export class LiveTarget implements ProjectionTarget {
  */
 export class GenerationTarget implements ProjectionTarget {
   private position = 0;
+  /** Per addressed collection, the ids this rebuild has written (deleted ones included). */
+  private readonly written = new Map<string, Set<string>>();
 
   constructor(
     private readonly store: DocumentStore,
@@ -69,8 +81,20 @@ export class GenerationTarget implements ProjectionTarget {
     return this.position;
   }
 
+  isCertainlyAbsent(addressedCollection: string, id: string): boolean {
+    return !this.written.get(addressedCollection)?.has(id);
+  }
+
   async save(writes: readonly DocumentWrite[], position: number): Promise<void> {
     if (writes.length > 0) await this.store.write(writes);
+    for (const write of writes) {
+      let ids = this.written.get(write.collection);
+      if (!ids) {
+        ids = new Set();
+        this.written.set(write.collection, ids);
+      }
+      ids.add(write.kind === 'put' ? write.document.id : write.id);
+    }
     this.position = position;
   }
 }

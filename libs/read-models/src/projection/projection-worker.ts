@@ -65,7 +65,12 @@ export class ProjectionWorker {
       upTo,
     });
     if (page.events.length > 0) {
-      const work = new UnitOfWork(this.documents, this.owned, (c) => this.target.address(c));
+      const work = new UnitOfWork(
+        this.documents,
+        this.owned,
+        (c) => this.target.address(c),
+        (c, id) => this.target.isCertainlyAbsent(c, id),
+      );
       for (const event of page.events) await this.projection.handle(event, work);
       await this.target.save(work.writes(), page.examinedUpTo);
     } else if (page.examinedUpTo - this.target.saved >= this.options.idleCheckpointGap) {

@@ -21,6 +21,7 @@ export class UnitOfWork implements ProjectionContext {
     private readonly store: DocumentStore,
     private readonly owned: ReadonlySet<string>,
     private readonly address: (collection: string) => string,
+    private readonly certainlyAbsent: (addressed: string, id: string) => boolean = () => false,
   ) {}
 
   async get<T extends Identified = Document>(
@@ -30,6 +31,7 @@ export class UnitOfWork implements ProjectionContext {
     const name = this.read(collection);
     const pending = this.pending.get(name);
     if (pending?.has(id)) return (pending.get(id) ?? undefined) as T | undefined;
+    if (this.certainlyAbsent(name, id)) return undefined;
     return this.store.get<T>(name, id);
   }
 
