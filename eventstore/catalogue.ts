@@ -25,22 +25,129 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   ShareDriverOperationStarted: {
     category: 'share',
     version: 1,
-    meaning: 'A share node claimed a driver operation; the driver runs only after this.',
+    meaning:
+      'A share node claimed a driver operation; the driver runs only after this. ' +
+      'Snapshot operations name their snapshot instance (optional fields, added compatibly).',
   },
   ShareCreated: { category: 'share', version: 1, meaning: 'The driver created the share.' },
-  ShareCreationFailed: { category: 'share', version: 1, meaning: 'The driver failed to create it.' },
-  ShareUpdated: { category: 'share', version: 1, meaning: 'Name, description or visibility changed.' },
+  ShareCreationFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver failed to create it.',
+  },
+  ShareUpdated: {
+    category: 'share',
+    version: 1,
+    meaning: 'Name, description or visibility changed.',
+  },
   ShareMetadataChanged: { category: 'share', version: 1, meaning: 'Metadata keys set or unset.' },
   ShareStatusReset: { category: 'share', version: 1, meaning: 'An admin reset the status.' },
   ShareDeletionRequested: { category: 'share', version: 1, meaning: 'Deletion was asked for.' },
   ShareInstanceDeleted: { category: 'share', version: 1, meaning: 'One instance is gone.' },
-  ShareDeletionFailed: { category: 'share', version: 1, meaning: 'The driver failed to delete it.' },
+  ShareDeletionFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver failed to delete it.',
+  },
   ShareDeleted: { category: 'share', version: 1, meaning: 'The last instance is gone.' },
-  ShareTypeCreated: { category: 'sharetype', version: 1, meaning: 'An admin created a share type.' },
-  ShareTypeUpdated: { category: 'sharetype', version: 1, meaning: 'Name, description or visibility.' },
+  SnapshotRequested: {
+    category: 'share',
+    version: 1,
+    meaning: 'A user asked for a snapshot; one snapshot instance per share instance, creating.',
+  },
+  SnapshotInstanceCreated: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver took the snapshot on one share instance (status, progress, location).',
+  },
+  SnapshotInstanceCreationFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver failed to take the snapshot on one share instance.',
+  },
+  SnapshotUpdated: { category: 'share', version: 1, meaning: 'Snapshot name or description.' },
+  SnapshotStatusReset: {
+    category: 'share',
+    version: 1,
+    meaning: "An admin reset the preferred snapshot instance's status.",
+  },
+  SnapshotDeletionRequested: {
+    category: 'share',
+    version: 1,
+    meaning: 'Deletion of a snapshot was asked for (forced or not); its instances are deleting.',
+  },
+  SnapshotInstanceDeleted: {
+    category: 'share',
+    version: 1,
+    meaning: 'One snapshot instance is gone.',
+  },
+  SnapshotInstanceDeletionFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver failed to delete one snapshot instance (error_deleting).',
+  },
+  SnapshotDeleted: {
+    category: 'share',
+    version: 1,
+    meaning: 'The last snapshot instance is gone.',
+  },
+  ShareAccessAllowed: {
+    category: 'share',
+    version: 1,
+    meaning: 'An access rule was added, queued to apply on every share instance.',
+  },
+  ShareAccessDenied: {
+    category: 'share',
+    version: 1,
+    meaning: 'An access rule is to be removed, queued to deny on every share instance.',
+  },
+  ShareAccessUpdated: {
+    category: 'share',
+    version: 1,
+    meaning: "The driver applied one instance's claimed rule changes (per-rule results).",
+  },
+  ShareAccessUpdateFailed: {
+    category: 'share',
+    version: 1,
+    meaning: "The driver failed to apply one instance's rule changes: those rules are in error.",
+  },
+  ShareResizeRequested: {
+    category: 'share',
+    version: 1,
+    meaning: 'Extend or shrink to a new size was asked for; the instances are extending/shrinking.',
+  },
+  ShareInstanceResized: {
+    category: 'share',
+    version: 1,
+    meaning: 'One instance has the new size.',
+  },
+  ShareInstanceResizeFailed: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The driver refused the resize (extending_error, shrinking_error or data-loss refusal).',
+  },
+  ShareTypeCreated: {
+    category: 'sharetype',
+    version: 1,
+    meaning: 'An admin created a share type.',
+  },
+  ShareTypeUpdated: {
+    category: 'sharetype',
+    version: 1,
+    meaning: 'Name, description or visibility.',
+  },
   ShareTypeExtraSpecsSet: { category: 'sharetype', version: 1, meaning: 'Extra specs set.' },
-  ShareTypeExtraSpecUnset: { category: 'sharetype', version: 1, meaning: 'One extra spec removed.' },
-  ShareTypeAccessAdded: { category: 'sharetype', version: 1, meaning: 'A project may use a private type.' },
+  ShareTypeExtraSpecUnset: {
+    category: 'sharetype',
+    version: 1,
+    meaning: 'One extra spec removed.',
+  },
+  ShareTypeAccessAdded: {
+    category: 'sharetype',
+    version: 1,
+    meaning: 'A project may use a private type.',
+  },
   ShareTypeAccessRemoved: { category: 'sharetype', version: 1, meaning: 'A project lost access.' },
   ShareTypeDeleted: { category: 'sharetype', version: 1, meaning: 'The type was deleted.' },
   BackendRegistered: {

@@ -1,8 +1,14 @@
+import type { AccessCommand } from './share-access.commands.js';
+import type { ResizeCommand } from './share-resize.commands.js';
+import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
 import type { DriverOperation, ExportLocation, ShareStatus } from './share.types.js';
 
 /** Commands on one share. Cross-aggregate checks (type exists, zone exists) happen before. */
 export type ShareCommand =
+  | SnapshotCommand
+  | AccessCommand
+  | ResizeCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';
@@ -24,6 +30,9 @@ export type ShareCommand =
       operation: DriverOperation;
       commandId: string;
       host: string;
+      /** For snapshot operations: the snapshot instance on this share instance. */
+      snapshotId?: string;
+      snapshotInstanceId?: string;
       now: string;
     }
   | {

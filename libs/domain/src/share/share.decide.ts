@@ -1,5 +1,9 @@
 import { assertNever, type Decider } from '../shared/decider.js';
 import { conflict, forbidden, invalid, notFound } from '../shared/domain-error.js';
+import { decideAccess } from './share-access.decide.js';
+import { validateMetadata } from './share-metadata.js';
+import { decideResize } from './share-resize.decide.js';
+import { decideSnapshot } from './share-snapshot.decide.js';
 import type { ShareCommand } from './share.commands.js';
 import type { ShareEvent } from './share.events.js';
 import {
@@ -12,21 +16,9 @@ import {
 import { RESETTABLE_STATUSES, type ShareStatus } from './share.types.js';
 
 const DELETABLE: readonly ShareStatus[] = ['available', 'error', 'inactive'];
-const METADATA_KEY_MAX = 255;
-const METADATA_VALUE_MAX = 1023;
+export { validateMetadata };
 
-export const validateMetadata = (metadata: Record<string, string>): void => {
-  for (const [key, value] of Object.entries(metadata)) {
-    if (key.length === 0 || key.length > METADATA_KEY_MAX) {
-      throw invalid(`Metadata key must be 1 to ${METADATA_KEY_MAX} characters.`);
-    }
-    if (typeof value !== 'string' || value.length === 0 || value.length > METADATA_VALUE_MAX) {
-      throw invalid(`Metadata value for ${key} must be 1 to ${METADATA_VALUE_MAX} characters.`);
-    }
-  }
-};
-
-const instanceOf = (state: ShareState, instanceId: string): ShareInstanceState => {
+export const instanceOf = (state: ShareState, instanceId: string): ShareInstanceState => {
   const instance = state.instances.find((i) => i.id === instanceId);
   if (!instance) throw notFound(`Share instance ${instanceId} could not be found.`);
   return instance;
@@ -88,8 +80,7 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
           `Share instance ${instance.id} is busy with ${instance.pendingOperation.operation}.`,
         );
       }
-      const expected: ShareStatus = command.operation === 'delete_share' ? 'deleting' : 'creating';
-      if (instance.status !== expected) return [];
+      if (!operationIsDue(state, instance, command)) return [];
       return [
         {
           type: 'ShareDriverOperationStarted',
@@ -98,6 +89,10 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
             operation: command.operation,
             commandId: command.commandId,
             host: command.host,
+            ...(command.snapshotInstanceId !== undefined && {
+              snapshotId: command.snapshotId,
+              snapshotInstanceId: command.snapshotInstanceId,
+            }),
             startedAt: command.now,
           },
         },
@@ -177,6 +172,10 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
       if (state.instances.filter((i) => i.replicaState !== null).length > 1) {
         throw conflict('Share has replicas: delete them first.');
       }
+      if (state.snapshots.length > 0) {
+        const message = 'Share still has snapshots: delete them first.';
+        throw command.force ? invalid(message) : forbidden(message);
+      }
       if (!command.force) {
         const blocking = state.instances.find((i) => !DELETABLE.includes(i.status));
         if (blocking) {
@@ -234,8 +233,61 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
         },
       ];
     }
+    case 'RequestSnapshot':
+    case 'CompleteSnapshotInstanceCreation':
+    case 'FailSnapshotInstanceCreation':
+    case 'UpdateSnapshot':
+    case 'ResetSnapshotStatus':
+    case 'DeleteSnapshot':
+    case 'CompleteSnapshotInstanceDeletion':
+    case 'FailSnapshotInstanceDeletion':
+      return decideSnapshot(command, state);
+    case 'AllowAccess':
+    case 'DenyAccess':
+    case 'CompleteAccessUpdate':
+    case 'FailAccessUpdate':
+      return decideAccess(command, state);
+    case 'ResizeShare':
+    case 'CompleteShareInstanceResize':
+    case 'FailShareInstanceResize':
+      return decideResize(command, state);
     default:
       return assertNever(command);
+  }
+};
+
+/** Whether the operation a node wants to claim is still wanted by the share's state. */
+const operationIsDue = (
+  state: ShareState,
+  instance: ShareInstanceState,
+  command: Extract<ShareCommand, { type: 'StartDriverOperation' }>,
+): boolean => {
+  switch (command.operation) {
+    case 'create_share':
+    case 'create_share_from_snapshot':
+      return instance.status === 'creating';
+    case 'delete_share':
+      return instance.status === 'deleting';
+    case 'extend_share':
+      return instance.status === 'extending';
+    case 'shrink_share':
+      return instance.status === 'shrinking';
+    case 'create_snapshot':
+    case 'delete_snapshot': {
+      const snapshotInstance = state.snapshots
+        .find((s) => s.id === command.snapshotId)
+        ?.instances.find((i) => i.id === command.snapshotInstanceId);
+      if (snapshotInstance?.shareInstanceId !== instance.id) return false;
+      const wanted = command.operation === 'create_snapshot' ? 'creating' : 'deleting';
+      return snapshotInstance.status === wanted;
+    }
+    case 'update_access':
+      return state.accessRules.some((rule) => {
+        const mapping = rule.instances[instance.id];
+        return mapping === 'queued_to_apply' || mapping === 'queued_to_deny';
+      });
+    default:
+      return assertNever(command.operation);
   }
 };
 

@@ -241,7 +241,10 @@ describe('share decider', () => {
           shareRequested,
           scheduled,
           started('create_share', 'c-create'),
-          { type: 'ShareDeletionRequested', data: { instanceIds: ['i1'], force: true, requestedAt: now } },
+          {
+            type: 'ShareDeletionRequested',
+            data: { instanceIds: ['i1'], force: true, requestedAt: now },
+          },
           created,
         ])
         .when({

@@ -1,5 +1,8 @@
 import type { DomainEvent } from '../shared/decider.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
+import type { AccessEvent } from './share-access.events.js';
+import type { ResizeEvent } from './share-resize.events.js';
+import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
   DriverOperation,
   ExportLocation,
@@ -56,6 +59,9 @@ export type ShareDriverOperationStarted = DomainEvent<
     operation: DriverOperation;
     commandId: string;
     host: string;
+    /** The snapshot instance, for snapshot operations. */
+    snapshotId?: string;
+    snapshotInstanceId?: string;
     startedAt: string;
   }
 >;
@@ -104,6 +110,9 @@ export type ShareDeletionFailed = DomainEvent<
 export type ShareDeleted = DomainEvent<'ShareDeleted', { shareId: string; deletedAt: string }>;
 
 export type ShareEvent =
+  | SnapshotEvent
+  | AccessEvent
+  | ResizeEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

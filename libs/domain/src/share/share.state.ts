@@ -1,5 +1,10 @@
 import { assertNever } from '../shared/decider.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
+import type { AccessRuleState } from './share-access.state.js';
+import { evolveAccess, withdrawInstanceFromRules } from './share-access.evolve.js';
+import { evolveResize } from './share-resize.evolve.js';
+import { evolveSnapshot } from './share-snapshot.evolve.js';
+import type { SnapshotState } from './share-snapshot.state.js';
 import type { ShareEvent } from './share.events.js';
 import type {
   DriverOperation,
@@ -9,6 +14,7 @@ import type {
   SchedulerHints,
   ShareStatus,
 } from './share.types.js';
+import { TRANSITIONAL_STATUSES } from './share.types.js';
 
 export interface ShareInstanceState {
   readonly id: string;
@@ -23,6 +29,9 @@ export interface ShareInstanceState {
   readonly pendingOperation: {
     readonly operation: DriverOperation;
     readonly commandId: string;
+    /** For snapshot operations: which snapshot instance. */
+    readonly snapshotId?: string;
+    readonly snapshotInstanceId?: string;
   } | null;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -46,6 +55,13 @@ export interface ShareState {
   readonly schedulerHints: SchedulerHints | null;
   readonly createdAt: string;
   readonly instances: readonly ShareInstanceState[];
+  readonly snapshots: readonly SnapshotState[];
+  readonly accessRules: readonly AccessRuleState[];
+  /** The size an extend or shrink in progress goes to. */
+  readonly pendingResize: {
+    readonly direction: 'extend' | 'shrink';
+    readonly newSize: number;
+  } | null;
 }
 
 export const initialShareState = (): ShareState => ({
@@ -66,6 +82,9 @@ export const initialShareState = (): ShareState => ({
   schedulerHints: null,
   createdAt: '',
   instances: [],
+  snapshots: [],
+  accessRules: [],
+  pendingResize: null,
 });
 
 const updateInstance = (
@@ -112,6 +131,9 @@ export const evolveShare = (state: ShareState, event: ShareEvent): ShareState =>
             updatedAt: d.createdAt,
           },
         ],
+        snapshots: [],
+        accessRules: [],
+        pendingResize: null,
       };
     }
     case 'ShareScheduled':
@@ -127,12 +149,22 @@ export const evolveShare = (state: ShareState, event: ShareEvent): ShareState =>
         status: 'error',
         updatedAt: event.data.failedAt,
       }));
-    case 'ShareDriverOperationStarted':
-      return updateInstance(state, event.data.instanceId, (i) => ({
+    case 'ShareDriverOperationStarted': {
+      const d = event.data;
+      const claimed = updateInstance(state, d.instanceId, (i) => ({
         ...i,
-        pendingOperation: { operation: event.data.operation, commandId: event.data.commandId },
-        updatedAt: event.data.startedAt,
+        pendingOperation: {
+          operation: d.operation,
+          commandId: d.commandId,
+          ...(d.snapshotInstanceId !== undefined && {
+            snapshotId: d.snapshotId,
+            snapshotInstanceId: d.snapshotInstanceId,
+          }),
+        },
+        updatedAt: d.startedAt,
       }));
+      return d.operation === 'update_access' ? evolveAccess(claimed, event) : claimed;
+    }
     // An instance force-deleted while its creation ran stays `deleting`: its deletion goes on.
     case 'ShareCreated':
       return updateInstance(state, event.data.instanceId, (i) => ({
@@ -184,6 +216,11 @@ export const evolveShare = (state: ShareState, event: ShareEvent): ShareState =>
       return {
         ...state,
         instances: state.instances.filter((i) => i.id !== event.data.instanceId),
+        accessRules: withdrawInstanceFromRules(
+          state.accessRules,
+          event.data.instanceId,
+          event.data.deletedAt,
+        ),
       };
     case 'ShareDeletionFailed':
       return updateInstance(state, event.data.instanceId, (i) => ({
@@ -194,6 +231,25 @@ export const evolveShare = (state: ShareState, event: ShareEvent): ShareState =>
       }));
     case 'ShareDeleted':
       return { ...state, lifecycle: 'deleted', instances: [] };
+    case 'SnapshotRequested':
+    case 'SnapshotInstanceCreated':
+    case 'SnapshotInstanceCreationFailed':
+    case 'SnapshotUpdated':
+    case 'SnapshotStatusReset':
+    case 'SnapshotDeletionRequested':
+    case 'SnapshotInstanceDeleted':
+    case 'SnapshotInstanceDeletionFailed':
+    case 'SnapshotDeleted':
+      return evolveSnapshot(state, event);
+    case 'ShareAccessAllowed':
+    case 'ShareAccessDenied':
+    case 'ShareAccessUpdated':
+    case 'ShareAccessUpdateFailed':
+      return evolveAccess(state, event);
+    case 'ShareResizeRequested':
+    case 'ShareInstanceResized':
+    case 'ShareInstanceResizeFailed':
+      return evolveResize(state, event);
     default:
       return assertNever(event);
   }
@@ -207,20 +263,11 @@ const PRIORITY: readonly ShareStatus[] = [
   'available',
   'error',
 ];
-const TRANSITIONAL: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
-  'creating',
-  'deleting',
-  'extending',
-  'shrinking',
-  'migrating',
-  'migrating_to',
-  'server_migrating',
-]);
 
 const rank = (status: ShareStatus): number => {
   const index = PRIORITY.indexOf(status);
   if (index >= 0) return index;
-  return TRANSITIONAL.has(status) ? PRIORITY.length + 1 : PRIORITY.length;
+  return TRANSITIONAL_STATUSES.has(status) ? PRIORITY.length + 1 : PRIORITY.length;
 };
 
 export const preferredInstance = (

@@ -35,7 +35,26 @@ export const RESETTABLE_STATUSES: readonly ShareStatus[] = [
 ];
 
 /** Driver operations a share node runs for an instance; one at a time per instance. */
-export type DriverOperation = 'create_share' | 'create_share_from_snapshot' | 'delete_share';
+export type DriverOperation =
+  | 'create_share'
+  | 'create_share_from_snapshot'
+  | 'delete_share'
+  | 'create_snapshot'
+  | 'delete_snapshot'
+  | 'update_access'
+  | 'extend_share'
+  | 'shrink_share';
+
+/** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
+export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
+  'creating',
+  'deleting',
+  'extending',
+  'shrinking',
+  'migrating',
+  'migrating_to',
+  'server_migrating',
+]);
 
 export interface ExportLocation {
   readonly id: string;

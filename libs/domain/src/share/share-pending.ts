@@ -1,0 +1,11 @@
+import type { ShareState } from './share.state.js';
+
+/** Clears the claim of `commandId` on whichever instance holds it: its outcome is in. */
+export const settlePending = (state: ShareState, commandId: string, at: string): ShareState => ({
+  ...state,
+  instances: state.instances.map((i) =>
+    i.pendingOperation?.commandId === commandId
+      ? { ...i, pendingOperation: null, updatedAt: at }
+      : i,
+  ),
+});

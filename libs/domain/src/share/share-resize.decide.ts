@@ -1,0 +1,86 @@
+import { invalid } from '../shared/domain-error.js';
+import type { ResizeCommand } from './share-resize.commands.js';
+import type { ResizeEvent } from './share-resize.events.js';
+import { preferredInstance, type ShareState } from './share.state.js';
+import type { ShareStatus } from './share.types.js';
+
+const SHRINKABLE: readonly ShareStatus[] = ['available', 'shrinking_possible_data_loss_error'];
+
+const claimOpen = (state: ShareState, instanceId: string, commandId: string): boolean =>
+  state.instances.find((i) => i.id === instanceId)?.pendingOperation?.commandId === commandId;
+
+/** Extend and shrink (reference 2.2, 3.4). Quota and scheduler checks come before, elsewhere. */
+export const decideResize = (command: ResizeCommand, state: ShareState): ResizeEvent[] => {
+  switch (command.type) {
+    case 'ResizeShare': {
+      const status = preferredInstance(state.instances)?.status;
+      const { direction, newSize } = command;
+      if (!Number.isInteger(newSize)) {
+        throw invalid(`New size for ${direction} must be an integer, not ${String(newSize)}.`);
+      }
+      if (direction === 'extend') {
+        if (status !== 'available') {
+          throw invalid(
+            `Share ${state.id} status must be available to extend, not ${String(status)}.`,
+          );
+        }
+        if (newSize <= state.size) {
+          throw invalid(
+            `New size for extend must be greater than current size. (current: ${state.size}, extended: ${newSize}).`,
+          );
+        }
+      } else {
+        if (!status || !SHRINKABLE.includes(status)) {
+          throw invalid(
+            `Share ${state.id} status must be one of ${SHRINKABLE.join(', ')} to shrink, not ${String(status)}.`,
+          );
+        }
+        if (newSize <= 0 || newSize >= state.size) {
+          throw invalid(
+            `New size for shrink must be less than current size and greater than 0 (current: ${state.size}, new: ${newSize}).`,
+          );
+        }
+      }
+      return [
+        {
+          type: 'ShareResizeRequested',
+          data: {
+            direction,
+            instanceIds: state.instances.map((i) => i.id),
+            newSize,
+            requestedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'CompleteShareInstanceResize':
+      if (!claimOpen(state, command.instanceId, command.commandId) || !state.pendingResize) {
+        return [];
+      }
+      return [
+        {
+          type: 'ShareInstanceResized',
+          data: {
+            instanceId: command.instanceId,
+            commandId: command.commandId,
+            newSize: state.pendingResize.newSize,
+            resizedAt: command.now,
+          },
+        },
+      ];
+    case 'FailShareInstanceResize':
+      if (!claimOpen(state, command.instanceId, command.commandId)) return [];
+      return [
+        {
+          type: 'ShareInstanceResizeFailed',
+          data: {
+            instanceId: command.instanceId,
+            commandId: command.commandId,
+            message: command.message,
+            possibleDataLoss: command.possibleDataLoss,
+            failedAt: command.now,
+          },
+        },
+      ];
+  }
+};

@@ -1,0 +1,54 @@
+import type { SnapshotStatus } from './share-snapshot.state.js';
+
+export type SnapshotCommand =
+  | {
+      type: 'RequestSnapshot';
+      snapshotId: string;
+      projectId: string;
+      userId: string;
+      name: string | null;
+      description: string | null;
+      now: string;
+    }
+  | {
+      type: 'CompleteSnapshotInstanceCreation';
+      snapshotId: string;
+      snapshotInstanceId: string;
+      commandId: string;
+      status: 'available' | 'creating';
+      progress: string;
+      providerLocation: string | null;
+      now: string;
+    }
+  | {
+      type: 'FailSnapshotInstanceCreation';
+      snapshotId: string;
+      snapshotInstanceId: string;
+      commandId: string;
+      message: string;
+      now: string;
+    }
+  | {
+      type: 'UpdateSnapshot';
+      snapshotId: string;
+      name?: string | null;
+      description?: string | null;
+      now: string;
+    }
+  | { type: 'ResetSnapshotStatus'; snapshotId: string; status: SnapshotStatus; now: string }
+  | { type: 'DeleteSnapshot'; snapshotId: string; force: boolean; now: string }
+  | {
+      type: 'CompleteSnapshotInstanceDeletion';
+      snapshotId: string;
+      snapshotInstanceId: string;
+      commandId: string;
+      now: string;
+    }
+  | {
+      type: 'FailSnapshotInstanceDeletion';
+      snapshotId: string;
+      snapshotInstanceId: string;
+      commandId: string;
+      message: string;
+      now: string;
+    };

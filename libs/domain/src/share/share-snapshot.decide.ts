@@ -1,0 +1,210 @@
+import { conflict, invalid, notFound } from '../shared/domain-error.js';
+import type { SnapshotCommand } from './share-snapshot.commands.js';
+import type { SnapshotEvent } from './share-snapshot.events.js';
+import {
+  RESETTABLE_SNAPSHOT_STATUSES,
+  preferredSnapshotInstance,
+  snapshotAggregateStatus,
+  snapshotInstanceIdOf,
+  type SnapshotInstanceState,
+  type SnapshotState,
+} from './share-snapshot.state.js';
+import { preferredInstance, type ShareState } from './share.state.js';
+
+const DELETABLE = ['available', 'error'];
+
+export const replicaStateIn =
+  (state: ShareState) =>
+  (shareInstanceId: string): ShareState['instances'][number]['replicaState'] | undefined =>
+    state.instances.find((i) => i.id === shareInstanceId)?.replicaState;
+
+const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
+  const snapshot = state.snapshots.find((s) => s.id === snapshotId);
+  if (!snapshot) throw notFound(`Snapshot ${snapshotId} could not be found.`);
+  return snapshot;
+};
+
+/** The snapshot instance an outcome is about, if the node's claim on it is still open. */
+const claimedInstance = (
+  state: ShareState,
+  snapshotId: string,
+  snapshotInstanceId: string,
+  commandId: string,
+): SnapshotInstanceState | undefined => {
+  const instance = state.snapshots
+    .find((s) => s.id === snapshotId)
+    ?.instances.find((i) => i.id === snapshotInstanceId);
+  const shareInstance = state.instances.find((i) => i.id === instance?.shareInstanceId);
+  return shareInstance?.pendingOperation?.commandId === commandId ? instance : undefined;
+};
+
+const removal = (
+  state: ShareState,
+  snapshotId: string,
+  snapshotInstanceId: string,
+  commandId: string,
+  now: string,
+): SnapshotEvent[] => {
+  const snapshot = snapshotOf(state, snapshotId);
+  const events: SnapshotEvent[] = [
+    {
+      type: 'SnapshotInstanceDeleted',
+      data: { snapshotId, snapshotInstanceId, commandId, deletedAt: now },
+    },
+  ];
+  if (snapshot.instances.length === 1) {
+    events.push({ type: 'SnapshotDeleted', data: { snapshotId, deletedAt: now } });
+  }
+  return events;
+};
+
+/** Snapshots of a share (reference 2.4, 3.6): one snapshot instance per share instance. */
+export const decideSnapshot = (command: SnapshotCommand, state: ShareState): SnapshotEvent[] => {
+  switch (command.type) {
+    case 'RequestSnapshot': {
+      if (state.snapshots.some((s) => s.id === command.snapshotId)) {
+        throw conflict(`Snapshot ${command.snapshotId} exists already.`);
+      }
+      if (!state.capabilities?.snapshotSupport) {
+        throw invalid(
+          `Snapshots cannot be created for share ${state.id}: its type does not support them.`,
+        );
+      }
+      const status = preferredInstance(state.instances)?.status;
+      if (status !== 'available') {
+        throw invalid(`Share ${state.id} status must be available, not ${String(status)}.`);
+      }
+      return [
+        {
+          type: 'SnapshotRequested',
+          data: {
+            snapshotId: command.snapshotId,
+            projectId: command.projectId,
+            userId: command.userId,
+            name: command.name,
+            description: command.description,
+            size: state.size,
+            instances: state.instances.map((i) => ({
+              id: snapshotInstanceIdOf(command.snapshotId, i.id),
+              shareInstanceId: i.id,
+            })),
+            createdAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'CompleteSnapshotInstanceCreation': {
+      const { snapshotId, snapshotInstanceId, commandId } = command;
+      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+      return [
+        {
+          type: 'SnapshotInstanceCreated',
+          data: {
+            snapshotId,
+            snapshotInstanceId,
+            commandId,
+            status: command.status,
+            progress: command.progress,
+            providerLocation: command.providerLocation,
+            createdAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'FailSnapshotInstanceCreation': {
+      const { snapshotId, snapshotInstanceId, commandId } = command;
+      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+      return [
+        {
+          type: 'SnapshotInstanceCreationFailed',
+          data: {
+            snapshotId,
+            snapshotInstanceId,
+            commandId,
+            message: command.message,
+            failedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'UpdateSnapshot': {
+      snapshotOf(state, command.snapshotId);
+      if (command.name === undefined && command.description === undefined) return [];
+      return [
+        {
+          type: 'SnapshotUpdated',
+          data: {
+            snapshotId: command.snapshotId,
+            ...(command.name !== undefined && { name: command.name }),
+            ...(command.description !== undefined && { description: command.description }),
+            updatedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'ResetSnapshotStatus': {
+      const snapshot = snapshotOf(state, command.snapshotId);
+      if (!RESETTABLE_SNAPSHOT_STATUSES.includes(command.status)) {
+        throw invalid(`Invalid status provided: ${command.status}.`);
+      }
+      const instance = preferredSnapshotInstance(snapshot, replicaStateIn(state));
+      if (!instance) throw notFound(`Snapshot ${snapshot.id} could not be found.`);
+      return [
+        {
+          type: 'SnapshotStatusReset',
+          data: {
+            snapshotId: snapshot.id,
+            snapshotInstanceId: instance.id,
+            status: command.status,
+            resetAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'DeleteSnapshot': {
+      const snapshot = snapshotOf(state, command.snapshotId);
+      const status = snapshotAggregateStatus(snapshot, replicaStateIn(state));
+      if (!command.force && !DELETABLE.includes(status ?? '')) {
+        throw invalid(
+          `Snapshot status must be one of ${DELETABLE.join(', ')}, not ${String(status)}.`,
+        );
+      }
+      return [
+        {
+          type: 'SnapshotDeletionRequested',
+          data: {
+            snapshotId: snapshot.id,
+            snapshotInstanceIds: snapshot.instances.map((i) => i.id),
+            force: command.force,
+            requestedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'CompleteSnapshotInstanceDeletion': {
+      const { snapshotId, snapshotInstanceId, commandId } = command;
+      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+      return removal(state, snapshotId, snapshotInstanceId, commandId, command.now);
+    }
+    case 'FailSnapshotInstanceDeletion': {
+      const { snapshotId, snapshotInstanceId, commandId } = command;
+      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+      // A forced deletion removes the snapshot whatever the back end says (reference 2.4).
+      if (snapshotOf(state, snapshotId).deletionForced) {
+        return removal(state, snapshotId, snapshotInstanceId, commandId, command.now);
+      }
+      return [
+        {
+          type: 'SnapshotInstanceDeletionFailed',
+          data: {
+            snapshotId,
+            snapshotInstanceId,
+            commandId,
+            message: command.message,
+            failedAt: command.now,
+          },
+        },
+      ];
+    }
+  }
+};

@@ -1,0 +1,89 @@
+import type { DomainEvent } from '../shared/decider.js';
+import type { SnapshotStatus } from './share-snapshot.state.js';
+
+export type SnapshotRequested = DomainEvent<
+  'SnapshotRequested',
+  {
+    snapshotId: string;
+    projectId: string;
+    userId: string;
+    name: string | null;
+    description: string | null;
+    size: number;
+    /** One snapshot instance per share instance (replica), each `creating`. */
+    instances: { id: string; shareInstanceId: string }[];
+    createdAt: string;
+  }
+>;
+
+export type SnapshotInstanceCreated = DomainEvent<
+  'SnapshotInstanceCreated',
+  {
+    snapshotId: string;
+    snapshotInstanceId: string;
+    commandId: string;
+    status: 'available' | 'creating';
+    progress: string;
+    providerLocation: string | null;
+    createdAt: string;
+  }
+>;
+
+export type SnapshotInstanceCreationFailed = DomainEvent<
+  'SnapshotInstanceCreationFailed',
+  {
+    snapshotId: string;
+    snapshotInstanceId: string;
+    commandId: string;
+    message: string;
+    failedAt: string;
+  }
+>;
+
+export type SnapshotUpdated = DomainEvent<
+  'SnapshotUpdated',
+  { snapshotId: string; name?: string | null; description?: string | null; updatedAt: string }
+>;
+
+export type SnapshotStatusReset = DomainEvent<
+  'SnapshotStatusReset',
+  { snapshotId: string; snapshotInstanceId: string; status: SnapshotStatus; resetAt: string }
+>;
+
+export type SnapshotDeletionRequested = DomainEvent<
+  'SnapshotDeletionRequested',
+  { snapshotId: string; snapshotInstanceIds: string[]; force: boolean; requestedAt: string }
+>;
+
+export type SnapshotInstanceDeleted = DomainEvent<
+  'SnapshotInstanceDeleted',
+  { snapshotId: string; snapshotInstanceId: string; commandId: string | null; deletedAt: string }
+>;
+
+export type SnapshotInstanceDeletionFailed = DomainEvent<
+  'SnapshotInstanceDeletionFailed',
+  {
+    snapshotId: string;
+    snapshotInstanceId: string;
+    commandId: string;
+    message: string;
+    failedAt: string;
+  }
+>;
+
+/** The last instance of the snapshot is gone. */
+export type SnapshotDeleted = DomainEvent<
+  'SnapshotDeleted',
+  { snapshotId: string; deletedAt: string }
+>;
+
+export type SnapshotEvent =
+  | SnapshotRequested
+  | SnapshotInstanceCreated
+  | SnapshotInstanceCreationFailed
+  | SnapshotUpdated
+  | SnapshotStatusReset
+  | SnapshotDeletionRequested
+  | SnapshotInstanceDeleted
+  | SnapshotInstanceDeletionFailed
+  | SnapshotDeleted;

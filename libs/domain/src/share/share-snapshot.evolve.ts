@@ -1,0 +1,133 @@
+import { settlePending } from './share-pending.js';
+import type { SnapshotEvent } from './share-snapshot.events.js';
+import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
+import type { ShareState } from './share.state.js';
+
+const updateSnapshot = (
+  state: ShareState,
+  snapshotId: string,
+  update: (snapshot: SnapshotState) => SnapshotState,
+): ShareState => ({
+  ...state,
+  snapshots: state.snapshots.map((s) => (s.id === snapshotId ? update(s) : s)),
+});
+
+const updateSnapshotInstance = (
+  state: ShareState,
+  snapshotId: string,
+  instanceId: string,
+  at: string,
+  update: (instance: SnapshotInstanceState) => SnapshotInstanceState,
+): ShareState =>
+  updateSnapshot(state, snapshotId, (s) => ({
+    ...s,
+    updatedAt: at,
+    instances: s.instances.map((i) => (i.id === instanceId ? { ...update(i), updatedAt: at } : i)),
+  }));
+
+export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareState => {
+  switch (event.type) {
+    case 'SnapshotRequested': {
+      const d = event.data;
+      const snapshot: SnapshotState = {
+        id: d.snapshotId,
+        projectId: d.projectId,
+        userId: d.userId,
+        name: d.name,
+        description: d.description,
+        size: d.size,
+        deletionForced: false,
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
+        instances: d.instances.map((i) => ({
+          id: i.id,
+          shareInstanceId: i.shareInstanceId,
+          status: 'creating',
+          progress: '0%',
+          providerLocation: null,
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+        })),
+      };
+      return { ...state, snapshots: [...state.snapshots, snapshot] };
+    }
+    // A snapshot deleted (forced) while it was being created stays `deleting`.
+    case 'SnapshotInstanceCreated': {
+      const d = event.data;
+      return updateSnapshotInstance(
+        settlePending(state, d.commandId, d.createdAt),
+        d.snapshotId,
+        d.snapshotInstanceId,
+        d.createdAt,
+        (i) => ({
+          ...i,
+          status: i.status === 'deleting' ? 'deleting' : d.status,
+          progress: d.progress,
+          providerLocation: d.providerLocation,
+        }),
+      );
+    }
+    case 'SnapshotInstanceCreationFailed': {
+      const d = event.data;
+      return updateSnapshotInstance(
+        settlePending(state, d.commandId, d.failedAt),
+        d.snapshotId,
+        d.snapshotInstanceId,
+        d.failedAt,
+        (i) => ({ ...i, status: i.status === 'deleting' ? 'deleting' : 'error' }),
+      );
+    }
+    case 'SnapshotUpdated': {
+      const d = event.data;
+      return updateSnapshot(state, d.snapshotId, (s) => ({
+        ...s,
+        name: d.name === undefined ? s.name : d.name,
+        description: d.description === undefined ? s.description : d.description,
+        updatedAt: d.updatedAt,
+      }));
+    }
+    case 'SnapshotStatusReset': {
+      const d = event.data;
+      return updateSnapshotInstance(state, d.snapshotId, d.snapshotInstanceId, d.resetAt, (i) => ({
+        ...i,
+        status: d.status,
+      }));
+    }
+    case 'SnapshotDeletionRequested': {
+      const d = event.data;
+      const targets = new Set(d.snapshotInstanceIds);
+      return updateSnapshot(state, d.snapshotId, (s) => ({
+        ...s,
+        deletionForced: d.force,
+        updatedAt: d.requestedAt,
+        instances: s.instances.map((i) =>
+          targets.has(i.id) ? { ...i, status: 'deleting', updatedAt: d.requestedAt } : i,
+        ),
+      }));
+    }
+    case 'SnapshotInstanceDeleted': {
+      const d = event.data;
+      const settled = d.commandId ? settlePending(state, d.commandId, d.deletedAt) : state;
+      return updateSnapshot(settled, d.snapshotId, (s) => ({
+        ...s,
+        updatedAt: d.deletedAt,
+        instances: s.instances.filter((i) => i.id !== d.snapshotInstanceId),
+      }));
+    }
+    case 'SnapshotInstanceDeletionFailed': {
+      const d = event.data;
+      return updateSnapshotInstance(
+        settlePending(state, d.commandId, d.failedAt),
+        d.snapshotId,
+        d.snapshotInstanceId,
+        d.failedAt,
+        (i) => ({ ...i, status: 'error_deleting' }),
+      );
+    }
+    case 'SnapshotDeleted':
+      return {
+        ...state,
+        snapshots: state.snapshots.filter((s) => s.id !== event.data.snapshotId),
+      };
+  }
+};

@@ -1,0 +1,96 @@
+import { derivedId } from '../shared/deterministic-id.js';
+import type { ReplicaState } from './share.types.js';
+
+/** Snapshot and snapshot-instance statuses (reference 2.4). */
+export type SnapshotStatus =
+  | 'creating'
+  | 'available'
+  | 'error'
+  | 'deleting'
+  | 'error_deleting'
+  | 'migrating'
+  | 'migrating_to'
+  | 'server_migrating';
+
+/** The statuses an admin may reset a snapshot to: the same set as shares (reference 2.4). */
+export const RESETTABLE_SNAPSHOT_STATUSES: readonly SnapshotStatus[] = [
+  'creating',
+  'available',
+  'deleting',
+  'error',
+  'error_deleting',
+  'migrating',
+  'migrating_to',
+  'server_migrating',
+];
+
+/** The copy of a snapshot on one share instance (replica). */
+export interface SnapshotInstanceState {
+  readonly id: string;
+  readonly shareInstanceId: string;
+  readonly status: SnapshotStatus;
+  readonly progress: string;
+  readonly providerLocation: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface SnapshotState {
+  readonly id: string;
+  readonly projectId: string;
+  readonly userId: string;
+  readonly name: string | null;
+  readonly description: string | null;
+  /** The share's size when the snapshot was taken. */
+  readonly size: number;
+  /** Deletion was forced: a driver failure then removes the instance anyway. */
+  readonly deletionForced: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly instances: readonly SnapshotInstanceState[];
+}
+
+/** The id of a snapshot's instance on one share instance: derived, so deciding stays pure. */
+export const snapshotInstanceIdOf = (snapshotId: string, shareInstanceId: string): string =>
+  derivedId(snapshotId, `instance:${shareInstanceId}`);
+
+type ReplicaStateOf = (shareInstanceId: string) => ReplicaState | null | undefined;
+
+/** Manila's preferred snapshot instance: on the active replica, else the first (reference 1.5). */
+export const preferredSnapshotInstance = (
+  snapshot: SnapshotState,
+  replicaStateOf: ReplicaStateOf,
+): SnapshotInstanceState | undefined =>
+  snapshot.instances.find((i) => replicaStateOf(i.shareInstanceId) === 'active') ??
+  snapshot.instances[0];
+
+const WORST_FIRST: readonly SnapshotStatus[] = [
+  'deleting',
+  'creating',
+  'error',
+  'migrating',
+  'server_migrating',
+  'available',
+];
+
+/**
+ * Manila's aggregate status (reference 1.5, 5.8): the worst status among the instances on
+ * active or in_sync replicas, so a snapshot is available only once it exists on each of them;
+ * without such replicas (a share that is not replicated), the preferred instance's status.
+ */
+export const snapshotAggregateStatus = (
+  snapshot: SnapshotState,
+  replicaStateOf: ReplicaStateOf,
+): SnapshotStatus | null => {
+  const counted = snapshot.instances.filter((i) => {
+    const replicaState = replicaStateOf(i.shareInstanceId);
+    return replicaState === 'active' || replicaState === 'in_sync';
+  });
+  if (counted.length === 0) {
+    return preferredSnapshotInstance(snapshot, replicaStateOf)?.status ?? null;
+  }
+  for (const status of WORST_FIRST) {
+    if (counted.some((i) => i.status === status)) return status;
+  }
+  return (counted[0] as SnapshotInstanceState).status;
+};

@@ -1,0 +1,67 @@
+import { capabilitiesOf } from '../../share-type/extra-specs.js';
+import type { ShareEvent } from '../share.events.js';
+import type { DriverOperation } from '../share.types.js';
+
+/** Past events of one share, for decider specs of what happens to an available share. */
+export const now = '2026-11-22T10:00:00.000Z';
+export const later = '2026-11-22T10:05:00.000Z';
+export const HOST = 'node1@b1#p1';
+
+export const shareRequested = (extraSpecs: Record<string, string> = {}): ShareEvent => {
+  const specs = { driver_handles_share_servers: 'False', snapshot_support: 'True', ...extraSpecs };
+  return {
+    type: 'ShareRequested',
+    data: {
+      shareId: 's1',
+      instanceId: 'i1',
+      projectId: 'p1',
+      userId: 'u1',
+      name: 'share-a',
+      description: null,
+      size: 2,
+      shareProto: 'NFS',
+      shareType: { id: 't1', name: 'default', extraSpecs: specs },
+      capabilities: capabilitiesOf(specs),
+      availabilityZone: null,
+      metadata: {},
+      isPublic: false,
+      snapshotId: null,
+      schedulerHints: null,
+      createdAt: now,
+    },
+  };
+};
+
+export const scheduled: ShareEvent = {
+  type: 'ShareScheduled',
+  data: { instanceId: 'i1', host: HOST, availabilityZone: 'az-1', size: 2, scheduledAt: now },
+};
+
+export const claimed = (
+  operation: DriverOperation,
+  commandId: string,
+  snapshot?: { snapshotId: string; snapshotInstanceId: string },
+): ShareEvent => ({
+  type: 'ShareDriverOperationStarted',
+  data: {
+    instanceId: 'i1',
+    operation,
+    commandId,
+    host: HOST,
+    ...snapshot,
+    startedAt: now,
+  },
+});
+
+export const created: ShareEvent = {
+  type: 'ShareCreated',
+  data: { instanceId: 'i1', commandId: 'c-create', exportLocations: [], createdAt: now },
+};
+
+/** A share that is available on one instance, with snapshot support unless told otherwise. */
+export const availableShare = (extraSpecs: Record<string, string> = {}): ShareEvent[] => [
+  shareRequested(extraSpecs),
+  scheduled,
+  claimed('create_share', 'c-create'),
+  created,
+];
