@@ -3,6 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PersistenceModule, ProjectionsModule, type HawserConfig } from '#hawser/platform';
+import { QuotaWorkflowsModule } from './quota-sets/quota-workflows.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from './api.module.js';
 import { createAuthenticator } from './http/create-authenticator.js';
@@ -21,6 +22,7 @@ class ApiProcessModule {
         PersistenceModule.forRoot(config, createUpcasters()),
         ProjectionsModule.forRoot(),
         ApiModule,
+        QuotaWorkflowsModule,
       ],
     };
   }

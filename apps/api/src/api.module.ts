@@ -5,6 +5,9 @@ import { ParkedEventsController } from './admin/parked-events.controller.js';
 import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
+import { QUOTA_DEFAULTS, quotaDefaultsFrom } from './quota-sets/quota-defaults.js';
+import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
+import { QuotasService } from './quota-sets/quotas.service.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
 import { ShareTypesService } from './share-types/share-types.service.js';
 import { SharesController } from './shares/shares.controller.js';
@@ -21,10 +24,13 @@ import { VersionsController } from './versions/versions.controller.js';
     AuditController,
     ProjectionsController,
     ParkedEventsController,
+    QuotaSetsController,
   ],
   providers: [
     ShareTypesService,
     SharesService,
+    QuotasService,
+    { provide: QUOTA_DEFAULTS, useFactory: () => quotaDefaultsFrom(process.env) },
     { provide: APP_FILTER, useClass: ManilaExceptionFilter },
   ],
 })

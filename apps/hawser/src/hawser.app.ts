@@ -10,6 +10,7 @@ import {
   ProjectionsModule,
   type HawserConfig,
 } from '#hawser/platform';
+import { QuotaWorkflowsModule } from '../../api/src/quota-sets/quota-workflows.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from '../../api/src/api.module.js';
 import { createAuthenticator } from '../../api/src/http/create-authenticator.js';
@@ -42,6 +43,7 @@ class HawserModule {
         SchedulerModule.forRoot(),
         ShareNodeModule.forRoot({ nodeName: 'embedded', backends }),
         ApiModule,
+        QuotaWorkflowsModule,
       ],
     };
   }

@@ -5,3 +5,4 @@ export * from './runtime/parked-event.js';
 export * from './runtime/derived-id.js';
 // The process managers themselves.
 export * from './workflows.js';
+export * from './quota-release/quota-release.process-manager.js';

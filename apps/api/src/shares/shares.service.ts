@@ -4,7 +4,9 @@ import { CommandHandler } from '#hawser/application';
 import { toBoolean, toPositiveInteger, type CreateShareDto } from '#hawser/api-contracts';
 import {
   capabilitiesOf,
+  derivedId,
   parseBoolean,
+  shareCreationDeltas,
   shareDecider,
   shareStream,
   type ShareCommand,
@@ -29,6 +31,7 @@ import {
 import { commandContextOf } from '../http/command-context.js';
 import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
 import type { AuthContext, RequestContext } from '../http/request-context.js';
+import { QuotasService } from '../quota-sets/quotas.service.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,6 +45,7 @@ export class SharesService {
     private readonly shareTypes: ShareTypesService,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
+    private readonly quotas: QuotasService,
   ) {}
 
   /** A share the caller may read: its own, a public one, or any for admins; else 404. */
@@ -105,7 +109,12 @@ export class SharesService {
     }
 
     const shareId = randomUUID();
-    const result = await this.commands.handle(
+    // The quota counts the share before it exists; a request that then fails gives it back.
+    const quotaContext = commandContextOf(ctx);
+    const replicated = Boolean(shareType.extra_specs.replication_type);
+    const deltas = shareCreationDeltas(size, replicated);
+    await this.quotas.reserve(auth.projectId, shareId, 'share', deltas, quotaContext);
+    const requested = this.commands.handle(
       shareDecider,
       shareStream(shareId),
       {
@@ -129,6 +138,11 @@ export class SharesService {
       },
       commandContextOf(ctx),
     );
+    const result = await requested.catch(async (error: unknown) => {
+      const releaseId = derivedId(quotaContext.commandId, 'release');
+      await this.quotas.release(auth.projectId, shareId, { ...quotaContext, commandId: releaseId });
+      throw error;
+    });
     await this.readYourWrites.waitFor(result.position);
     return this.find(shareId, auth);
   }

@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler, type CommandContext } from '#hawser/application';
+import {
+  effectiveLimits,
+  initialQuotaState,
+  quotaDecider,
+  quotaStream,
+  quotaUsage,
+  type QuotaDeltas,
+  type QuotaHolderKind,
+  type QuotaLimits,
+  type QuotaResource,
+} from '#hawser/domain';
+import { QUOTAS, type QuotaDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
+import { QUOTA_DEFAULTS } from './quota-defaults.js';
+
+/** Concurrent reservations on one project re-decide on the newer revision instead of failing. */
+const RESERVATION_RETRIES = 50;
+
+export interface QuotaFigures {
+  readonly limits: QuotaLimits;
+  readonly inUse: Readonly<Record<QuotaResource, number>>;
+}
+
+/**
+ * A project's quota: the reservations other use cases make before creating something (shares
+ * now, snapshots and replicas the same way), and the figures the quota-sets API shows.
+ */
+@Injectable()
+export class QuotasService {
+  constructor(
+    private readonly commands: CommandHandler,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+    @Inject(QUOTA_DEFAULTS) readonly defaults: QuotaLimits,
+  ) {}
+
+  /**
+   * Counts `deltas` for a holder (a share id, a snapshot id, ...) against the project's limits,
+   * as one append at the quota stream's revision; over a limit it is Manila's 413 and nothing is
+   * written. Counting the same holder again counts nothing.
+   */
+  async reserve(
+    projectId: string,
+    holderId: string,
+    holderKind: QuotaHolderKind,
+    deltas: QuotaDeltas,
+    ctx: CommandContext,
+  ): Promise<void> {
+    await this.commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      {
+        type: 'ReserveQuota',
+        projectId,
+        holderId,
+        holderKind,
+        deltas,
+        defaults: this.defaults,
+        now: new Date().toISOString(),
+      },
+      ctx,
+      { retryOnConflict: RESERVATION_RETRIES },
+    );
+  }
+
+  /** Stops counting a holder's usage; releasing twice releases once. */
+  async release(projectId: string, holderId: string, ctx: CommandContext): Promise<void> {
+    await this.commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      { type: 'ReleaseQuota', projectId, holderId, now: new Date().toISOString() },
+      ctx,
+      { retryOnConflict: RESERVATION_RETRIES },
+    );
+  }
+
+  async setLimits(
+    projectId: string,
+    limits: Partial<Record<QuotaResource, number>>,
+    force: boolean,
+    ctx: CommandContext,
+  ): Promise<void> {
+    const result = await this.commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      { type: 'SetQuotaLimits', projectId, limits, force, now: new Date().toISOString() },
+      ctx,
+    );
+    await this.readYourWrites.waitFor(result.position);
+  }
+
+  async resetLimits(projectId: string, ctx: CommandContext): Promise<void> {
+    const result = await this.commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      { type: 'ResetQuotaLimits', projectId, now: new Date().toISOString() },
+      ctx,
+    );
+    await this.readYourWrites.waitFor(result.position);
+  }
+
+  /** Limits in force and usage, from the quotas read model. */
+  async figures(projectId: string): Promise<QuotaFigures> {
+    const doc = await this.documents.get<QuotaDocument>(QUOTAS, projectId);
+    const state = doc?.state ?? initialQuotaState();
+    return { limits: effectiveLimits(state, this.defaults), inUse: quotaUsage(state) };
+  }
+}

@@ -1,0 +1,199 @@
+import type { EventStore } from '#hawser/eventstore';
+import { EVENT_STORE } from '#hawser/platform';
+import {
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
+
+const PROJECT = '44444444444444444444444444444444';
+const MEMBER = `alice:${PROJECT}:member,reader`;
+const CROWD = '55555555555555555555555555555555';
+const CROWD_MEMBER = `carol:${CROWD}:member`;
+
+describe('quota sets over HTTP (given a share type)', () => {
+  let hawser: HawserTestServer;
+  let events: EventStore;
+
+  beforeAll(async () => {
+    hawser = await startHawser();
+    events = hawser.app.get<symbol, EventStore>(EVENT_STORE);
+    const created = await hawser.request('POST', '/v2/types', {
+      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
+    });
+    expect(created.status).toBe(200);
+  });
+  afterAll(() => hawser.close());
+
+  const createShare = (token: string, size = 1) =>
+    hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size, share_type: 'default' } },
+      { token },
+    );
+  const setQuota = (project: string, quotaSet: Record<string, unknown>, version?: string) =>
+    hawser.request('PUT', `/v2/quota-sets/${project}`, { quota_set: quotaSet }, { version });
+  const detail = async (project: string) =>
+    (await hawser.request('GET', `/v2/quota-sets/${project}/detail`)).body.quota_set;
+
+  it('shows Manila defaults to the project, and refuses other projects to non-admins', async () => {
+    const own = await hawser.request('GET', `/v2/quota-sets/${PROJECT}`, undefined, {
+      token: MEMBER,
+    });
+    expect(own.status).toBe(200);
+    expect(own.body.quota_set).toEqual({
+      id: PROJECT,
+      shares: 50,
+      gigabytes: 1000,
+      snapshots: 50,
+      snapshot_gigabytes: 1000,
+      share_networks: 10,
+      share_groups: 50,
+      share_group_snapshots: 50,
+      share_replicas: 100,
+      replica_gigabytes: 1000,
+      per_share_gigabytes: -1,
+    });
+    const old = await hawser.request('GET', `/v2/quota-sets/${PROJECT}/defaults`, undefined, {
+      token: MEMBER,
+      version: '2.39',
+    });
+    expect(Object.keys(old.body.quota_set).sort()).toEqual(
+      ['gigabytes', 'id', 'share_networks', 'shares', 'snapshot_gigabytes', 'snapshots'].sort(),
+    );
+    const other = await hawser.request('GET', `/v2/quota-sets/${CROWD}`, undefined, {
+      token: MEMBER,
+    });
+    expect(other.status).toBe(403);
+    const both = await hawser.request(
+      'GET',
+      `/v2/quota-sets/${PROJECT}?user_id=u&share_type=t`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(both.status).toBe(400);
+  });
+
+  it('validates PUT as Manila does, admin only', async () => {
+    const member = await hawser.request(
+      'PUT',
+      `/v2/quota-sets/${PROJECT}`,
+      { quota_set: { shares: 5 } },
+      { token: MEMBER },
+    );
+    expect(member.status).toBe(403);
+    expect((await setQuota(PROJECT, { shares: 5, bogus: 1 })).body.badRequest.message).toBe(
+      'Bad key(s) in quota set: bogus',
+    );
+    expect((await setQuota(PROJECT, { shares: 'many' })).status).toBe(400);
+    expect((await setQuota(PROJECT, { shares: -2 })).status).toBe(400);
+    expect((await setQuota(PROJECT, { share_replicas: 5 }, '2.52')).status).toBe(400);
+    const updated = await setQuota(PROJECT, { shares: '7', gigabytes: 70 });
+    expect(updated.status).toBe(200);
+    expect(updated.body.quota_set).not.toHaveProperty('id');
+    expect(updated.body.quota_set).toMatchObject({ shares: 7, gigabytes: 70, snapshots: 50 });
+  });
+
+  it('refuses a share over the quota with 413, writing nothing, and releases on delete', async () => {
+    expect((await setQuota(PROJECT, { shares: 1, gigabytes: 10 })).status).toBe(200);
+    const first = await createShare(MEMBER, 4);
+    expect(first.status).toBe(200);
+    expect(await detail(PROJECT)).toMatchObject({
+      shares: { limit: 1, in_use: 1, reserved: 0 },
+      gigabytes: { limit: 10, in_use: 4, reserved: 0 },
+    });
+    // A limit below what is used needs force.
+    const below = await setQuota(PROJECT, { gigabytes: 3 });
+    expect(below.status).toBe(400);
+    expect(below.body.badRequest.message).toMatch(
+      /Quota limit 3 for gigabytes must be greater than or equal to already used and reserved 4/,
+    );
+
+    const head = await events.headPosition();
+    const refused = await createShare(MEMBER, 1);
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('retry-after')).toBe('0');
+    expect(refused.body).toEqual({
+      overLimit: {
+        code: 413,
+        message: 'ShareLimitExceeded: Maximum number of shares allowed (1) exceeded.',
+        retryAfter: '0',
+      },
+    });
+    expect(await events.headPosition()).toBe(head);
+    const listed = await hawser.request('GET', '/v2/shares', undefined, { token: MEMBER });
+    expect(listed.body.shares).toHaveLength(1);
+
+    await eventually(async () => {
+      const show = await hawser.request('GET', `/v2/shares/${first.body.share.id}`, undefined, {
+        token: MEMBER,
+      });
+      return show.body.share.status === 'available' ? true : undefined;
+    });
+    expect(
+      (
+        await hawser.request('DELETE', `/v2/shares/${first.body.share.id}`, undefined, {
+          token: MEMBER,
+        })
+      ).status,
+    ).toBe(202);
+    await eventually(
+      async () => ((await detail(PROJECT)).shares.in_use === 0 ? true : undefined),
+      5_000,
+      'the quota to be released',
+    );
+    expect((await detail(PROJECT)).gigabytes.in_use).toBe(0);
+    expect((await createShare(MEMBER, 1)).status).toBe(200);
+  });
+
+  it('lets exactly the limit of concurrent creates through', async () => {
+    expect((await setQuota(CROWD, { shares: 3 })).status).toBe(200);
+    const results = await Promise.all(Array.from({ length: 8 }, () => createShare(CROWD_MEMBER)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 413, 413, 413, 413, 413]);
+    expect((await detail(CROWD)).shares.in_use).toBe(3);
+  });
+
+  it('goes back to the defaults on DELETE', async () => {
+    const removed = await hawser.request('DELETE', `/v2/quota-sets/${CROWD}`);
+    expect(removed.status).toBe(202);
+    expect((await detail(CROWD)).shares).toEqual({ limit: 50, in_use: 3, reserved: 0 });
+  });
+});
+
+describe('a share request refused after its reservation', () => {
+  let hawser: HawserTestServer;
+  beforeAll(async () => {
+    hawser = await startHawser();
+    await hawser.request('POST', '/v2/types', {
+      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
+    });
+  });
+  afterAll(() => hawser.close());
+
+  it('gives the reservation back', async () => {
+    const refused = await hawser.request(
+      'POST',
+      '/v2/shares',
+      {
+        share: {
+          share_proto: 'NFS',
+          size: 2,
+          share_type: 'default',
+          metadata: { ['k'.repeat(256)]: 'v' },
+        },
+      },
+      { token: MEMBER },
+    );
+    expect(refused.status).toBe(400);
+    const quota = await hawser.request('GET', `/v2/quota-sets/${PROJECT}/detail`);
+    expect(quota.body.quota_set.shares.in_use).toBe(0);
+    expect(quota.body.quota_set.gigabytes.in_use).toBe(0);
+    const audit = await hawser.request('GET', `/hawser/v1/streams/quota-${PROJECT}`);
+    expect(audit.body.events.map((e: { type: string }) => e.type)).toEqual([
+      'QuotaReserved',
+      'QuotaReleased',
+    ]);
+  });
+});
