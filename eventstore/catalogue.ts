@@ -1,4 +1,10 @@
-import type { BackendEvent, ShareEvent, ShareTypeEvent } from '#hawser/domain';
+import type {
+  BackendEvent,
+  QuotaEvent,
+  ShareEvent,
+  ShareTypeEvent,
+  UserMessageEvent,
+} from '#hawser/domain';
 import { UpcasterRegistry } from '#hawser/eventstore';
 
 /**
@@ -6,10 +12,15 @@ import { UpcasterRegistry } from '#hawser/eventstore';
  * new events are written with, and what it means. The record is typed by the domain's event
  * unions, so an event type added to the domain without a catalogue entry does not compile.
  */
-export type HawserEventType = ShareEvent['type'] | ShareTypeEvent['type'] | BackendEvent['type'];
+export type HawserEventType =
+  | ShareEvent['type']
+  | ShareTypeEvent['type']
+  | BackendEvent['type']
+  | QuotaEvent['type']
+  | UserMessageEvent['type'];
 
 export interface CatalogueEntry {
-  readonly category: 'share' | 'sharetype' | 'backend';
+  readonly category: 'share' | 'sharetype' | 'backend' | 'quota' | 'message';
   readonly version: number;
   readonly meaning: string;
 }
@@ -155,6 +166,27 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     version: 1,
     meaning: 'A share node serves a back end with this configuration (zone, domain, pools).',
   },
+  QuotaLimitsSet: {
+    category: 'quota',
+    version: 1,
+    meaning: "An admin set some of a project's limits.",
+  },
+  QuotaLimitsReset: {
+    category: 'quota',
+    version: 1,
+    meaning: "An admin deleted a project's quotas: the defaults apply again.",
+  },
+  QuotaReserved: {
+    category: 'quota',
+    version: 1,
+    meaning: 'Usage counted for one holder (a share, a snapshot) before it is created.',
+  },
+  QuotaReleased: {
+    category: 'quota',
+    version: 1,
+    meaning: 'A holder is gone or was never created: its usage no longer counts.',
+  },
+  UserMessageDeleted: { category: 'message', version: 1, meaning: 'A user deleted a message.' },
 };
 
 /**
