@@ -17,7 +17,21 @@ import {
   type ShareProtocol,
 } from '#hawser/drivers';
 
+import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
+
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
+
+/** Operations settled through ensure_shares; the others are simply run again on recovery. */
+const SHARE_LIFECYCLE: ReadonlySet<DriverOperation> = new Set<DriverOperation>([
+  'create_share',
+  'create_share_from_snapshot',
+  'delete_share',
+]);
+
+export interface SnapshotTarget {
+  readonly snapshotId: string;
+  readonly snapshotInstanceId: string;
+}
 
 /**
  * Runs driver operations for the back ends of one share node, at most once per command id:
@@ -28,11 +42,20 @@ const backendOf = (host: string): string => host.split('#')[0] ?? host;
 export class ShareDriverOperations {
   private readonly logger = new Logger('share-node');
 
+  private readonly maintenance: ShareMaintenanceCalls;
+
   constructor(
     private readonly commands: CommandHandler,
     private readonly drivers: ReadonlyMap<string, ShareDriver>,
     private readonly clock: () => string = () => new Date().toISOString(),
-  ) {}
+  ) {
+    this.maintenance = new ShareMaintenanceCalls(
+      commands,
+      (host) => this.driverFor(host),
+      clock,
+      (state, instance) => this.refOf(state, instance),
+    );
+  }
 
   driverFor(host: string): ShareDriver | undefined {
     return this.drivers.get(backendOf(host));
@@ -48,6 +71,70 @@ export class ShareDriverOperations {
     if (claimed) await this.runDelete(claimed.state, claimed.instance, commandId, causationId);
   }
 
+  /** The share as the node decides on it now. */
+  load(shareId: string) {
+    return this.commands.load(shareDecider, shareStream(shareId));
+  }
+
+  /** Takes a snapshot instance on the node's share instance (reference 2.4). */
+  async createSnapshot(
+    shareId: string,
+    target: SnapshotTarget,
+    shareInstanceId: string,
+    commandId: string,
+    causationId: string,
+  ) {
+    const claimed = await this.claim(
+      shareId,
+      shareInstanceId,
+      'create_snapshot',
+      commandId,
+      causationId,
+      target,
+    );
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  async deleteSnapshot(
+    shareId: string,
+    target: SnapshotTarget,
+    shareInstanceId: string,
+    commandId: string,
+    causationId: string,
+  ) {
+    const claimed = await this.claim(
+      shareId,
+      shareInstanceId,
+      'delete_snapshot',
+      commandId,
+      causationId,
+      target,
+    );
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  /** Applies the rule changes queued on one instance (reference 2.5 step 3). */
+  async updateAccess(shareId: string, instanceId: string, commandId: string, causationId: string) {
+    const claimed = await this.claim(shareId, instanceId, 'update_access', commandId, causationId);
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  async resize(
+    shareId: string,
+    instanceId: string,
+    direction: 'extend' | 'shrink',
+    commandId: string,
+    causationId: string,
+  ) {
+    const operation = direction === 'extend' ? 'extend_share' : 'shrink_share';
+    const claimed = await this.claim(shareId, instanceId, operation, commandId, causationId);
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
   /** Settles an operation claimed before a crash, asking the driver what it has. */
   async recover(shareId: string, instanceId: string): Promise<void> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
@@ -56,6 +143,13 @@ export class ShareDriverOperations {
     const driver = instance && this.driverFor(instance.host);
     if (!instance || !pending || !driver) return;
     const causationId = pending.commandId;
+    if (!SHARE_LIFECYCLE.has(pending.operation)) {
+      // Drivers make a repeated call with the same command id harmless: run it again.
+      this.logger.log(
+        `recovering ${pending.operation} of instance ${instance.id}: running it again`,
+      );
+      return this.maintenance.run(state, instance, pending.commandId, causationId);
+    }
     const ensured = await driver.ensureShares({
       commandId: derivedId(pending.commandId, 'ensure'),
       shares: [this.refOf(state, instance)],
@@ -70,7 +164,13 @@ export class ShareDriverOperations {
       return this.finishDelete(state, instance, pending.commandId, causationId);
     }
     if (exists && outcome?.status === 'available') {
-      return this.finishCreate(state, instance, pending.commandId, causationId, outcome.exportLocations ?? []);
+      return this.finishCreate(
+        state,
+        instance,
+        pending.commandId,
+        causationId,
+        outcome.exportLocations ?? [],
+      );
     }
     // The driver has no trace of the call: it never ran, so running it now is its first time.
     return this.runCreate(state, instance, pending.commandId, causationId);
@@ -82,6 +182,7 @@ export class ShareDriverOperations {
     operation: DriverOperation,
     commandId: string,
     causationId: string,
+    snapshot?: SnapshotTarget,
   ): Promise<{ state: ShareState; instance: ShareInstanceState } | undefined> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
     const instance = state.instances.find((i) => i.id === instanceId);
@@ -95,6 +196,7 @@ export class ShareDriverOperations {
         operation,
         commandId,
         host: instance.host,
+        ...snapshot,
         now: this.clock(),
       },
       this.context(derivedId(commandId, 'claim'), causationId),
@@ -172,7 +274,12 @@ export class ShareDriverOperations {
     await this.commands.handle(
       shareDecider,
       shareStream(state.id),
-      { type: 'CompleteShareInstanceDeletion', instanceId: instance.id, commandId, now: this.clock() },
+      {
+        type: 'CompleteShareInstanceDeletion',
+        instanceId: instance.id,
+        commandId,
+        now: this.clock(),
+      },
       this.context(derivedId(commandId, 'outcome'), causationId),
       { retryOnConflict: 5 },
     );
@@ -188,19 +295,32 @@ export class ShareDriverOperations {
   ) {
     const message =
       error instanceof DriverError ? error.message : `Driver failed to ${what} the share.`;
-    if (!(error instanceof DriverError)) this.logger.error(error instanceof Error ? error.stack : String(error));
+    if (!(error instanceof DriverError))
+      this.logger.error(error instanceof Error ? error.stack : String(error));
     await this.commands.handle(
       shareDecider,
       shareStream(state.id),
       what === 'create'
-        ? { type: 'FailShareInstanceCreation', instanceId: instance.id, commandId, message, now: this.clock() }
-        : { type: 'FailShareInstanceDeletion', instanceId: instance.id, commandId, message, now: this.clock() },
+        ? {
+            type: 'FailShareInstanceCreation',
+            instanceId: instance.id,
+            commandId,
+            message,
+            now: this.clock(),
+          }
+        : {
+            type: 'FailShareInstanceDeletion',
+            instanceId: instance.id,
+            commandId,
+            message,
+            now: this.clock(),
+          },
       this.context(derivedId(commandId, 'outcome'), causationId),
       { retryOnConflict: 5 },
     );
   }
 
-  private refOf(state: ShareState, instance: ShareInstanceState): ShareInstanceRef {
+  refOf(state: ShareState, instance: ShareInstanceState): ShareInstanceRef {
     return {
       shareId: state.id,
       instanceId: instance.id,

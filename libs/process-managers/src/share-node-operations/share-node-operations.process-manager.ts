@@ -1,8 +1,13 @@
 import {
   derivedId,
   SHARE_STREAM_PREFIX,
+  type ShareAccessAllowed,
+  type ShareAccessDenied,
   type ShareDeletionRequested,
+  type ShareResizeRequested,
   type ShareScheduled,
+  type SnapshotDeletionRequested,
+  type SnapshotRequested,
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
@@ -10,8 +15,9 @@ import type { ShareDriverOperations } from './share-driver-operations.js';
 
 /**
  * A share node's reactions to the log: a share scheduled onto one of its pools is created, a
- * deletion of one of its instances is carried out. Command ids derive from the causing event,
- * so a replay after a crash claims nothing twice.
+ * deletion of one of its instances is carried out, and snapshot, access and resize requests
+ * are run on the instances it holds (operations on others' instances claim nothing here).
+ * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
   nodeName: string,
@@ -20,24 +26,80 @@ export const shareNodeOperationsProcessManager = (
   name: `share-node:${nodeName}`,
   filter: {
     streamPrefixes: [SHARE_STREAM_PREFIX],
-    eventTypes: ['ShareScheduled', 'ShareDeletionRequested'],
+    eventTypes: [
+      'ShareScheduled',
+      'ShareDeletionRequested',
+      'SnapshotRequested',
+      'SnapshotDeletionRequested',
+      'ShareAccessAllowed',
+      'ShareAccessDenied',
+      'ShareResizeRequested',
+    ],
   },
   async handle(event: RecordedEvent): Promise<void> {
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
-    if (event.type === 'ShareScheduled') {
-      const data = event.data as ShareScheduled['data'];
-      if (!operations.driverFor(data.host)) return;
-      await operations.create(shareId, data.instanceId, derivedId(event.id, 'create_share'), event.id);
-      return;
-    }
-    const data = event.data as ShareDeletionRequested['data'];
-    for (const instanceId of data.instanceIds) {
-      await operations.remove(
-        shareId,
-        instanceId,
-        derivedId(event.id, `delete_share:${instanceId}`),
-        event.id,
-      );
+    const commandId = (purpose: string) => derivedId(event.id, purpose);
+    switch (event.type) {
+      case 'ShareScheduled': {
+        const data = event.data as ShareScheduled['data'];
+        if (!operations.driverFor(data.host)) return;
+        await operations.create(shareId, data.instanceId, commandId('create_share'), event.id);
+        return;
+      }
+      case 'ShareDeletionRequested': {
+        const data = event.data as ShareDeletionRequested['data'];
+        for (const instanceId of data.instanceIds) {
+          await operations.remove(
+            shareId,
+            instanceId,
+            commandId(`delete_share:${instanceId}`),
+            event.id,
+          );
+        }
+        return;
+      }
+      case 'SnapshotRequested': {
+        const data = event.data as SnapshotRequested['data'];
+        for (const instance of data.instances) {
+          const target = { snapshotId: data.snapshotId, snapshotInstanceId: instance.id };
+          const id = commandId(`create_snapshot:${instance.id}`);
+          await operations.createSnapshot(shareId, target, instance.shareInstanceId, id, event.id);
+        }
+        return;
+      }
+      case 'SnapshotDeletionRequested': {
+        const data = event.data as SnapshotDeletionRequested['data'];
+        const { state } = await operations.load(shareId);
+        const snapshot = state.snapshots.find((s) => s.id === data.snapshotId);
+        for (const instance of snapshot?.instances ?? []) {
+          if (!data.snapshotInstanceIds.includes(instance.id)) continue;
+          const target = { snapshotId: data.snapshotId, snapshotInstanceId: instance.id };
+          const id = commandId(`delete_snapshot:${instance.id}`);
+          await operations.deleteSnapshot(shareId, target, instance.shareInstanceId, id, event.id);
+        }
+        return;
+      }
+      case 'ShareAccessAllowed':
+      case 'ShareAccessDenied': {
+        const data = event.data as (ShareAccessAllowed | ShareAccessDenied)['data'];
+        for (const instanceId of data.instanceIds) {
+          await operations.updateAccess(
+            shareId,
+            instanceId,
+            commandId(`update_access:${instanceId}`),
+            event.id,
+          );
+        }
+        return;
+      }
+      case 'ShareResizeRequested': {
+        const data = event.data as ShareResizeRequested['data'];
+        for (const instanceId of data.instanceIds) {
+          const id = commandId(`${data.direction}_share:${instanceId}`);
+          await operations.resize(shareId, instanceId, data.direction, id, event.id);
+        }
+        return;
+      }
     }
   },
 });

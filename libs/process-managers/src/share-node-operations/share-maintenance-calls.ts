@@ -1,0 +1,226 @@
+import { Logger } from '@nestjs/common';
+import type { CommandContext, CommandHandler } from '#hawser/application';
+import {
+  derivedId,
+  shareDecider,
+  shareStream,
+  type ShareCommand,
+  type ShareInstanceState,
+  type ShareState,
+  type SnapshotState,
+} from '#hawser/domain';
+import {
+  DriverError,
+  type AccessRule,
+  type ShareDriver,
+  type ShareInstanceRef,
+  type SnapshotInstanceRef,
+} from '#hawser/drivers';
+
+type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
+
+/**
+ * The driver calls of a claimed operation on a living share (snapshots, access, resize), and
+ * the command that records each outcome. Run once after the claim, or again on recovery: the
+ * driver makes a repeated call with the same command id harmless.
+ */
+export class ShareMaintenanceCalls {
+  private readonly logger = new Logger('share-node');
+
+  constructor(
+    private readonly commands: CommandHandler,
+    private readonly driverFor: (host: string) => ShareDriver | undefined,
+    private readonly clock: () => string,
+    private readonly refOf: RefOf,
+  ) {}
+
+  /** Runs the operation claimed on `instance` by `commandId` and records its outcome. */
+  async run(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+  ) {
+    const pending = instance.pendingOperation;
+    const driver = this.driverFor(instance.host);
+    if (!pending || pending.commandId !== commandId || !driver) return;
+    const outcome = await this.call(driver, state, instance, commandId);
+    await this.commands.handle(
+      shareDecider,
+      shareStream(state.id),
+      outcome,
+      this.context(derivedId(commandId, 'outcome'), causationId),
+      { retryOnConflict: 5 },
+    );
+  }
+
+  private async call(
+    driver: ShareDriver,
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+  ): Promise<ShareCommand> {
+    const pending = instance.pendingOperation as NonNullable<
+      ShareInstanceState['pendingOperation']
+    >;
+    const share = this.refOf(state, instance);
+    const now = this.clock;
+    const target = {
+      snapshotId: pending.snapshotId ?? '',
+      snapshotInstanceId: pending.snapshotInstanceId ?? '',
+    };
+    switch (pending.operation) {
+      case 'create_snapshot':
+        try {
+          const result = await driver.createSnapshot({
+            commandId,
+            share,
+            snapshot: this.snapshotRef(state, instance, target),
+          });
+          return {
+            type: 'CompleteSnapshotInstanceCreation',
+            ...target,
+            commandId,
+            status: result.status,
+            progress: `${result.progress}%`,
+            providerLocation: result.providerLocation ?? null,
+            now: now(),
+          };
+        } catch (error) {
+          const message = this.messageOf(error, 'create the snapshot');
+          return {
+            type: 'FailSnapshotInstanceCreation',
+            ...target,
+            commandId,
+            message,
+            now: now(),
+          };
+        }
+      case 'delete_snapshot':
+        try {
+          await driver.deleteSnapshot({
+            commandId,
+            share,
+            snapshot: this.snapshotRef(state, instance, target),
+          });
+          return { type: 'CompleteSnapshotInstanceDeletion', ...target, commandId, now: now() };
+        } catch (error) {
+          const message = this.messageOf(error, 'delete the snapshot');
+          return {
+            type: 'FailSnapshotInstanceDeletion',
+            ...target,
+            commandId,
+            message,
+            now: now(),
+          };
+        }
+      case 'update_access':
+        try {
+          const result = await driver.updateAccess({
+            commandId,
+            share,
+            ...this.accessChanges(state, instance),
+          });
+          return {
+            type: 'CompleteAccessUpdate',
+            instanceId: instance.id,
+            commandId,
+            ruleUpdates: { ...result.ruleUpdates },
+            now: now(),
+          };
+        } catch (error) {
+          const message = this.messageOf(error, 'update access rules');
+          return {
+            type: 'FailAccessUpdate',
+            instanceId: instance.id,
+            commandId,
+            message,
+            now: now(),
+          };
+        }
+      case 'extend_share':
+      case 'shrink_share': {
+        const newSizeGiB = state.pendingResize?.newSize ?? state.size;
+        try {
+          if (pending.operation === 'extend_share') {
+            await driver.extendShare({ commandId, share, newSizeGiB });
+          } else {
+            await driver.shrinkShare({ commandId, share, newSizeGiB });
+          }
+          return {
+            type: 'CompleteShareInstanceResize',
+            instanceId: instance.id,
+            commandId,
+            now: now(),
+          };
+        } catch (error) {
+          return {
+            type: 'FailShareInstanceResize',
+            instanceId: instance.id,
+            commandId,
+            message: this.messageOf(error, 'resize the share'),
+            possibleDataLoss:
+              error instanceof DriverError && error.code === 'shrinking_possible_data_loss',
+            now: now(),
+          };
+        }
+      }
+      default:
+        throw new Error(`${pending.operation} is not a maintenance operation`);
+    }
+  }
+
+  private snapshotRef(
+    state: ShareState,
+    instance: ShareInstanceState,
+    target: { snapshotId: string; snapshotInstanceId: string },
+  ): SnapshotInstanceRef {
+    const snapshot = state.snapshots.find((s) => s.id === target.snapshotId) as SnapshotState;
+    const snapshotInstance = snapshot.instances.find((i) => i.id === target.snapshotInstanceId);
+    return {
+      snapshotId: snapshot.id,
+      snapshotInstanceId: target.snapshotInstanceId,
+      shareId: state.id,
+      shareInstanceId: instance.id,
+      sizeGiB: snapshot.size,
+      ...(snapshotInstance && {
+        status: snapshotInstance.status === 'deleting' ? 'deleting' : 'creating',
+      }),
+    };
+  }
+
+  /** Manila's update_access arguments for one instance (reference 2.5 step 3). */
+  private accessChanges(state: ShareState, instance: ShareInstanceState) {
+    const toDriver = (rule: ShareState['accessRules'][number]): AccessRule => ({
+      accessId: rule.id,
+      accessType: rule.accessType,
+      accessTo: rule.accessTo,
+      accessLevel: rule.accessLevel,
+    });
+    const on = (...states: string[]) =>
+      state.accessRules
+        .filter((r) => states.includes(r.instances[instance.id] ?? ''))
+        .map(toDriver);
+    // Readable non-active replicas enforce every rule read-only, as a full resync.
+    const castRulesToReadonly =
+      state.capabilities?.replicationType === 'readable' &&
+      instance.replicaState !== null &&
+      instance.replicaState !== 'active';
+    return {
+      accessRules: on('applying', 'active'),
+      addRules: castRulesToReadonly ? [] : on('applying'),
+      deleteRules: castRulesToReadonly ? [] : on('denying'),
+      castRulesToReadonly,
+    };
+  }
+
+  private messageOf(error: unknown, what: string): string {
+    if (error instanceof DriverError) return error.message;
+    this.logger.error(error instanceof Error ? error.stack : String(error));
+    return `Driver failed to ${what}.`;
+  }
+
+  private context(commandId: string, causationId: string): CommandContext {
+    return { commandId, causationId, userId: 'share-node' };
+  }
+}
