@@ -5,6 +5,7 @@ import { ParkedEventsController } from './admin/parked-events.controller.js';
 import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
+import { MessagesController } from './messages/messages.controller.js';
 import { QUOTA_DEFAULTS, quotaDefaultsFrom } from './quota-sets/quota-defaults.js';
 import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
@@ -25,6 +26,7 @@ import { VersionsController } from './versions/versions.controller.js';
     ProjectionsController,
     ParkedEventsController,
     QuotaSetsController,
+    MessagesController,
   ],
   providers: [
     ShareTypesService,

@@ -5,3 +5,4 @@ export * from './dto/validators.js';
 export * from './dto/create-share.dto.js';
 export * from './dto/share-type.dto.js';
 export * from './views/quota-set.view.js';
+export * from './views/message.view.js';

@@ -1,0 +1,85 @@
+import { MESSAGES, type MessageDocument } from '#hawser/projections';
+import type { DocumentStore, Filter } from '#hawser/read-models';
+import { badRequest } from '../http/manila-error.js';
+import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
+
+const EQUALITY_FILTERS = [
+  'request_id',
+  'resource_type',
+  'resource_id',
+  'action_id',
+  'detail_id',
+  'message_level',
+] as const;
+/** Manila's sortable message columns. */
+const SORT_KEYS = new Set([
+  'id',
+  'project_id',
+  'request_id',
+  'resource_type',
+  'resource_id',
+  'action_id',
+  'detail_id',
+  'message_level',
+  'created_at',
+  'expires_at',
+]);
+
+const nonNegative = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
+  return Number(value);
+};
+
+const isoTime = (name: string, value: string): string => {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw badRequest(`Invalid value for ${name}: ${value}. It must be an ISO 8601 timestamp.`);
+  }
+  return new Date(ms).toISOString();
+};
+
+/**
+ * GET /messages (reference 3.9): equality filters, created_since/created_before from 2.52,
+ * sort and paging; the caller's project unless admin; expired messages are not shown (Manila
+ * reaps them, Hawser hides them from the moment they expire).
+ */
+export const listMessages = async (
+  documents: DocumentStore,
+  auth: AuthContext,
+  version: Microversion,
+  query: Readonly<Record<string, string>>,
+  now: Date,
+): Promise<MessageDocument[]> => {
+  const filter: Filter = {};
+  for (const key of EQUALITY_FILTERS) {
+    if (query[key] !== undefined) filter[key] = query[key];
+  }
+  if (!auth.isAdmin) filter.project_id = auth.projectId;
+  const created: Record<string, string> = {};
+  if (atLeast(version, '2.52')) {
+    if (query.created_since !== undefined) {
+      created.$gte = isoTime('created_since', query.created_since);
+    }
+    if (query.created_before !== undefined) {
+      created.$lte = isoTime('created_before', query.created_before);
+    }
+  }
+  const sortKey = query.sort_key ?? 'created_at';
+  if (!SORT_KEYS.has(sortKey)) throw badRequest(`Invalid sort_key: ${sortKey}`);
+  const sortDir = query.sort_dir ?? 'desc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') throw badRequest(`Invalid sort_dir: ${sortDir}`);
+  const limit = nonNegative('limit', query.limit);
+  const offset = nonNegative('offset', query.offset) ?? 0;
+  const found = await documents.find<MessageDocument>(MESSAGES, filter, {
+    sort: [[sortKey, sortDir === 'asc' ? 1 : -1]],
+  });
+  const nowIso = now.toISOString();
+  // One field takes one condition in the store's filter, so the time range is applied here.
+  const inRange = (m: MessageDocument) =>
+    m.expires_at > nowIso &&
+    (created.$gte === undefined || m.created_at >= created.$gte) &&
+    (created.$lte === undefined || m.created_at <= created.$lte);
+  const visible = found.filter(inRange);
+  return visible.slice(offset, limit === undefined ? undefined : offset + limit);
+};
