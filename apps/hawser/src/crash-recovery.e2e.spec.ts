@@ -4,23 +4,14 @@ import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
 import { HawserProcess, freePort } from './test-support/hawser-process.js';
+import { manilaRequest } from './test-support/manila-http.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const TOKEN = 'admin:44444444444444444444444444444444';
 const SHARES = 200;
 
-const call = async (base: string, method: string, route: string, body?: unknown) => {
-  const response = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      'X-Auth-Token': TOKEN,
-      'X-OpenStack-Manila-API-Version': '2.72',
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-};
+const call = (base: string, method: string, route: string, body?: unknown) =>
+  manilaRequest(base, method, route, body, { token: TOKEN });
 
 describe('crash recovery of the all-in-one service', () => {
   let dir: string;

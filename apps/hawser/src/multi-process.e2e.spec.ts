@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
+import { manilaRequest } from './test-support/manila-http.js';
 import { findNatsServer, NatsServer } from './test-support/nats-server.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
@@ -34,18 +35,8 @@ suite(title, () => {
   let westBackends: SimulatedBackendConfig[];
   const firstShares: ShareView[] = [];
 
-  const call = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${base}${route}`, {
-      method,
-      headers: {
-        'X-Auth-Token': TOKEN,
-        'X-OpenStack-Manila-API-Version': '2.72',
-        ...(body !== undefined && { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json().catch(() => undefined)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+  const call = (method: string, route: string, body?: unknown) =>
+    manilaRequest(base, method, route, body, { token: TOKEN });
 
   const createShare = async (zone: string): Promise<string> => {
     const created = await call('POST', '/v2/shares', {

@@ -5,21 +5,15 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { BackendConfig } from '#hawser/drivers';
 import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from '../hawser.app.js';
+import {
+  ADMIN_TOKEN,
+  manilaRequest,
+  type ApiResponse,
+  type RequestOptions,
+} from './manila-http.js';
 import { simulatedBackends } from './simulated-backends.js';
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of any shape
-}
-
-export interface RequestOptions {
-  token?: string;
-  version?: string;
-  headers?: Record<string, string>;
-  /** A raw body sent as is (malformed JSON tests). */
-  raw?: string;
-}
+export { ADMIN_TOKEN, type ApiResponse, type RequestOptions };
 
 export interface HawserTestServer {
   readonly url: string;
@@ -33,8 +27,6 @@ export interface HawserTestServer {
   ): Promise<ApiResponse>;
   close(): Promise<void>;
 }
-
-export const ADMIN_TOKEN = 'admin:11111111111111111111111111111111';
 
 /** A real Hawser on a random port, with its own data directory, removed on close. */
 export const startHawser = async (
@@ -51,29 +43,7 @@ export const startHawser = async (
     url,
     dataDir,
     app,
-    async request(method, route, body, opts = {}) {
-      const headers: Record<string, string> = {
-        'X-OpenStack-Manila-API-Version': opts.version ?? '2.72',
-        ...(opts.token !== '' && { 'X-Auth-Token': opts.token ?? ADMIN_TOKEN }),
-        ...opts.headers,
-      };
-      if (body !== undefined || opts.raw !== undefined)
-        headers['Content-Type'] = 'application/json';
-      const response = await fetch(`${url}${route}`, {
-        method,
-        headers,
-        body: opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-        redirect: 'manual',
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, headers: response.headers, body: parsed };
-    },
+    request: (method, route, body, options) => manilaRequest(url, method, route, body, options),
     async close() {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

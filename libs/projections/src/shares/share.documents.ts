@@ -45,27 +45,11 @@ export interface ShareRecord {
 }
 
 /** One share as the API shows it: Manila's column names, derived from a record's state. */
-export interface ShareDocument {
-  id: string;
-  revision: number;
-  name: string | null;
-  description: string | null;
-  project_id: string;
-  user_id: string;
-  size: number;
-  share_proto: string;
-  share_type_id: string | null;
+export interface ShareDocument extends Omit<ShareRecord, 'state'> {
   share_type_name: string | null;
-  status: string;
   /** Statuses of every instance: Manila's `status` filter matches any of them. */
   instance_statuses: string[];
-  host: string;
-  availability_zone: string | null;
   progress: string | null;
-  is_public: boolean;
-  metadata: Record<string, string>;
-  snapshot_id: string | null;
-  share_network_id: null;
   share_server_id: null;
   share_group_id: null;
   source_share_group_snapshot_member_id: null;
@@ -78,8 +62,6 @@ export interface ShareDocument {
   replication_type: string | null;
   has_replicas: boolean;
   export_locations: ExportLocationDocument[];
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ShareInstanceDocument {
