@@ -1,3 +1,4 @@
+import { ALL_PROJECTIONS } from '#hawser/projections';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 import {
   eventually,
@@ -95,12 +96,9 @@ describe('admin: audit trail, projections, parked events (slow drivers)', () => 
   it('rebuilds a projection while serving, and the rebuilt listing equals the live one', async () => {
     const before = await hawser.request('GET', '/v2/shares/detail?all_tenants=1');
     const status = await hawser.request('GET', '/hawser/v1/projections');
-    expect(status.body.projections.map((p: { name: string }) => p.name).sort()).toEqual([
-      'backends',
-      'share-instances',
-      'share-types',
-      'shares',
-    ]);
+    expect(status.body.projections.map((p: { name: string }) => p.name).sort()).toEqual(
+      ALL_PROJECTIONS.map((p) => p.name).sort(),
+    );
     const rebuilt = await hawser.request('POST', '/hawser/v1/projections/shares/rebuild');
     expect(rebuilt.status).toBe(200);
     expect(rebuilt.body.projection).toMatchObject({ name: 'shares', rebuilding: false });
