@@ -175,6 +175,34 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
     expect(after.body.events.length).toBe(before.body.events.length);
   });
 
+  it('answers concurrent changes of one share with 200 or 409, writing one event per success', async () => {
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'default' } },
+      { token: MEMBER },
+    );
+    const id = created.body.share.id as string;
+    const renames = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        hawser.request(
+          'PUT',
+          `/v2/shares/${id}`,
+          { share: { display_name: `n${i}` } },
+          { token: MEMBER },
+        ),
+      ),
+    );
+    const statuses = renames.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    for (const conflict of renames.filter((r) => r.status === 409)) {
+      expect(conflict.body.conflictingRequest.code).toBe(409);
+    }
+    const stream = await hawser.request('GET', `/hawser/v1/streams/share-${id}`);
+    const updates = stream.body.events.filter((e: { type: string }) => e.type === 'ShareUpdated');
+    expect(updates).toHaveLength(statuses.filter((s) => s === 200).length);
+  });
+
   it('negotiates microversions as Manila does', async () => {
     const bad = await hawser.request('GET', '/v2/shares', undefined, { version: 'latest' });
     expect(bad.status).toBe(400);
