@@ -1,7 +1,9 @@
 import type { Projection } from '#hawser/read-models';
+import { accessRulesProjection } from './access-rules/access-rules.projection.js';
 import { backendsProjection } from './backends/backends.projection.js';
 import { messagesProjection } from './messages/messages.projection.js';
 import { quotasProjection } from './quotas/quotas.projection.js';
+import { snapshotsProjection } from './snapshots/snapshots.projection.js';
 import { shareTypesProjection } from './share-types/share-types.projection.js';
 import { shareInstancesProjection } from './shares/share-instances.projection.js';
 import { sharesProjection } from './shares/shares.projection.js';
@@ -14,4 +16,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   backendsProjection,
   quotasProjection,
   messagesProjection,
+  snapshotsProjection,
+  accessRulesProjection,
 ];

@@ -5,4 +5,8 @@ export * from './share-types/share-types.projection.js';
 export * from './backends/backends.projection.js';
 export * from './quotas/quotas.projection.js';
 export * from './messages/messages.projection.js';
+export * from './snapshots/snapshot.documents.js';
+export * from './snapshots/snapshots.projection.js';
+export * from './access-rules/access-rule.documents.js';
+export * from './access-rules/access-rules.projection.js';
 export { ALL_PROJECTIONS } from './all-projections.js';
