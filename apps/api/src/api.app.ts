@@ -2,8 +2,15 @@ import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { PersistenceModule, ProjectionsModule, type HawserConfig } from '#hawser/platform';
+import {
+  natsServers,
+  NatsTransportModule,
+  PersistenceModule,
+  ProjectionsModule,
+  type HawserConfig,
+} from '#hawser/platform';
 import { QuotaWorkflowsModule } from './quota-sets/quota-workflows.module.js';
+import { PoolStateModule } from './scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from './api.module.js';
 import { createAuthenticator } from './http/create-authenticator.js';
@@ -16,6 +23,8 @@ import { configureHttpPipeline } from './http/http-pipeline.js';
 @Module({})
 class ApiProcessModule {
   static forRoot(config: HawserConfig): DynamicModule {
+    // With NATS, the API hears the capability reports too (for the pools and services views).
+    const nats = natsServers();
     return {
       module: ApiProcessModule,
       imports: [
@@ -23,6 +32,8 @@ class ApiProcessModule {
         ProjectionsModule.forRoot(),
         ApiModule,
         QuotaWorkflowsModule,
+        ...(nats ? [NatsTransportModule.forRoot({ servers: nats, name: 'hawser-api' })] : []),
+        PoolStateModule.fromCapabilityReports(),
       ],
     };
   }

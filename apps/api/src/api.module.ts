@@ -9,6 +9,8 @@ import { MessagesController } from './messages/messages.controller.js';
 import { QUOTA_DEFAULTS, quotaDefaultsFrom } from './quota-sets/quota-defaults.js';
 import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
+import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
+import { ServicesController } from './services/services.controller.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
 import { ShareTypesService } from './share-types/share-types.service.js';
 import { SharesController } from './shares/shares.controller.js';
@@ -27,6 +29,8 @@ import { VersionsController } from './versions/versions.controller.js';
     ParkedEventsController,
     QuotaSetsController,
     MessagesController,
+    SchedulerStatsController,
+    ServicesController,
   ],
   providers: [
     ShareTypesService,

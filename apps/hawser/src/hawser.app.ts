@@ -11,11 +11,13 @@ import {
   type HawserConfig,
 } from '#hawser/platform';
 import { QuotaWorkflowsModule } from '../../api/src/quota-sets/quota-workflows.module.js';
+import { PoolStateModule } from '../../api/src/scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from '../../api/src/api.module.js';
 import { createAuthenticator } from '../../api/src/http/create-authenticator.js';
 import { configureHttpPipeline } from '../../api/src/http/http-pipeline.js';
 import { SchedulerModule } from '../../scheduler/src/scheduler.module.js';
+import { SchedulerService } from '../../scheduler/src/scheduler.service.js';
 import { ShareNodeModule } from '../../share-node/src/share-node.module.js';
 
 /** The transport between the apps when they share one process. */
@@ -44,6 +46,7 @@ class HawserModule {
         ShareNodeModule.forRoot({ nodeName: 'embedded', backends }),
         ApiModule,
         QuotaWorkflowsModule,
+        PoolStateModule.fromScheduler(SchedulerService, (scheduler) => scheduler.registry),
       ],
     };
   }

@@ -1,0 +1,69 @@
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { poolDetailView, poolSummaryView } from '#hawser/api-contracts';
+import { listPools, type PoolView } from '#hawser/scheduler';
+import { badRequest, ManilaHttpError } from '../http/manila-error.js';
+import { requireAdmin } from '../http/policy.js';
+import { atLeast, contextOf } from '../http/request-context.js';
+import { ShareTypesService } from '../share-types/share-types.service.js';
+import { POOL_STATE_SOURCE, type PoolStateSource } from './pool-state.source.js';
+
+/**
+ * GET /scheduler-stats/pools[/detail] (admin, reference 1.9 and 3.9): the scheduler's live
+ * pools, filtered by prefix-anchored regular expressions on name, host, backend and pool (any
+ * other key excludes every pool) and, from 2.23, by a share type's extra specs.
+ */
+@Controller('v2/scheduler-stats/pools')
+export class SchedulerStatsController {
+  constructor(
+    @Inject(POOL_STATE_SOURCE) private readonly pools: PoolStateSource,
+    private readonly shareTypes: ShareTypesService,
+  ) {}
+
+  @Get()
+  async list(@Req() req: Request, @Query() query: Record<string, string>) {
+    return { pools: (await this.find(req, query, 'index')).map(poolSummaryView) };
+  }
+
+  @Get('detail')
+  async detail(@Req() req: Request, @Query() query: Record<string, string>) {
+    return { pools: (await this.find(req, query, 'detail')).map(poolDetailView) };
+  }
+
+  private async find(
+    req: Request,
+    query: Record<string, string>,
+    action: 'index' | 'detail',
+  ): Promise<PoolView[]> {
+    const ctx = contextOf(req);
+    const auth = requireAdmin(ctx, `scheduler_stats:pools:${action}`);
+    const filters = { ...query };
+    let extraSpecs: Record<string, string> | undefined;
+    // Before 2.23 share_type is no filter of its own: an unknown key, which excludes every pool.
+    if (atLeast(ctx.microversion, '2.23') && filters.share_type !== undefined) {
+      const name = filters.share_type;
+      delete filters.share_type;
+      extraSpecs = (await this.shareTypeOrBadRequest(name, auth)).extra_specs;
+    }
+    try {
+      return listPools(this.pools.registry, Date.now(), filters, extraSpecs);
+    } catch (error) {
+      if (error instanceof SyntaxError) throw badRequest(`Invalid filter: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async shareTypeOrBadRequest(
+    name: string,
+    auth: Parameters<ShareTypesService['find']>[1],
+  ) {
+    try {
+      return await this.shareTypes.find(name, auth);
+    } catch (error) {
+      if (error instanceof ManilaHttpError && error.status === 404) {
+        throw badRequest(`Share type ${name} not found.`);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { serviceView, type ServiceRow } from '#hawser/api-contracts';
+import { BACKENDS, type BackendDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
+import { notFoundError } from '../http/manila-error.js';
+import { requireAdmin } from '../http/policy.js';
+import { atLeast, contextOf } from '../http/request-context.js';
+import {
+  lastReportOf,
+  POOL_STATE_SOURCE,
+  type PoolStateSource,
+} from '../scheduler-stats/pool-state.source.js';
+
+const FILTERS = ['host', 'binary', 'zone', 'state', 'status'] as const;
+
+/**
+ * GET /services (2.7+) and /os-services (up to 2.6), admin: Manila's service listing. One
+ * manila-share per registered back end, up while its last capability report is younger than
+ * the service-down time; the manila-scheduler when it runs in this process (a separate
+ * scheduler sends no heartbeat the API could judge it by).
+ */
+@Controller('v2')
+export class ServicesController {
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(POOL_STATE_SOURCE) private readonly pools: PoolStateSource,
+    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
+  ) {}
+
+  @Get('services')
+  async list(@Req() req: Request, @Query() query: Record<string, string>) {
+    const ctx = contextOf(req);
+    requireAdmin(ctx, 'service:index');
+    if (!atLeast(ctx.microversion, '2.7')) throw notFoundError('The resource could not be found.');
+    return this.services(query);
+  }
+
+  @Get('os-services')
+  async legacyList(@Req() req: Request, @Query() query: Record<string, string>) {
+    const ctx = contextOf(req);
+    requireAdmin(ctx, 'service:index');
+    if (atLeast(ctx.microversion, '2.7')) throw notFoundError('The resource could not be found.');
+    return this.services(query);
+  }
+
+  private async services(query: Record<string, string>) {
+    const now = Date.now();
+    const downAfterMs = this.config.serviceDownTimeS * 1000;
+    const backends = await this.documents.find<BackendDocument>(
+      BACKENDS,
+      {},
+      { sort: [['created_at', 1]] },
+    );
+    const rows: ServiceRow[] = [];
+    if (this.pools.schedulerInProcess) {
+      rows.push({
+        id: 1,
+        binary: 'manila-scheduler',
+        host: 'hawser',
+        zone: backends[0]?.availability_zone ?? 'nova',
+        status: 'enabled',
+        state: 'up',
+        updated_at: new Date(now).toISOString(),
+      });
+    }
+    for (const backend of backends) {
+      const lastReport = lastReportOf(this.pools.registry, backend.backend);
+      rows.push({
+        id: rows.length + 1,
+        binary: 'manila-share',
+        host: backend.backend,
+        zone: backend.availability_zone,
+        status: 'enabled',
+        state: lastReport !== undefined && now - lastReport <= downAfterMs ? 'up' : 'down',
+        updated_at: lastReport === undefined ? null : new Date(lastReport).toISOString(),
+      });
+    }
+    const wanted = FILTERS.filter((key) => query[key] !== undefined);
+    return {
+      services: rows
+        .filter((row) => wanted.every((key) => String(row[key]) === query[key]))
+        .map(serviceView),
+    };
+  }
+}
