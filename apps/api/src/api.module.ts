@@ -6,6 +6,7 @@ import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { MessagesController } from './messages/messages.controller.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
 import { QUOTA_DEFAULTS, quotaDefaultsFrom } from './quota-sets/quota-defaults.js';
 import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
@@ -27,6 +28,7 @@ import { VersionsController } from './versions/versions.controller.js';
     AuditController,
     ProjectionsController,
     ParkedEventsController,
+    OpenApiController,
     QuotaSetsController,
     MessagesController,
     SchedulerStatsController,

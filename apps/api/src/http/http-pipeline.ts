@@ -12,6 +12,8 @@ import type { HawserRequest } from './request-context.js';
 /** Manila's default project_id_regex; resource names contain other letters, so no ambiguity. */
 const PROJECT_IN_URL = /^\/v2\/([0-9a-f-]+)(\/.*)?$/;
 const UNVERSIONED = new Set(['/', '/v2', '/v2/', '/healthcheck']);
+/** Documents that describe the API and hold no data: readable before a client has a token. */
+const WITHOUT_TOKEN = new Set([...UNVERSIONED, '/hawser/v1/openapi.json']);
 
 const authLogger = new Logger('auth');
 
@@ -87,7 +89,7 @@ export const configureHttpPipeline = (
   });
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (UNVERSIONED.has(req.path)) return next();
+    if (WITHOUT_TOKEN.has(req.path)) return next();
     const ctx = (req as HawserRequest).hawser;
     options.authenticator
       .authenticate(req.get('X-Auth-Token'))
