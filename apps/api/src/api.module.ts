@@ -12,6 +12,7 @@ import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
 import { ServicesController } from './services/services.controller.js';
+import { ShareInstancesController } from './share-instances/share-instances.controller.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
 import { ShareTypesService } from './share-types/share-types.service.js';
 import { SharesController } from './shares/shares.controller.js';
@@ -33,6 +34,7 @@ import { VersionsController } from './versions/versions.controller.js';
     MessagesController,
     SchedulerStatsController,
     ServicesController,
+    ShareInstancesController,
   ],
   providers: [
     ShareTypesService,

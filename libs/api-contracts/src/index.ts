@@ -8,3 +8,4 @@ export * from './views/quota-set.view.js';
 export * from './views/message.view.js';
 export * from './views/pool.view.js';
 export * from './views/service.view.js';
+export * from './views/share-instance.view.js';

@@ -1,0 +1,79 @@
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { shareInstanceView } from '#hawser/api-contracts';
+import {
+  SHARE_INSTANCES,
+  SHARES,
+  type ShareInstanceDocument,
+  type ShareRecord,
+} from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE } from '#hawser/platform';
+import { notFoundError } from '../http/manila-error.js';
+import { requireAdmin } from '../http/policy.js';
+import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { viewContextOf } from '../http/view-context.js';
+
+const notFound = () => notFoundError('The resource could not be found.');
+
+/** Export-location filters of the instance listing (2.35+): an instance with such a location. */
+const matchesExportLocation = (
+  doc: ShareInstanceDocument,
+  query: Readonly<Record<string, string>>,
+): boolean =>
+  (query.export_location_id === undefined ||
+    doc.export_locations.some((l) => l.id === query.export_location_id)) &&
+  (query.export_location_path === undefined ||
+    doc.export_locations.some((l) => l.path === query.export_location_path));
+
+/**
+ * Manila's share instances (2.3+, admin only; reference 1.2 and 3.4.3), from the
+ * share-instances read model. The reset_status and force_delete actions are not served here.
+ */
+@Controller('v2')
+export class ShareInstancesController {
+  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+
+  @Get('share_instances')
+  async list(@Req() req: Request, @Query() query: Record<string, string>) {
+    const ctx = this.authorized(req);
+    const docs = await this.documents.find<ShareInstanceDocument>(
+      SHARE_INSTANCES,
+      {},
+      { sort: [['created_at', 1]] },
+    );
+    const filtered = atLeast(ctx.microversion, '2.35')
+      ? docs.filter((d) => matchesExportLocation(d, query))
+      : docs;
+    return { share_instances: filtered.map((d) => shareInstanceView(d, viewContextOf(ctx))) };
+  }
+
+  @Get('share_instances/:id')
+  async show(@Req() req: Request, @Param('id') id: string) {
+    const ctx = this.authorized(req);
+    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
+    return { share_instance: shareInstanceView(doc, viewContextOf(ctx)) };
+  }
+
+  @Get('shares/:shareId/instances')
+  async ofShare(@Req() req: Request, @Param('shareId') shareId: string) {
+    const ctx = this.authorized(req);
+    if (!(await this.documents.get<ShareRecord>(SHARES, shareId))) {
+      throw notFoundError(`Share ${shareId} could not be found.`);
+    }
+    const docs = await this.documents.find<ShareInstanceDocument>(
+      SHARE_INSTANCES,
+      { share_id: shareId },
+      { sort: [['created_at', 1]] },
+    );
+    return { share_instances: docs.map((d) => shareInstanceView(d, viewContextOf(ctx))) };
+  }
+
+  private authorized(req: Request): RequestContext {
+    const ctx = contextOf(req);
+    if (!atLeast(ctx.microversion, '2.3')) throw notFound();
+    requireAdmin(ctx, 'share_instance:index');
+    return ctx;
+  }
+}
