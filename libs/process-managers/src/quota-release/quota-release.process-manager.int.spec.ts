@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CommandHandler } from '#hawser/application';
+import {
+  MANILA_DEFAULT_QUOTAS,
+  quotaDecider,
+  quotaStream,
+  shareCreationDeltas,
+} from '#hawser/domain';
+import { SqliteEventStore } from '#hawser/eventstore';
+import { quotaReleaseProcessManager } from './quota-release.process-manager.js';
+
+describe('quota release process manager', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let commands: CommandHandler;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-quota-release-'));
+    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    commands = new CommandHandler(events);
+  });
+  afterEach(async () => {
+    await events.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given a counted share, when its deletion is handled twice, then it is released once', async () => {
+    await commands.handle(
+      quotaDecider,
+      quotaStream('p1'),
+      {
+        type: 'ReserveQuota',
+        projectId: 'p1',
+        holderId: 's1',
+        holderKind: 'share',
+        deltas: shareCreationDeltas(3, false),
+        defaults: MANILA_DEFAULT_QUOTAS,
+        now: 't0',
+      },
+      { commandId: 'reserve-1' },
+    );
+    await events.append(
+      'share-s1',
+      [
+        {
+          id: 'e1',
+          type: 'ShareRequested',
+          data: { shareId: 's1', projectId: 'p1', size: 3 },
+          metadata: {},
+        },
+        { id: 'e2', type: 'ShareDeleted', data: { shareId: 's1', deletedAt: 't1' }, metadata: {} },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const [, deleted] = await events.readStream('share-s1');
+    const processManager = quotaReleaseProcessManager(events, commands, () => 't2');
+
+    await processManager.handle(deleted!);
+    await processManager.handle(deleted!);
+
+    const quota = await events.readStream(quotaStream('p1'));
+    expect(quota.map((e) => e.type)).toEqual(['QuotaReserved', 'QuotaReleased']);
+    expect(quota[1]?.data).toEqual({
+      projectId: 'p1',
+      holderId: 's1',
+      deltas: { shares: 1, gigabytes: 3 },
+      releasedAt: 't2',
+    });
+    expect(quota[1]?.metadata.$causationId).toBe(deleted!.id);
+  });
+});
