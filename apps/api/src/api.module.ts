@@ -15,8 +15,11 @@ import { ServicesController } from './services/services.controller.js';
 import { ShareInstancesController } from './share-instances/share-instances.controller.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
 import { ShareTypesService } from './share-types/share-types.service.js';
+import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
 import { SharesService } from './shares/shares.service.js';
+import { SnapshotsController } from './snapshots/snapshots.controller.js';
+import { SnapshotsService } from './snapshots/snapshots.service.js';
 import { VersionsController } from './versions/versions.controller.js';
 
 /** Manila's v2 REST API and Hawser's admin endpoints, over the read models and commands. */
@@ -25,6 +28,8 @@ import { VersionsController } from './versions/versions.controller.js';
     VersionsController,
     ShareTypesController,
     SharesController,
+    SnapshotsController,
+    ShareAccessRulesController,
     AvailabilityZonesController,
     AuditController,
     ProjectionsController,
@@ -39,6 +44,7 @@ import { VersionsController } from './versions/versions.controller.js';
   providers: [
     ShareTypesService,
     SharesService,
+    SnapshotsService,
     QuotasService,
     { provide: QUOTA_DEFAULTS, useFactory: () => quotaDefaultsFrom(process.env) },
     { provide: APP_FILTER, useClass: ManilaExceptionFilter },

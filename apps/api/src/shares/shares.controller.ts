@@ -9,10 +9,17 @@ import {
   Put,
   Query,
   Req,
+  Res,
 } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import {
+  accessListEntryView,
+  accessRuleView,
+  AllowAccessDto,
   CreateShareDto,
+  DenyAccessDto,
+  legacyAccessState,
+  ResizeShareDto,
   shareDetailView,
   shareSummaryView,
   toBoolean,
@@ -127,7 +134,12 @@ export class SharesController {
 
   @Post(':id/action')
   @HttpCode(202)
-  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+  async action(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
     if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
@@ -153,6 +165,37 @@ export class SharesController {
         requireAdmin(ctx, 'share:force_delete');
         const doc = await this.shares.find(id, auth);
         await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: true, now: now() });
+        return;
+      }
+      case 'allow_access': {
+        const dto = await validateBody(AllowAccessDto, argument, 'access');
+        const rule = await this.shares.allowAccess(id, dto, ctx, auth);
+        const legacy = atLeast(ctx.microversion, '2.28')
+          ? undefined
+          : legacyAccessState(await this.shares.accessRules(rule.share_id, auth));
+        res.status(200);
+        return { access: accessRuleView(rule, viewContextOf(ctx), legacy) };
+      }
+      case 'deny_access': {
+        const dto = await validateBody(DenyAccessDto, argument, 'access');
+        await this.shares.denyAccess(id, dto.access_id, ctx, auth);
+        return;
+      }
+      case 'access_list': {
+        if (atLeast(ctx.microversion, '2.45')) {
+          throw notFoundError('access_list is replaced by GET /share-access-rules from 2.45.');
+        }
+        const rules = await this.shares.accessRules(id, auth);
+        const legacy = legacyAccessState(rules);
+        res.status(200);
+        return {
+          access_list: rules.map((r) => accessListEntryView(r, viewContextOf(ctx), legacy)),
+        };
+      }
+      case 'extend':
+      case 'shrink': {
+        const dto = await validateBody(ResizeShareDto, argument, action);
+        await this.shares.resize(id, action, dto, ctx, auth);
         return;
       }
       default:

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
-import { toBoolean, toPositiveInteger, type CreateShareDto } from '#hawser/api-contracts';
+import {
+  toBoolean,
+  toPositiveInteger,
+  type AllowAccessDto,
+  type CreateShareDto,
+  type ResizeShareDto,
+} from '#hawser/api-contracts';
 import {
   capabilitiesOf,
   derivedId,
@@ -12,6 +18,8 @@ import {
   type ShareCommand,
 } from '#hawser/domain';
 import {
+  ACCESS_RULES,
+  type AccessRuleDocument,
   AVAILABILITY_ZONES,
   SHARES,
   shareDocumentOf,
@@ -30,7 +38,7 @@ import {
 } from '#hawser/platform';
 import { commandContextOf } from '../http/command-context.js';
 import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
-import type { AuthContext, RequestContext } from '../http/request-context.js';
+import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
 
@@ -156,6 +164,85 @@ export class SharesService {
       commandContextOf(ctx),
     );
     await this.readYourWrites.waitFor(result.position);
+  }
+
+  /** allow_access (reference 3.4): the share's decider checks values, duplicates and status. */
+  async allowAccess(
+    shareId: string,
+    dto: AllowAccessDto,
+    ctx: RequestContext,
+    auth: AuthContext,
+  ): Promise<AccessRuleDocument> {
+    const share = await this.find(shareId, auth);
+    if (dto.access_type === 'cephx' && !atLeast(ctx.microversion, '2.13')) {
+      throw badRequest('Only "ip", "user" or "cert" access types are supported before 2.13.');
+    }
+    const accessId = randomUUID();
+    await this.run(share.id, ctx, {
+      type: 'AllowAccess',
+      accessId,
+      accessType: dto.access_type,
+      accessTo: dto.access_to,
+      accessLevel: dto.access_level ?? 'rw',
+      metadata: atLeast(ctx.microversion, '2.45') ? (dto.metadata ?? {}) : {},
+      ipv6: atLeast(ctx.microversion, '2.38'),
+      now: new Date().toISOString(),
+    });
+    return this.findAccessRule(accessId, auth);
+  }
+
+  async denyAccess(shareId: string, accessId: string, ctx: RequestContext, auth: AuthContext) {
+    const share = await this.find(shareId, auth);
+    await this.run(share.id, ctx, { type: 'DenyAccess', accessId, now: new Date().toISOString() });
+  }
+
+  /** The rules of a share the caller may read, oldest first. */
+  async accessRules(shareId: string, auth: AuthContext): Promise<AccessRuleDocument[]> {
+    const share = await this.find(shareId, auth);
+    return this.documents.find<AccessRuleDocument>(
+      ACCESS_RULES,
+      { share_id: share.id },
+      { sort: [['created_at', 1], ['id', 1]] },
+    );
+  }
+
+  /** A rule on a share the caller may read; else 404. */
+  async findAccessRule(accessId: string, auth: AuthContext): Promise<AccessRuleDocument> {
+    const rule = UUID.test(accessId)
+      ? await this.documents.get<AccessRuleDocument>(ACCESS_RULES, accessId)
+      : undefined;
+    if (!rule) throw notFoundError(`Access rule ${accessId} could not be found.`);
+    await this.find(rule.share_id, auth);
+    return rule;
+  }
+
+  /**
+   * extend / shrink (reference 3.4). The extend goes straight to the share's node: the
+   * scheduler's capacity check of Manila's non-forced extend is not made.
+   */
+  async resize(
+    shareId: string,
+    direction: 'extend' | 'shrink',
+    dto: ResizeShareDto,
+    ctx: RequestContext,
+    auth: AuthContext,
+  ): Promise<void> {
+    const share = await this.findWritable(shareId, auth);
+    if (direction === 'extend' && dto.force !== undefined && atLeast(ctx.microversion, '2.64')) {
+      if (toBoolean(dto.force) && !auth.isAdmin) {
+        throw forbiddenError(`Policy doesn't allow share:force_extend to be performed.`);
+      }
+    }
+    const newSize = toPositiveInteger(dto.new_size);
+    if (newSize === undefined) {
+      throw badRequest(`New share size must be an integer, not ${String(dto.new_size)}.`);
+    }
+    await this.run(share.id, ctx, {
+      type: 'ResizeShare',
+      direction,
+      newSize,
+      now: new Date().toISOString(),
+    });
   }
 
   private async findZone(idOrName: string): Promise<AvailabilityZoneDocument> {

@@ -1,0 +1,44 @@
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { accessListEntryView, accessRuleView } from '#hawser/api-contracts';
+import { badRequest, ManilaHttpError, notFoundError } from '../http/manila-error.js';
+import { requireAuth } from '../http/policy.js';
+import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { viewContextOf } from '../http/view-context.js';
+import { SharesService } from '../shares/shares.service.js';
+
+const requireVersion = (ctx: RequestContext): void => {
+  if (!atLeast(ctx.microversion, '2.45')) {
+    throw notFoundError('The resource could not be found.');
+  }
+};
+
+/** Manila's share-access-rules API (2.45+, reference 3.4): a share's rules, one rule. */
+@Controller('v2/share-access-rules')
+export class ShareAccessRulesController {
+  constructor(private readonly shares: SharesService) {}
+
+  @Get()
+  async list(@Req() req: Request, @Query('share_id') shareId: string | undefined) {
+    const ctx = contextOf(req);
+    requireVersion(ctx);
+    const auth = requireAuth(ctx);
+    if (!shareId) throw badRequest('The share_id must be specified.');
+    // An unknown share is a 400 here, not a 404 (reference 3.4).
+    const rules = await this.shares.accessRules(shareId, auth).catch((error: unknown) => {
+      if (error instanceof ManilaHttpError && error.status === 404) {
+        throw badRequest(`Share ${shareId} could not be found.`);
+      }
+      throw error;
+    });
+    return { access_list: rules.map((r) => accessListEntryView(r, viewContextOf(ctx))) };
+  }
+
+  @Get(':id')
+  async show(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    requireVersion(ctx);
+    const rule = await this.shares.findAccessRule(id, requireAuth(ctx));
+    return { access: accessRuleView(rule, viewContextOf(ctx)) };
+  }
+}

@@ -1,0 +1,79 @@
+import { toBoolean } from '#hawser/api-contracts';
+import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
+import type { DocumentStore, Filter } from '#hawser/read-models';
+import { badRequest } from '../http/manila-error.js';
+import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
+
+/** Sort keys Manila accepts for snapshots, mapped to read-model fields. */
+const SORT_KEYS: Readonly<Record<string, string>> = {
+  id: 'id',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  name: 'name',
+  display_name: 'name',
+  description: 'description',
+  display_description: 'description',
+  size: 'size',
+  status: 'status',
+  share_id: 'share_id',
+  project_id: 'project_id',
+  user_id: 'user_id',
+  progress: 'progress',
+};
+
+const FILTERS = ['name', 'status', 'share_id', 'size', 'description', 'name~', 'description~'];
+
+const nonNegative = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
+  return Number(value);
+};
+
+/** GET /snapshots and /snapshots/detail (reference 3.6). */
+export const listSnapshots = async (
+  documents: DocumentStore,
+  auth: AuthContext,
+  version: Microversion,
+  query: Record<string, string | undefined>,
+): Promise<SnapshotDocument[]> => {
+  for (const key of FILTERS) {
+    const value = query[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw badRequest(`Invalid value for filter ${key}: it must be a non-empty string.`);
+    }
+  }
+  const limit = nonNegative('limit', query.limit);
+  const offset = nonNegative('offset', query.offset) ?? 0;
+  const sortKey = query.sort_key ?? 'created_at';
+  const sortField = SORT_KEYS[sortKey];
+  if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
+  const sortDir = query.sort_dir ?? 'desc';
+  if (sortDir !== 'asc' && sortDir !== 'desc') {
+    throw badRequest(`Wrong sorting direction provided - '${sortDir}'.`);
+  }
+
+  const filter: Filter = {};
+  if (query.name !== undefined) filter.name = query.name;
+  if (query.status !== undefined) filter.status = query.status;
+  if (query.share_id !== undefined) filter.share_id = query.share_id;
+  if (query.size !== undefined) filter.size = Number(nonNegative('size', query.size));
+  if (atLeast(version, '2.36')) {
+    if (query.description !== undefined) filter.description = query.description;
+    if (query['name~'] !== undefined) filter.name = { $like: `%${query['name~']}%` };
+    if (query['description~'] !== undefined) {
+      filter.description = { $like: `%${query['description~']}%` };
+    }
+  }
+  const allTenants = auth.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;
+  if (!allTenants) filter.project_id = auth.projectId;
+  else if (query.project_id !== undefined) filter.project_id = query.project_id;
+
+  return documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
+    sort: [
+      [sortField, sortDir === 'asc' ? 1 : -1],
+      ['id', 1],
+    ],
+    skip: offset,
+    ...(limit !== undefined && { limit }),
+  });
+};

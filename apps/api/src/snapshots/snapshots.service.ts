@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler } from '#hawser/application';
+import type { CreateSnapshotDto } from '#hawser/api-contracts';
+import { shareDecider, shareStream, type ShareCommand } from '#hawser/domain';
+import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
+import { commandContextOf } from '../http/command-context.js';
+import { forbiddenError, ManilaHttpError, notFoundError } from '../http/manila-error.js';
+import type { AuthContext, RequestContext } from '../http/request-context.js';
+import { SharesService } from '../shares/shares.service.js';
+
+/** The snapshot use cases: checks on the share, then one command on the share's stream. */
+@Injectable()
+export class SnapshotsService {
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly commands: CommandHandler,
+    private readonly shares: SharesService,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  /** A snapshot of the caller's project (any for admins); else 404 (reference 9.3). */
+  async find(id: string, auth: AuthContext): Promise<SnapshotDocument> {
+    const doc = await this.documents.get<SnapshotDocument>(SNAPSHOTS, id);
+    if (!doc || doc.status === null || !(auth.isAdmin || doc.project_id === auth.projectId)) {
+      throw notFoundError(`Snapshot ${id} could not be found.`);
+    }
+    return doc;
+  }
+
+  async create(
+    dto: CreateSnapshotDto,
+    ctx: RequestContext,
+    auth: AuthContext,
+  ): Promise<SnapshotDocument> {
+    const share = await this.shares.find(dto.share_id, auth);
+    if (!auth.isAdmin && share.project_id !== auth.projectId) {
+      throw forbiddenError(`Policy doesn't allow share:create_snapshot to be performed.`);
+    }
+    if (!share.snapshot_support) {
+      throw new ManilaHttpError(
+        422,
+        `Snapshots cannot be created for share '${share.id}' since it does not have that capability.`,
+      );
+    }
+    const snapshotId = randomUUID();
+    await this.run(share.id, ctx, {
+      type: 'RequestSnapshot',
+      snapshotId,
+      projectId: auth.projectId,
+      userId: auth.userId,
+      name: dto.display_name ?? dto.name ?? null,
+      description: dto.display_description ?? dto.description ?? null,
+      now: new Date().toISOString(),
+    });
+    return this.find(snapshotId, auth);
+  }
+
+  /** Runs a command on the snapshot's share and waits until the read models show it. */
+  async run(shareId: string, ctx: RequestContext, command: ShareCommand): Promise<void> {
+    const result = await this.commands.handle(
+      shareDecider,
+      shareStream(shareId),
+      command,
+      commandContextOf(ctx),
+    );
+    await this.readYourWrites.waitFor(result.position);
+  }
+}

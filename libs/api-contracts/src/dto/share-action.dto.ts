@@ -1,0 +1,34 @@
+import { IsOptional, IsString } from 'class-validator';
+import { IsBooleanLike, IsIntegerLike, IsStringMap } from './validators.js';
+
+/** The allow_access action's body (reference 3.4); values are checked by the share's decider. */
+export class AllowAccessDto {
+  @IsString()
+  access_type!: string;
+
+  @IsString()
+  access_to!: string;
+
+  @IsOptional()
+  @IsString()
+  access_level?: string;
+
+  @IsOptional()
+  @IsStringMap()
+  metadata?: Record<string, string>;
+}
+
+export class DenyAccessDto {
+  @IsString()
+  access_id!: string;
+}
+
+/** The extend and shrink actions' body. */
+export class ResizeShareDto {
+  @IsIntegerLike()
+  new_size!: number | string;
+
+  @IsOptional()
+  @IsBooleanLike()
+  force?: boolean | string;
+}
