@@ -1,0 +1,194 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The `manila` executable on PATH, or undefined when python3-manilaclient is not installed. */
+export const findManilaCli = (): string | undefined =>
+  (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'manila'))
+    .find((file) => {
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+
+export interface ManilaCliTarget {
+  /** Hawser's base URL, `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  readonly userId: string;
+  /** Hex, as Manila's project_id_regex wants it in the URL. */
+  readonly projectId: string;
+  readonly microversion: string;
+}
+
+export interface ManilaCliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The `REQ:`/`RESP:`/`RESP BODY:` lines of `--debug`: what the CLI sent and what it got. */
+  readonly exchanges: string[];
+}
+
+/**
+ * The variables manilaclient 4.1.1's shell reads for a token plus a bypass URL (shell.py); any
+ * other OS_* of the caller's is dropped (OS_CACHE, for one, is true when set to anything).
+ */
+const cliEnvironment = (target: ManilaCliTarget): NodeJS.ProcessEnv => {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(OS_|MANILACLIENT_)/.test(name)),
+  );
+  return {
+    ...inherited,
+    OS_MANILA_BYPASS_URL: `${target.url}/v2/${target.projectId}`,
+    OS_TOKEN: `${target.userId}:${target.projectId}`,
+    OS_SHARE_API_VERSION: target.microversion,
+  };
+};
+
+const EXCHANGE = /^(REQ: |RESP: |RESP BODY: )/;
+
+/** Runs `manila --debug ARGS` against Hawser; the debug log goes to stderr, tables to stdout. */
+export const runManila = (
+  executable: string,
+  target: ManilaCliTarget,
+  args: readonly string[],
+): Promise<ManilaCliResult> =>
+  new Promise((resolve) => {
+    execFile(
+      executable,
+      ['--debug', ...args],
+      { env: cliEnvironment(target), timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        // manilaclient logs each exchange twice (two handlers); keep the first of each.
+        const exchanges = [...new Set(stderr.split('\n').filter((line) => EXCHANGE.test(line)))];
+        resolve({ code, stdout, stderr, exchanges });
+      },
+    );
+  });
+
+/** The last `ERROR: ...` line the CLI printed, e.g. `ERROR: ... (HTTP 404) (Request-ID: ...)`. */
+export const cliError = (result: ManilaCliResult): string | undefined =>
+  result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('ERROR: '))
+    .pop();
+
+/** One command's story for a failure message: the command, its error and its HTTP exchanges. */
+export const describeRun = (args: readonly string[], result: ManilaCliResult): string =>
+  [
+    `$ manila ${args.join(' ')}  (exit ${result.code})`,
+    cliError(result) ?? '',
+    ...result.exchanges.map((line) => (line.length > 600 ? `${line.slice(0, 600)}...` : line)),
+    result.stdout,
+  ]
+    .filter(Boolean)
+    .join('\n');
+
+const cellsOf = (line: string): string[] =>
+  line
+    .slice(1, -1)
+    .split('|')
+    .map((cell) => cell.trim());
+
+const rowsOf = (columns: string[], rows: string[][]): Record<string, string>[] =>
+  rows.map((cells) => Object.fromEntries(columns.map((column, i) => [column, cells[i] ?? ''])));
+
+/**
+ * Parses the prettytables manilaclient prints, one after another (`pool-list --detail` prints
+ * one per pool): three border lines frame each table's header and rows, and a row whose first
+ * cell is blank continues the row above (multi-line values such as export locations).
+ */
+export const parseTables = (text: string): Record<string, string>[][] => {
+  const tables: Record<string, string>[][] = [];
+  let borders = 0;
+  let columns: string[] = [];
+  let rows: string[][] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('+')) {
+      borders += 1;
+      if (borders === 3) {
+        tables.push(rowsOf(columns, rows));
+        [borders, columns, rows] = [0, [], []];
+      }
+    } else if (line.startsWith('|') && borders === 1) {
+      columns = cellsOf(line);
+    } else if (line.startsWith('|') && borders === 2) {
+      const cells = cellsOf(line);
+      const previous = rows[rows.length - 1];
+      if (cells[0] === '' && previous) {
+        cells.forEach((cell, i) => {
+          if (cell !== '') previous[i] = previous[i] ? `${previous[i]}\n${cell}` : cell;
+        });
+      } else {
+        rows.push(cells);
+      }
+    }
+  }
+  return tables;
+};
+
+/** The rows of the first table printed. */
+export const parseTable = (text: string): Record<string, string>[] => parseTables(text)[0] ?? [];
+
+/** A `Property | Value` table (show, create) as one object. */
+export const propertiesOf = (rows: Record<string, string>[]): Record<string, string> =>
+  Object.fromEntries(rows.map((row) => [row.Property ?? '', row.Value ?? '']));
+
+export const parseProperties = (text: string): Record<string, string> =>
+  propertiesOf(parseTable(text));
+
+type Request = (
+  method: string,
+  route: string,
+  body?: unknown,
+) => Promise<{ status: number; body: unknown }>;
+
+/** Why a feature the CLI flow uses is missing from the server, or undefined when it is there. */
+export interface ServerFeatures {
+  readonly snapshots: string | undefined;
+  /** `snapshot-show` lists the snapshot's export locations too (2.32+). */
+  readonly snapshotExportLocations: string | undefined;
+  readonly accessRules: string | undefined;
+  readonly pools: string | undefined;
+}
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+/** What Hawser answers for a route no controller declares (the exception filter's wording). */
+const UNKNOWN_ROUTE = 'The resource could not be found.';
+
+/**
+ * Asks the server, without changing anything, which of the later steps it can serve. A route it
+ * lacks answers 404 with the generic message, where a route it has answers that the (missing)
+ * resource was not found; an action it lacks answers 400 even for a missing share.
+ */
+export const probeServerFeatures = async (request: Request): Promise<ServerFeatures> => {
+  const missingRoute = async (method: string, route: string, template = route) => {
+    const { status, body } = await request(method, route);
+    const message = Object.values((body ?? {}) as Record<string, { message?: string }>)[0]?.message;
+    return status === 404 && message === UNKNOWN_ROUTE
+      ? `${method} ${template} answers 404 (no such route)`
+      : undefined;
+  };
+  const allow = await request('POST', `/v2/shares/${NO_SUCH_ID}/action`, {
+    allow_access: { access_type: 'ip', access_to: '10.0.0.1', access_level: 'rw' },
+  });
+  return {
+    snapshots: await missingRoute('GET', '/v2/snapshots'),
+    snapshotExportLocations: await missingRoute(
+      'GET',
+      `/v2/snapshots/${NO_SUCH_ID}/export-locations`,
+      '/v2/snapshots/{id}/export-locations',
+    ),
+    accessRules:
+      allow.status === 400
+        ? 'the share action allow_access answers 400 (no such action)'
+        : undefined,
+    pools: await missingRoute('GET', '/v2/scheduler-stats/pools/detail'),
+  };
+};
