@@ -36,6 +36,10 @@ export const configureHttpPipeline = (
   app: NestExpressApplication,
   options: HttpPipelineOptions,
 ): void => {
+  // Manila reads query strings through webob, where a repeated key means its last value;
+  // Express would hand the handlers an array instead of the string they validate.
+  app.set('query parser', (text: string) => Object.fromEntries(new URLSearchParams(text)));
+
   app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = `req-${randomUUID()}`;
     res.setHeader('x-compute-request-id', requestId);

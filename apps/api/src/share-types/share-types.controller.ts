@@ -21,6 +21,10 @@ import { viewContextOf } from '../http/view-context.js';
 import { withBooleanSpecsAsText } from './extra-specs-input.js';
 import { ShareTypesService } from './share-types.service.js';
 
+/** A spec the type has itself: `constructor` or `__proto__` are keys like any other, and absent. */
+const ownSpec = (doc: ShareTypeDocument, key: string): string | undefined =>
+  Object.hasOwn(doc.extra_specs, key) ? doc.extra_specs[key] : undefined;
+
 /** Manila's share types and extra specs (reference 3.8). */
 @Controller('v2/types')
 export class ShareTypesController {
@@ -115,7 +119,7 @@ export class ShareTypesController {
   async extraSpec(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
     const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:show'));
-    const value = doc.extra_specs[key];
+    const value = ownSpec(doc, key);
     if (value === undefined) {
       throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
     }
@@ -127,6 +131,10 @@ export class ShareTypesController {
   async setExtraSpecs(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:create'));
+    // Manila: a body without its extra_specs object is a plain 400.
+    if (typeof body !== 'object' || body === null || !('extra_specs' in body)) {
+      throw badRequest('Malformed request body: extra_specs is missing.');
+    }
     const dto = await validateBody(ExtraSpecsDto, withBooleanSpecsAsText(body), 'extra specs');
     await this.types.run(doc.id, ctx, {
       type: 'SetShareTypeExtraSpecs',
@@ -141,6 +149,9 @@ export class ShareTypesController {
   async unsetExtraSpec(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
     const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:delete'));
+    if (ownSpec(doc, key) === undefined) {
+      throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
+    }
     await this.types.run(doc.id, ctx, {
       type: 'UnsetShareTypeExtraSpec',
       key,
