@@ -23,11 +23,12 @@ export const shareTypeView = (
   ctx: ViewContext,
   defaultShareType: string | undefined,
 ): Record<string, unknown> => {
-  let specs: Record<string, string> = { ...doc.extra_specs };
+  let specs: Record<string, string | boolean> = { ...doc.extra_specs };
   if (!ctx.isAdmin) {
     specs = Object.fromEntries(Object.entries(specs).filter(([k]) => TENANT_VISIBLE_SPECS.has(k)));
     if (since(ctx, '2.24')) {
-      for (const key of INFERRED_SPECS) if (!(key in specs)) specs[key] = 'false';
+      // Manila adds the missing ones as JSON false (INFERRED_OPTIONAL_MAP), not as text.
+      for (const key of INFERRED_SPECS) if (!(key in specs)) specs[key] = false;
     }
   }
   const view: Record<string, unknown> = {
