@@ -2,6 +2,7 @@ import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { snapshotAggregateStatus, snapshotInstanceIdOf } from './share-snapshot.state.js';
 import { shareDecider } from './share.decide.js';
+import type { ShareState } from './share.state.js';
 import type { ShareEvent } from './share.events.js';
 import { availableShare, claimed, later, now } from './test-support/share-history.js';
 
@@ -274,6 +275,17 @@ describe('share decider: snapshots', () => {
         .given(withSnapshot)
         .when({ type: 'DeleteShare', force: true, now: later })
         .thenThrows('invalid', /snapshots/));
+  });
+
+  it('evolves a share state stored before snapshots existed (read models of older versions)', () => {
+    const {
+      snapshots: _s,
+      accessRules: _a,
+      pendingResize: _p,
+      ...stored
+    } = fold(shareDecider, availableShare());
+    const state = shareDecider.evolve(stored as ShareState, requested);
+    expect(state.snapshots.map((x) => x.id)).toEqual(['snap1']);
   });
 
   describe('aggregate status', () => {

@@ -96,7 +96,17 @@ const updateInstance = (
   instances: state.instances.map((i) => (i.id === instanceId ? update(i) : i)),
 });
 
-export const evolveShare = (state: ShareState, event: ShareEvent): ShareState => {
+/**
+ * States that read models stored before snapshots, access rules and resizing existed lack
+ * those fields; they start empty, so an existing data directory keeps working.
+ */
+const withChildren = (state: ShareState): ShareState =>
+  (state as Partial<ShareState>).snapshots
+    ? state
+    : { ...state, snapshots: [], accessRules: [], pendingResize: null };
+
+export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState => {
+  const state = event.type === 'ShareRequested' ? stored : withChildren(stored);
   switch (event.type) {
     case 'ShareRequested': {
       const d = event.data;
