@@ -163,6 +163,23 @@ describe('snapshots over HTTP (given available shares on the simulated driver)',
       (await hawser.request('DELETE', `/v2/snapshots/${id}`, undefined, { token: OTHER })).status,
     ).toBe(404);
 
+    const second = await snapshot(shareId, MEMBER, 'second');
+    expect(second.status).toBe(202);
+    const firstPage = await hawser.request(
+      'GET',
+      `/v2/snapshots?share_id=${shareId}&limit=1&sort_key=name&sort_dir=asc`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(firstPage.body.snapshots.map((s: { name: string }) => s.name)).toEqual(['second']);
+    const next = new URL(firstPage.body.share_snapshots_links[0].href);
+    expect(next.searchParams.get('offset')).toBe('1');
+    const secondPage = await hawser.request('GET', `${next.pathname}${next.search}`, undefined, {
+      token: MEMBER,
+    });
+    expect(secondPage.body.snapshots.map((s: { name: string }) => s.name)).toEqual(['snap']);
+    expect(secondPage.body).not.toHaveProperty('share_snapshots_links');
+
     const memberReset = await hawser.request(
       'POST',
       `/v2/snapshots/${id}/action`,

@@ -35,7 +35,7 @@ export const listSnapshots = async (
   auth: AuthContext,
   version: Microversion,
   query: Record<string, string | undefined>,
-): Promise<SnapshotDocument[]> => {
+): Promise<{ snapshots: SnapshotDocument[]; more: boolean }> => {
   for (const key of FILTERS) {
     const value = query[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
@@ -68,12 +68,15 @@ export const listSnapshots = async (
   if (!allTenants) filter.project_id = auth.projectId;
   else if (query.project_id !== undefined) filter.project_id = query.project_id;
 
-  return documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
+  // One more than asked tells whether a next page exists.
+  const found = await documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
     sort: [
       [sortField, sortDir === 'asc' ? 1 : -1],
       ['id', 1],
     ],
     skip: offset,
-    ...(limit !== undefined && { limit }),
+    ...(limit !== undefined && { limit: limit + 1 }),
   });
+  const more = limit !== undefined && found.length > limit;
+  return { snapshots: more ? found.slice(0, limit) : found, more };
 };

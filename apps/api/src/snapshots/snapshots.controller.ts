@@ -55,16 +55,40 @@ export class SnapshotsController {
 
   @Get()
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    const ctx = contextOf(req);
-    const docs = await listSnapshots(this.documents, requireAuth(ctx), ctx.microversion, query);
-    return { snapshots: docs.map((d) => snapshotSummaryView(d, viewContextOf(ctx))) };
+    return this.page(req, query, (d, ctx) => snapshotSummaryView(d, viewContextOf(ctx)));
   }
 
   @Get('detail')
   async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
+    return this.page(req, query, (d, ctx) => this.detail(d, ctx));
+  }
+
+  /** A page of snapshots; `share_snapshots_links` points on when the page is full. */
+  private async page(
+    req: Request,
+    query: Record<string, string>,
+    view: (doc: SnapshotDocument, ctx: RequestContext) => unknown,
+  ) {
     const ctx = contextOf(req);
-    const docs = await listSnapshots(this.documents, requireAuth(ctx), ctx.microversion, query);
-    return { snapshots: docs.map((d) => this.detail(d, ctx)) };
+    const { snapshots, more } = await listSnapshots(
+      this.documents,
+      requireAuth(ctx),
+      ctx.microversion,
+      query,
+    );
+    const body: Record<string, unknown> = { snapshots: snapshots.map((d) => view(d, ctx)) };
+    if (more) {
+      const offset = Number(query.offset ?? 0) + snapshots.length;
+      const params = new URLSearchParams({ ...query, offset: String(offset) });
+      const project = ctx.urlProjectId ? `/${ctx.urlProjectId}` : '';
+      body.share_snapshots_links = [
+        {
+          rel: 'next',
+          href: `${ctx.baseUrl}/v2${project}${req.path.slice(3)}?${params.toString()}`,
+        },
+      ];
+    }
+    return body;
   }
 
   @Get(':id')
