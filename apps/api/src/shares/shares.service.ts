@@ -202,7 +202,12 @@ export class SharesService {
     return this.documents.find<AccessRuleDocument>(
       ACCESS_RULES,
       { share_id: share.id },
-      { sort: [['created_at', 1], ['id', 1]] },
+      {
+        sort: [
+          ['created_at', 1],
+          ['id', 1],
+        ],
+      },
     );
   }
 
