@@ -8,6 +8,8 @@ import { manilaRequest } from './test-support/manila-http.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const TOKEN = 'admin:44444444444444444444444444444444';
+/** Requests spread over projects, so Manila's default quota (50 shares a project) never refuses one. */
+const projectToken = (share: number) => `admin:${String(Math.floor(share / 40)).padStart(32, '4')}`;
 const SHARES = 200;
 
 const call = (base: string, method: string, route: string, body?: unknown) =>
@@ -53,11 +55,16 @@ describe('crash recovery of the all-in-one service', () => {
     let killed: Promise<void> | undefined;
     const worker = async () => {
       while (next < SHARES) {
+        const share = next;
         next += 1;
         try {
-          const created = await call(base, 'POST', '/v2/shares', {
-            share: { share_proto: 'NFS', size: 1, share_type: 'default' },
-          });
+          const created = await manilaRequest(
+            base,
+            'POST',
+            '/v2/shares',
+            { share: { share_proto: 'NFS', size: 1, share_type: 'default' } },
+            { token: projectToken(share) },
+          );
           if (created.status === 200) accepted += 1;
         } catch {
           return; // the process is gone
@@ -66,6 +73,7 @@ describe('crash recovery of the all-in-one service', () => {
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
+    expect(killed).toBeDefined();
     await killed;
 
     // The kill landed mid-way: the log holds requests that no driver had completed.

@@ -247,10 +247,15 @@ export class SqliteEventStore implements EventStore {
     events: readonly NewEvent[],
     error: unknown,
   ): unknown {
+    // Judged by shape, not `instanceof`: the native addon keeps the SqliteError class of the
+    // first realm that loaded it (a Jest worker running several files has one realm per file).
+    const failure = error as { code?: unknown; message?: unknown } | null;
     const isEventIdClash =
-      error instanceof Error &&
-      (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-      error.message.includes('events.event_id');
+      typeof failure === 'object' &&
+      failure !== null &&
+      failure.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+      typeof failure.message === 'string' &&
+      failure.message.includes('events.event_id');
     if (!isEventIdClash) return error;
     const stored = events
       .filter((event) => this.selectByEventId.get(streamId, event.id) !== undefined)
