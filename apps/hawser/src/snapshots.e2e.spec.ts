@@ -79,6 +79,14 @@ describe('snapshots over HTTP (given available shares on the simulated driver)',
     const asAdmin = await hawser.request('GET', `/v2/snapshots/${id}`);
     expect(asAdmin.body.snapshot.provider_location).toMatch(/^simulated:/);
 
+    const locations = await hawser.request(
+      'GET',
+      `/v2/snapshots/${id}/export-locations`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(locations.body).toEqual({ share_snapshot_export_locations: [] });
+
     const list = await hawser.request('GET', `/v2/snapshots?share_id=${shareId}`, undefined, {
       token: MEMBER,
     });

@@ -22,7 +22,7 @@ import type { SnapshotStatus } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
-import { badRequest } from '../http/manila-error.js';
+import { badRequest, notFoundError } from '../http/manila-error.js';
 import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
@@ -95,6 +95,18 @@ export class SnapshotsController {
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     return { snapshot: this.detail(await this.snapshots.find(id, requireAuth(ctx)), ctx) };
+  }
+
+  /**
+   * Export locations of a mountable snapshot (2.32+). Mounting snapshots is not built, so a
+   * snapshot has none: the list is empty, as Manila's is for snapshots of other types.
+   */
+  @Get(':id/export-locations')
+  async exportLocations(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    if (!atLeast(ctx.microversion, '2.32')) throw notFoundError('The resource could not be found.');
+    await this.snapshots.find(id, requireAuth(ctx));
+    return { share_snapshot_export_locations: [] };
   }
 
   @Put(':id')
