@@ -21,6 +21,9 @@ const SORT_KEYS: Readonly<Record<string, string>> = {
   progress: 'progress',
 };
 
+/** Manila's osapi_max_limit: no page is longer. */
+const MAX_LIMIT = 1000;
+
 const FILTERS = ['name', 'status', 'share_id', 'size', 'description', 'name~', 'description~'];
 
 const nonNegative = (name: string, value: string | undefined): number | undefined => {
@@ -42,10 +45,11 @@ export const listSnapshots = async (
       throw badRequest(`Invalid value for filter ${key}: it must be a non-empty string.`);
     }
   }
-  const limit = nonNegative('limit', query.limit);
+  const asked = nonNegative('limit', query.limit);
+  const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
   const offset = nonNegative('offset', query.offset) ?? 0;
   const sortKey = query.sort_key ?? 'created_at';
-  const sortField = SORT_KEYS[sortKey];
+  const sortField = Object.hasOwn(SORT_KEYS, sortKey) ? SORT_KEYS[sortKey] : undefined;
   if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
   const sortDir = query.sort_dir ?? 'desc';
   if (sortDir !== 'asc' && sortDir !== 'desc') {
@@ -68,6 +72,7 @@ export const listSnapshots = async (
   if (!allTenants) filter.project_id = auth.projectId;
   else if (query.project_id !== undefined) filter.project_id = query.project_id;
 
+  if (!Number.isSafeInteger(offset)) return { snapshots: [], more: false };
   // One more than asked tells whether a next page exists.
   const found = await documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
     sort: [

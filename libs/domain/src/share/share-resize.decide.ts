@@ -15,7 +15,7 @@ export const decideResize = (command: ResizeCommand, state: ShareState): ResizeE
     case 'ResizeShare': {
       const status = preferredInstance(state.instances)?.status;
       const { direction, newSize } = command;
-      if (!Number.isInteger(newSize)) {
+      if (!Number.isSafeInteger(newSize)) {
         throw invalid(`New size for ${direction} must be an integer, not ${String(newSize)}.`);
       }
       if (direction === 'extend') {

@@ -27,6 +27,11 @@ describe('share decider: extend and shrink', () => {
       .given(availableShare())
       .when(resize('extend', 2))
       .thenThrows('invalid', /greater/));
+  it('refuses a size beyond the safe integers (no back end holds it)', () =>
+    spec
+      .given(availableShare())
+      .when(resize('extend', 2 ** 53))
+      .thenThrows('invalid', /integer/));
   it('refuses to extend a share that is not available', () =>
     spec.given(availableShare().slice(0, 2)).when(resize('extend', 5)).thenThrows('invalid'));
   it('shrinks within 0 < new < size', () => {
