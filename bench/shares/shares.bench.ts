@@ -61,13 +61,18 @@ const main = async () => {
     for (let round = 1; round <= rounds; round++) {
       const started = performance.now();
       const created = await Promise.all(
-        Array.from({ length: shares }, () =>
-          call('POST', '/v2/shares', {
-            share: { share_proto: 'NFS', size: 1, share_type: 'bench' },
-          }),
+        Array.from({ length: shares }, (_, i) =>
+          call(
+            'POST',
+            '/v2/shares',
+            { share: { share_proto: 'NFS', size: 1, share_type: 'bench' } },
+            tokenFor(round, i),
+          ),
         ),
       );
       const accepted = performance.now() - started;
+      const refused = created.find((c) => c.share === undefined);
+      if (refused) throw new Error(`a request was refused: ${JSON.stringify(refused)}`);
       const ids = new Set(created.map((c) => c.share.id as string));
       for (;;) {
         const list = await call('GET', '/v2/shares/detail?all_tenants=1&status=available');
