@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import { APP_FILTER } from '@nestjs/core';
 import { AuditController } from './admin/audit.controller.js';
 import { ParkedEventsController } from './admin/parked-events.controller.js';
@@ -7,7 +8,7 @@ import { AvailabilityZonesController } from './availability-zones/availability-z
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
-import { QUOTA_DEFAULTS, quotaDefaultsFrom } from './quota-sets/quota-defaults.js';
+import { QUOTA_DEFAULTS } from './quota-sets/quotas.service.js';
 import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
@@ -46,7 +47,11 @@ import { VersionsController } from './versions/versions.controller.js';
     SharesService,
     SnapshotsService,
     QuotasService,
-    { provide: QUOTA_DEFAULTS, useFactory: () => quotaDefaultsFrom(process.env) },
+    {
+      provide: QUOTA_DEFAULTS,
+      useFactory: (config: HawserConfig) => config.quotaDefaults,
+      inject: [HAWSER_CONFIG],
+    },
     { provide: APP_FILTER, useClass: ManilaExceptionFilter },
   ],
 })

@@ -14,7 +14,6 @@ import {
 import { QUOTAS, type QuotaDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
-import { QUOTA_DEFAULTS } from './quota-defaults.js';
 
 /** Concurrent reservations on one project re-decide on the newer revision instead of failing. */
 const RESERVATION_RETRIES = 50;
@@ -28,6 +27,9 @@ export interface QuotaFigures {
  * A project's quota: the reservations other use cases make before creating something (shares
  * now, snapshots and replicas the same way), and the figures the quota-sets API shows.
  */
+/** The default quota limits (HawserConfig.quotaDefaults). */
+export const QUOTA_DEFAULTS = Symbol('QUOTA_DEFAULTS');
+
 @Injectable()
 export class QuotasService {
   constructor(

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { QuotaLimits } from '#hawser/domain';
+import { quotaDefaultsFrom } from './quota-defaults.js';
 
 export type AuthMode = 'noauth' | 'keystone';
 
@@ -48,6 +50,8 @@ export interface HawserConfig {
   readonly serviceDownTimeS: number;
   /** HAWSER_REPORT_INTERVAL_S: how often share nodes report pool capabilities. */
   readonly reportIntervalS: number;
+  /** HAWSER_QUOTA_<RESOURCE> (e.g. HAWSER_QUOTA_SHARES): default quota limits, Manila's by default. */
+  readonly quotaDefaults: QuotaLimits;
 }
 
 const integer = (name: string, value: string | undefined, fallback: number): number => {
@@ -118,6 +122,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     .filter(Boolean),
   serviceDownTimeS: integer('HAWSER_SERVICE_DOWN_TIME_S', env.HAWSER_SERVICE_DOWN_TIME_S, 60),
   reportIntervalS: integer('HAWSER_REPORT_INTERVAL_S', env.HAWSER_REPORT_INTERVAL_S, 10),
+  quotaDefaults: quotaDefaultsFrom(env),
 });
 
 export const HAWSER_CONFIG = Symbol('HAWSER_CONFIG');

@@ -1,7 +1,5 @@
 import { MANILA_DEFAULT_QUOTAS, QUOTA_RESOURCES, type QuotaLimits } from '#hawser/domain';
 
-export const QUOTA_DEFAULTS = Symbol('QUOTA_DEFAULTS');
-
 /**
  * Manila's quota_<resource> options: HAWSER_QUOTA_SHARES, HAWSER_QUOTA_GIGABYTES, ... (upper-case
  * resource names), each an integer >= -1; unset means Manila's default.
