@@ -6,6 +6,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
 const OTHER = 'bob:33333333333333333333333333333333:member,reader';
@@ -284,5 +285,44 @@ describe('snapshots and access rules on the local driver (real directories)', ()
       'utf8',
     );
     expect(exportsFile).toContain(`${shareDir} 192.0.2.0/24(rw,sync,no_subtree_check)`);
+  });
+});
+
+describe('access rules on a slow back end', () => {
+  let hawser: HawserTestServer;
+  beforeAll(async () => {
+    hawser = await startHawser({ backends: () => simulatedBackends({ latencyMs: 300 }) });
+    await setUp(hawser);
+  });
+  afterAll(() => hawser.close());
+
+  it('shows the share syncing while the driver applies a rule, then active', async () => {
+    const id = await availableShare(hawser);
+    const allowed = await hawser.request(
+      'POST',
+      `/v2/shares/${id}/action`,
+      { allow_access: { access_type: 'ip', access_to: '10.0.0.0/24', access_level: 'rw' } },
+      { token: MEMBER },
+    );
+    expect(allowed.status).toBe(200);
+    const during = await hawser.request('GET', `/v2/shares/${id}`, undefined, {
+      token: MEMBER,
+    });
+    expect(during.body.share.access_rules_status).toBe('syncing');
+    const legacy = await hawser.request('GET', `/v2/shares/${id}`, undefined, {
+      token: MEMBER,
+      version: '2.20',
+    });
+    expect(legacy.body.share.access_rules_status).toBe('out_of_sync');
+    await eventually(
+      async () => {
+        const after = await hawser.request('GET', `/v2/shares/${id}`, undefined, {
+          token: MEMBER,
+        });
+        return after.body.share.access_rules_status === 'active' ? after : undefined;
+      },
+      5_000,
+      'the rule to be applied',
+    );
   });
 });

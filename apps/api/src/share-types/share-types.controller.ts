@@ -25,7 +25,10 @@ import { ShareTypesService } from './share-types.service.js';
 const ownSpec = (doc: ShareTypeDocument, key: string): string | undefined =>
   Object.hasOwn(doc.extra_specs, key) ? doc.extra_specs[key] : undefined;
 
-/** Manila's share types and extra specs (reference 3.8). */
+/** Manila's default project_id_regex. */
+const PROJECT_ID = /^[0-9a-f-]+$/;
+
+/** Manila's share types, extra specs and type access (reference 3.8). */
 @Controller('v2/types')
 export class ShareTypesController {
   constructor(private readonly types: ShareTypesService) {}
@@ -99,6 +102,58 @@ export class ShareTypesController {
       now: new Date().toISOString(),
     });
     return this.view(updated as ShareTypeDocument, ctx);
+  }
+
+  /** GET /types/{id}/share_type_access (os-share-type-access before 2.7): admin; public types 404. */
+  @Get(':id/share_type_access')
+  async access(@Req() req: Request, @Param('id') id: string) {
+    return this.listAccess(req, id, '2.7', true);
+  }
+
+  @Get(':id/os-share-type-access')
+  async legacyAccess(@Req() req: Request, @Param('id') id: string) {
+    return this.listAccess(req, id, '2.7', false);
+  }
+
+  private async listAccess(req: Request, id: string, since: string, atOrAfter: boolean) {
+    const ctx = contextOf(req);
+    if (atLeast(ctx.microversion, since) !== atOrAfter) {
+      throw notFoundError('The resource could not be found.');
+    }
+    const doc = await this.types.find(id, requireAdmin(ctx, 'share_type:list_project_access'));
+    if (doc.is_public) {
+      throw notFoundError(`Access list not available for public share types.`);
+    }
+    return {
+      share_type_access: doc.projects.map((project) => ({
+        share_type_id: doc.id,
+        project_id: project,
+      })),
+    };
+  }
+
+  /** POST /types/{id}/action: addProjectAccess / removeProjectAccess `{project}` (admin). */
+  @Post(':id/action')
+  @HttpCode(202)
+  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    const ctx = contextOf(req);
+    const auth = requireAdmin(ctx, 'share_type:add_project_access');
+    if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
+      throw badRequest('Malformed request body: exactly one action is expected.');
+    }
+    const [name, argument] = Object.entries(body)[0] as [string, unknown];
+    if (name !== 'addProjectAccess' && name !== 'removeProjectAccess') {
+      throw badRequest(`There is no such action: ${name}`);
+    }
+    const project = (argument as { project?: unknown } | null)?.project;
+    if (typeof project !== 'string' || !PROJECT_ID.test(project)) {
+      throw badRequest('Project ID must be given as a string of hexadecimal digits and dashes.');
+    }
+    const doc = await this.types.find(id, auth);
+    await this.types.run(doc.id, ctx, {
+      type: name === 'addProjectAccess' ? 'AddShareTypeAccess' : 'RemoveShareTypeAccess',
+      projectId: project,
+    });
   }
 
   @Delete(':id')

@@ -1,5 +1,7 @@
 import {
+  instanceAccessRulesStatus,
   preferredInstance,
+  shareAccessRulesStatus,
   type ExportLocation,
   type ShareInstanceState,
   type ShareState,
@@ -77,7 +79,7 @@ export interface ShareInstanceDocument {
   share_type_id: string | null;
   share_network_id: null;
   share_server_id: null;
-  access_rules_status: 'active';
+  access_rules_status: 'active' | 'syncing' | 'error';
   cast_rules_to_readonly: boolean;
   export_locations: ExportLocationDocument[];
   /** The driver operation a node has claimed and not yet reported on (start-up recovery). */
@@ -115,7 +117,7 @@ export const toShareInstanceDocument = (
   share_type_id: share.shareType?.id ?? null,
   share_network_id: null,
   share_server_id: null,
-  access_rules_status: 'active',
+  access_rules_status: instanceAccessRulesStatus(share.accessRules, instance.id),
   cast_rules_to_readonly: false,
   export_locations: exportLocationDocuments(instance.id, instance.exportLocations),
   pending_operation: instance.pendingOperation
@@ -198,7 +200,7 @@ export const toShareDocument = (state: ShareState, revision: number): ShareDocum
     share_group_id: null,
     source_share_group_snapshot_member_id: null,
     task_state: null,
-    access_rules_status: 'active',
+    access_rules_status: shareAccessRulesStatus(state.accessRules, state.instances),
     snapshot_support: caps?.snapshotSupport ?? false,
     create_share_from_snapshot_support: caps?.createShareFromSnapshotSupport ?? false,
     revert_to_snapshot_support: caps?.revertToSnapshotSupport ?? false,

@@ -1,0 +1,156 @@
+import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+
+const PROJECT = '77777777777777777777777777777777';
+const MEMBER = `carol:${PROJECT}:member,reader`;
+
+describe('share types over HTTP: extra specs, private types and type access', () => {
+  let hawser: HawserTestServer;
+  beforeAll(async () => {
+    hawser = await startHawser();
+  });
+  afterAll(() => hawser.close());
+
+  const createType = (name: string, extra: Record<string, unknown> = {}) =>
+    hawser.request('POST', '/v2/types', {
+      share_type: { name, extra_specs: { driver_handles_share_servers: 'false' }, ...extra },
+    });
+
+  it('validates types and their extra specs as Manila does', async () => {
+    expect((await createType('gold')).status).toBe(200);
+    expect((await createType('gold')).status).toBe(409);
+    const noDhss = await hawser.request('POST', '/v2/types', {
+      share_type: { name: 'x', extra_specs: {} },
+    });
+    expect(noDhss.status).toBe(400);
+    const asMember = await hawser.request(
+      'POST',
+      '/v2/types',
+      { share_type: { name: 'y', extra_specs: {} } },
+      { token: MEMBER },
+    );
+    expect(asMember.status).toBe(403);
+    const id = (await hawser.request('GET', '/v2/types/gold')).body.share_type.id as string;
+    const set = await hawser.request('POST', `/v2/types/${id}/extra_specs`, {
+      extra_specs: { snapshot_support: 'True', replication_type: 'readable' },
+    });
+    expect(set.status).toBe(200);
+    expect(
+      (await hawser.request('GET', `/v2/types/${id}/extra_specs/snapshot_support`)).body,
+    ).toEqual({
+      snapshot_support: 'True',
+    });
+    const bad = await hawser.request('POST', `/v2/types/${id}/extra_specs`, {
+      extra_specs: { replication_type: 'sync' },
+    });
+    expect(bad.status).toBe(400);
+    expect(
+      (await hawser.request('DELETE', `/v2/types/${id}/extra_specs/driver_handles_share_servers`))
+        .status,
+    ).toBe(403);
+    expect(
+      (await hawser.request('DELETE', `/v2/types/${id}/extra_specs/snapshot_support`)).status,
+    ).toBe(202);
+    expect((await hawser.request('GET', `/v2/types/${id}/extra_specs`)).body.extra_specs).toEqual({
+      driver_handles_share_servers: 'false',
+      replication_type: 'readable',
+    });
+    // Members see the tenant-visible specs, with the inferred capabilities as false.
+    const seen = await hawser.request('GET', `/v2/types/${id}`, undefined, { token: MEMBER });
+    expect(seen.body.share_type.extra_specs).toMatchObject({
+      snapshot_support: false,
+      replication_type: 'readable',
+    });
+  });
+
+  it('keeps a private type hidden until its project is given access', async () => {
+    const created = await createType('private-gold', { 'share_type_access:is_public': false });
+    const id = created.body.share_type.id as string;
+    expect(created.body.share_type['share_type_access:is_public']).toBe(false);
+
+    expect(
+      (await hawser.request('GET', `/v2/types/${id}`, undefined, { token: MEMBER })).status,
+    ).toBe(404);
+    const hidden = await hawser.request('GET', '/v2/types', undefined, { token: MEMBER });
+    expect(hidden.body.share_types.map((t: { name: string }) => t.name)).not.toContain(
+      'private-gold',
+    );
+    const refused = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'private-gold' } },
+      { token: MEMBER },
+    );
+    expect(refused.status).toBe(404);
+
+    const add = await hawser.request('POST', `/v2/types/${id}/action`, {
+      addProjectAccess: { project: PROJECT },
+    });
+    expect(add.status).toBe(202);
+    expect(
+      (
+        await hawser.request('POST', `/v2/types/${id}/action`, {
+          addProjectAccess: { project: PROJECT },
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (await hawser.request('GET', `/v2/types/${id}/share_type_access`)).body.share_type_access,
+    ).toEqual([{ share_type_id: id, project_id: PROJECT }]);
+    expect(
+      (await hawser.request('GET', `/v2/types/${id}`, undefined, { token: MEMBER })).status,
+    ).toBe(200);
+    const allowed = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'private-gold' } },
+      { token: MEMBER },
+    );
+    expect(allowed.status).toBe(200);
+
+    const remove = await hawser.request('POST', `/v2/types/${id}/action`, {
+      removeProjectAccess: { project: PROJECT },
+    });
+    expect(remove.status).toBe(202);
+    expect(
+      (await hawser.request('GET', `/v2/types/${id}`, undefined, { token: MEMBER })).status,
+    ).toBe(404);
+  });
+
+  it('refuses bad access requests and never changes a public type', async () => {
+    const gold = (await hawser.request('GET', '/v2/types/gold')).body.share_type.id as string;
+    expect((await hawser.request('GET', `/v2/types/${gold}/share_type_access`)).status).toBe(404);
+    expect(
+      (
+        await hawser.request('POST', `/v2/types/${gold}/action`, {
+          addProjectAccess: { project: PROJECT },
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await hawser.request('POST', `/v2/types/${gold}/action`, {
+          addProjectAccess: { project: 'not a project!' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await hawser.request('POST', `/v2/types/${gold}/action`, { makeItSo: {} })).status,
+    ).toBe(400);
+    const asMember = await hawser.request(
+      'POST',
+      `/v2/types/${gold}/action`,
+      { addProjectAccess: { project: PROJECT } },
+      { token: MEMBER },
+    );
+    expect(asMember.status).toBe(403);
+  });
+
+  it('refuses to delete a type that shares use', async () => {
+    await createType('used');
+    await hawser.request('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'used' },
+    });
+    const id = (await hawser.request('GET', '/v2/types/used')).body.share_type.id as string;
+    expect((await hawser.request('DELETE', `/v2/types/${id}`)).status).toBe(400);
+  });
+});
