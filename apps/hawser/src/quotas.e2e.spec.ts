@@ -155,6 +155,14 @@ describe('quota sets over HTTP (given a share type)', () => {
     expect((await detail(CROWD)).shares.in_use).toBe(3);
   });
 
+  it('records nothing for an update that names no limit', async () => {
+    const before = await hawser.request('GET', '/hawser/v1/events?limit=1000&stream_prefix=quota-');
+    const empty = await hawser.request('PUT', `/v2/quota-sets/${PROJECT}`, { quota_set: {} });
+    expect(empty.status).toBe(200);
+    const after = await hawser.request('GET', '/hawser/v1/events?limit=1000&stream_prefix=quota-');
+    expect(after.body.events).toHaveLength(before.body.events.length);
+  });
+
   it('goes back to the defaults on DELETE', async () => {
     const removed = await hawser.request('DELETE', `/v2/quota-sets/${CROWD}`);
     expect(removed.status).toBe(202);

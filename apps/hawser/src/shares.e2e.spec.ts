@@ -203,6 +203,46 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
     expect(updates).toHaveLength(statuses.filter((s) => s === 200).length);
   });
 
+  it('filters by export location and refuses sort keys that are not columns', async () => {
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'default', name: 'located' } },
+      { token: MEMBER },
+    );
+    const id = created.body.share.id as string;
+    await waitForStatus(id, 'available');
+    const [location] = (
+      await hawser.request('GET', `/v2/shares/${id}/export_locations`, undefined, { token: MEMBER })
+    ).body.export_locations;
+    const byPath = await hawser.request(
+      'GET',
+      `/v2/shares?export_location_path=${encodeURIComponent(location.path)}`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(byPath.body.shares.map((s: { id: string }) => s.id)).toEqual([id]);
+    const byId = await hawser.request(
+      'GET',
+      `/v2/shares?export_location_id=${location.id}`,
+      undefined,
+      {
+        token: MEMBER,
+      },
+    );
+    expect(byId.body.shares.map((s: { id: string }) => s.id)).toEqual([id]);
+    const none = await hawser.request('GET', '/v2/shares?export_location_path=nowhere', undefined, {
+      token: MEMBER,
+    });
+    expect(none.body.shares).toEqual([]);
+    for (const key of ['__proto__', 'constructor', 'toString']) {
+      const sorted = await hawser.request('GET', `/v2/shares?sort_key=${key}`, undefined, {
+        token: MEMBER,
+      });
+      expect(sorted.status).toBe(400);
+    }
+  });
+
   it('negotiates microversions as Manila does', async () => {
     const bad = await hawser.request('GET', '/v2/shares', undefined, { version: 'latest' });
     expect(bad.status).toBe(400);

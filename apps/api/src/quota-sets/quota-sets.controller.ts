@@ -58,7 +58,10 @@ export class QuotaSetsController {
     const ctx = this.versioned(req);
     requireAdmin(ctx, 'quota_set:update');
     const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set'), ctx.microversion);
-    await this.quotas.setLimits(project, update.limits, update.force, commandContextOf(ctx));
+    // An update that names no limit changes nothing, and records nothing (as in Manila).
+    if (Object.keys(update.limits).length > 0) {
+      await this.quotas.setLimits(project, update.limits, update.force, commandContextOf(ctx));
+    }
     const { limits } = await this.quotas.figures(project);
     return quotaSetView((r) => limits[r], viewContextOf(ctx));
   }

@@ -62,7 +62,7 @@ export const listShares = async (
   const limit = nonNegative('limit', query.limit);
   const offset = nonNegative('offset', query.offset) ?? 0;
   const sortKey = query.sort_key ?? 'created_at';
-  const sortField = SORT_KEYS[sortKey];
+  const sortField = Object.hasOwn(SORT_KEYS, sortKey) ? SORT_KEYS[sortKey] : undefined;
   if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
   const sortDir = query.sort_dir ?? 'desc';
   if (sortDir !== 'asc' && sortDir !== 'desc') {
@@ -122,6 +122,22 @@ export const listShares = async (
         if (x === y) return a.id < b.id ? -1 : 1;
         return (x ?? '') < (y ?? '') ? -direction : direction;
       });
+    }
+  }
+
+  if (atLeast(version, '2.35')) {
+    const path = query.export_location_path;
+    const locationId = query.export_location_id;
+    if (path !== undefined || locationId !== undefined) {
+      shares = shares.filter((share) =>
+        share.state.instances.some((instance) =>
+          instance.exportLocations.some(
+            (l) =>
+              (path === undefined || l.path === path) &&
+              (locationId === undefined || l.id === locationId),
+          ),
+        ),
+      );
     }
   }
 

@@ -82,7 +82,7 @@ export const decideShareType = (
       if (command.key === REQUIRED_SPEC) {
         throw forbidden(`Extra spec ${REQUIRED_SPEC} is required and cannot be deleted.`);
       }
-      if (!(command.key in state.extraSpecs)) {
+      if (!Object.hasOwn(state.extraSpecs, command.key)) {
         throw notFound(`Share type ${state.id} has no extra specs with key ${command.key}.`);
       }
       return [
