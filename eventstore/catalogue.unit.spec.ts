@@ -4,7 +4,10 @@ describe('event catalogue', () => {
   it('writes each event at the version its upcasters lead to', () => {
     const upcasters = createUpcasters();
     for (const [type, entry] of Object.entries(EVENT_CATALOGUE)) {
-      expect({ type, version: upcasters.currentVersion(type) }).toEqual({ type, version: entry.version });
+      expect({ type, version: upcasters.currentVersion(type) }).toEqual({
+        type,
+        version: entry.version,
+      });
     }
   });
 
