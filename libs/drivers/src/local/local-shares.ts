@@ -234,9 +234,17 @@ export class LocalShares {
 
   async getShareStatus(share: ShareInstanceRef): Promise<ShareStatusResult> {
     this.context.own(share);
-    const meta = await this.context.requireShare(share);
-    if (meta.status === 'creating_from_snapshot' && meta.copySource) {
-      if (!this.copies.isRunning(share.instanceId)) {
+    let meta = await this.context.requireShare(share);
+    if (meta.status === 'creating_from_snapshot' && !this.copies.isRunning(share.instanceId)) {
+      // The copy may have ended while the metadata was being read; a copy records its outcome
+      // before it leaves the job table, so a second read is final. Only then resume a copy
+      // that is really not running (after a restart), never restart a finished one.
+      meta = await this.context.requireShare(share);
+      if (
+        meta.status === 'creating_from_snapshot' &&
+        meta.copySource &&
+        !this.copies.isRunning(share.instanceId)
+      ) {
         const target = this.context.layout.shareDir(share.host, share.instanceId);
         this.startCopy(share, meta.copySource.dir, target, meta.copySource.totalBytes);
       }
