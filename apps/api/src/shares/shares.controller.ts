@@ -35,6 +35,7 @@ import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
+import { nextPageLink } from '../http/next-page-link.js';
 import { listShares } from './share-list.query.js';
 import { SharesService } from './shares.service.js';
 
@@ -83,13 +84,7 @@ export class SharesController {
     if (result.nextMarker) {
       const params = new URLSearchParams({ ...query, marker: result.nextMarker });
       params.delete('offset');
-      const project = ctx.urlProjectId ? `/${ctx.urlProjectId}` : '';
-      body.shares_links = [
-        {
-          rel: 'next',
-          href: `${ctx.baseUrl}/v2${project}${req.path.slice(3)}?${params.toString()}`,
-        },
-      ];
+      body.shares_links = nextPageLink(req, ctx, params);
     }
     if (atLeast(ctx.microversion, '2.42') && toBoolean(query.with_count ?? 'false')) {
       body.count = result.count;

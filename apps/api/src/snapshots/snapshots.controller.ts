@@ -27,6 +27,7 @@ import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
+import { nextPageLink } from '../http/next-page-link.js';
 import { listSnapshots } from './snapshot-list.query.js';
 import { SnapshotsService } from './snapshots.service.js';
 
@@ -80,13 +81,7 @@ export class SnapshotsController {
     if (more) {
       const offset = Number(query.offset ?? 0) + snapshots.length;
       const params = new URLSearchParams({ ...query, offset: String(offset) });
-      const project = ctx.urlProjectId ? `/${ctx.urlProjectId}` : '';
-      body.share_snapshots_links = [
-        {
-          rel: 'next',
-          href: `${ctx.baseUrl}/v2${project}${req.path.slice(3)}?${params.toString()}`,
-        },
-      ];
+      body.share_snapshots_links = nextPageLink(req, ctx, params);
     }
     return body;
   }
