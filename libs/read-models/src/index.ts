@@ -17,4 +17,5 @@ export {
 // Log-following parts shared with the process-manager runtime.
 export { AppendSignal } from './subscription/append-signal.js';
 export { PositionWaiters } from './subscription/position-waiters.js';
+export { LogFollowers, type LogFollower } from './subscription/log-followers.js';
 export { readLogPage, type LogPage, type LogPageOptions } from './subscription/log-page.js';

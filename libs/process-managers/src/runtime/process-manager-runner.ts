@@ -1,5 +1,5 @@
 import type { EventStore } from '#hawser/eventstore';
-import { AppendSignal, PositionWaiters, type DocumentStore } from '#hawser/read-models';
+import { LogFollowers, type DocumentStore } from '#hawser/read-models';
 import { PARKED_EVENTS, parkedEvent, type ParkedEvent } from './parked-event.js';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerWorker } from './process-manager-worker.js';
@@ -17,10 +17,7 @@ export interface ProcessManagerRunnerOptions {
  * and parked events kept in the document store.
  */
 export class ProcessManagerRunner {
-  private readonly workers = new Map<string, ProcessManagerWorker>();
-  private readonly signal: AppendSignal;
-  private readonly waiters: PositionWaiters;
-  private state: 'new' | 'started' | 'stopped' = 'new';
+  private readonly workers: LogFollowers<ProcessManagerWorker>;
 
   constructor(
     private readonly events: EventStore,
@@ -30,41 +27,27 @@ export class ProcessManagerRunner {
   ) {
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     if (retry.attempts < 1) throw new Error('a retry policy needs at least one attempt');
-    this.signal = new AppendSignal(events);
-    this.waiters = new PositionWaiters(() => this.reached());
+    this.workers = new LogFollowers(events, 'process manager');
     for (const processManager of processManagers) {
-      if (this.workers.has(processManager.name)) {
-        throw new Error(`two process managers are named ${processManager.name}`);
-      }
-      this.workers.set(
+      this.workers.add(
         processManager.name,
         new ProcessManagerWorker(processManager, events, documents, {
           retry,
           pollIntervalMs: options.pollIntervalMs ?? 1_000,
-          onProgress: () => this.waiters.progressed(),
+          onProgress: this.workers.progressed,
         }),
       );
     }
   }
 
   /** Loads checkpoints and starts every worker; does not wait for them to catch up. */
-  async start(): Promise<void> {
-    if (this.state !== 'new') throw new Error(`the process manager runner is ${this.state}`);
-    this.state = 'started';
-    for (const worker of this.workers.values()) await worker.load();
-    await this.signal.open();
-    for (const worker of this.workers.values()) worker.start(this.signal);
+  start(): Promise<void> {
+    return this.workers.start();
   }
 
   /** Lets events in hand finish and stops; pending waits resolve with whether they were reached. */
-  async stop(): Promise<void> {
-    if (this.state !== 'started') return;
-    this.state = 'stopped';
-    const stopping = [...this.workers.values()].map((worker) => worker.stop());
-    this.signal.notify();
-    await Promise.all(stopping);
-    await this.signal.close();
-    this.waiters.releaseAll();
+  stop(): Promise<void> {
+    return this.workers.stop();
   }
 
   /**
@@ -72,16 +55,14 @@ export class ProcessManagerRunner {
    * parked, or not concerned), or false after `timeoutMs`. Never rejects.
    */
   waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
-    const waiting = this.waiters.wait(position, timeoutMs);
-    if (this.reached() < position) this.signal.notify();
-    return waiting;
+    return this.workers.waitForPosition(position, timeoutMs);
   }
 
   /** Parked events of this runner's process managers, in log order. */
   listParked(): Promise<ParkedEvent[]> {
     return this.documents.find<ParkedEvent>(
       PARKED_EVENTS,
-      { processManager: { $in: [...this.workers.keys()] } },
+      { processManager: { $in: this.workers.names() } },
       { sort: [['position', 1]] },
     );
   }
@@ -112,13 +93,5 @@ export class ProcessManagerRunner {
     }
     await this.documents.write([{ kind: 'delete', collection: PARKED_EVENTS, id }]);
     return true;
-  }
-
-  /** How far every process manager has examined the log. */
-  private reached(): number {
-    if (this.state === 'new') return 0;
-    let reached = Number.POSITIVE_INFINITY;
-    for (const worker of this.workers.values()) reached = Math.min(reached, worker.examined);
-    return reached === Number.POSITIVE_INFINITY ? 0 : reached;
   }
 }

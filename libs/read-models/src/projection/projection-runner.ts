@@ -1,7 +1,6 @@
 import type { EventStore } from '#hawser/eventstore';
 import type { DocumentStore } from '../document-store.port.js';
-import { AppendSignal } from '../subscription/append-signal.js';
-import { PositionWaiters } from '../subscription/position-waiters.js';
+import { LogFollowers } from '../subscription/log-followers.js';
 import type { Projection } from './projection.js';
 import { GenerationTarget, LiveTarget } from './projection-target.js';
 import { ProjectionWorker, type ProjectionWorkerOptions } from './projection-worker.js';
@@ -30,12 +29,9 @@ const DEFAULTS = { batchSize: 1_000, pollIntervalMs: 1_000, idleCheckpointGap: 1
  * call `waitForPosition` with the write's log position.
  */
 export class ProjectionRunner {
-  private readonly workers = new Map<string, ProjectionWorker>();
+  private readonly workers: LogFollowers<ProjectionWorker>;
   private readonly rebuilding = new Set<string>();
-  private readonly signal: AppendSignal;
-  private readonly waiters: PositionWaiters;
   private readonly workerOptions: ProjectionWorkerOptions;
-  private state: 'new' | 'started' | 'stopped' = 'new';
 
   constructor(
     private readonly events: EventStore,
@@ -43,20 +39,16 @@ export class ProjectionRunner {
     projections: readonly Projection[],
     options: ProjectionRunnerOptions = {},
   ) {
-    this.signal = new AppendSignal(events);
-    this.waiters = new PositionWaiters(() => this.reached());
+    this.workers = new LogFollowers(events, 'projection');
     this.workerOptions = {
       batchSize: options.batchSize ?? DEFAULTS.batchSize,
       pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
       idleCheckpointGap: DEFAULTS.idleCheckpointGap,
-      onProgress: () => this.waiters.progressed(),
+      onProgress: this.workers.progressed,
     };
     for (const projection of projections) {
-      if (this.workers.has(projection.name)) {
-        throw new Error(`two projections are named ${projection.name}`);
-      }
       const target = new LiveTarget(documents, projection.name);
-      this.workers.set(
+      this.workers.add(
         projection.name,
         new ProjectionWorker(projection, events, documents, target, this.workerOptions),
       );
@@ -65,27 +57,16 @@ export class ProjectionRunner {
 
   /** Creates declared indexes, loads checkpoints and starts every worker; does not wait for catch-up. */
   async start(): Promise<void> {
-    if (this.state !== 'new') throw new Error(`the projection runner is ${this.state}`);
-    this.state = 'started';
-    for (const worker of this.workers.values()) {
+    await this.workers.start(async (worker) => {
       for (const [collection, indexes] of Object.entries(worker.projection.indexes ?? {})) {
         for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
       }
-      await worker.load();
-    }
-    await this.signal.open();
-    for (const worker of this.workers.values()) worker.start(this.signal);
+    });
   }
 
   /** Lets running batches finish and stops; pending waits resolve with whether they were reached. */
-  async stop(): Promise<void> {
-    if (this.state !== 'started') return;
-    this.state = 'stopped';
-    const stopping = [...this.workers.values()].map((worker) => worker.stop());
-    this.signal.notify();
-    await Promise.all(stopping);
-    await this.signal.close();
-    this.waiters.releaseAll();
+  stop(): Promise<void> {
+    return this.workers.stop();
   }
 
   /**
@@ -93,10 +74,7 @@ export class ProjectionRunner {
    * the event there concerned it), or false after `timeoutMs`. Never rejects.
    */
   waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
-    const waiting = this.waiters.wait(position, timeoutMs);
-    // Appends by another process reach the workers by polling; ask them to look now.
-    if (this.reached() < position) this.signal.notify();
-    return waiting;
+    return this.workers.waitForPosition(position, timeoutMs);
   }
 
   /**
@@ -109,7 +87,7 @@ export class ProjectionRunner {
   async rebuild(name: string): Promise<void> {
     const live = this.workers.get(name);
     if (live === undefined) throw new Error(`no projection named ${name}`);
-    if (this.state !== 'started') throw new Error('start the projection runner before a rebuild');
+    if (!this.workers.running) throw new Error('start the projection runner before a rebuild');
     if (this.rebuilding.has(name)) throw new Error(`projection ${name} is already being rebuilt`);
     this.rebuilding.add(name);
     try {
@@ -138,7 +116,7 @@ export class ProjectionRunner {
   }
 
   status(): ProjectionStatus[] {
-    return [...this.workers.values()].map((worker) => ({
+    return this.workers.all().map((worker) => ({
       name: worker.projection.name,
       position: worker.examined,
       rebuilding: this.rebuilding.has(worker.projection.name),
@@ -146,15 +124,7 @@ export class ProjectionRunner {
     }));
   }
 
-  /** How far every projection has examined the log. */
-  private reached(): number {
-    if (this.state !== 'started' && this.state !== 'stopped') return 0;
-    let reached = Number.POSITIVE_INFINITY;
-    for (const worker of this.workers.values()) reached = Math.min(reached, worker.examined);
-    return reached === Number.POSITIVE_INFINITY ? 0 : reached;
-  }
-
   private assertRunning(): void {
-    if (this.state !== 'started') throw new Error('the projection runner stopped during a rebuild');
+    if (!this.workers.running) throw new Error('the projection runner stopped during a rebuild');
   }
 }
