@@ -186,6 +186,16 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     version: 1,
     meaning: 'A holder is gone or was never created: its usage no longer counts.',
   },
+  QuotaAdjusted: {
+    category: 'quota',
+    version: 1,
+    meaning: "A holder's usage changed while it exists (an extend; a finished shrink).",
+  },
+  QuotaAdjustmentReverted: {
+    category: 'quota',
+    version: 1,
+    meaning: 'An adjustment was given back (an extend that failed).',
+  },
   UserMessageDeleted: { category: 'message', version: 1, meaning: 'A user deleted a message.' },
 };
 

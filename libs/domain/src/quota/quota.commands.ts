@@ -28,4 +28,22 @@ export type QuotaCommand =
       defaults: QuotaLimits;
       now: string;
     }
-  | { type: 'ReleaseQuota'; projectId: string; holderId: string; now: string };
+  | { type: 'ReleaseQuota'; projectId: string; holderId: string; now: string }
+  | {
+      type: 'AdjustQuota';
+      projectId: string;
+      holderId: string;
+      /** Names the change (an extend, a shrink): it is counted once. */
+      adjustmentId: string;
+      /** Signed amounts; only increases are checked against the limits. */
+      deltas: QuotaDeltas;
+      defaults: QuotaLimits;
+      now: string;
+    }
+  | {
+      type: 'RevertQuotaAdjustment';
+      projectId: string;
+      holderId: string;
+      adjustmentId: string;
+      now: string;
+    };

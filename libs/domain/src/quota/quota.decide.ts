@@ -63,9 +63,18 @@ const OVER_QUOTA: ReadonlyArray<readonly [QuotaResource, (limit: number) => stri
   ],
 ];
 
-const checkReservation = (state: QuotaState, deltas: QuotaDeltas, defaults: QuotaLimits) => {
+/**
+ * `shareSize` is the size the holder will have (a new share's, an extended share's new size),
+ * checked against per_share_gigabytes; `deltas` are the increases checked against the limits.
+ */
+const checkReservation = (
+  state: QuotaState,
+  deltas: QuotaDeltas,
+  shareSize: number | undefined,
+  defaults: QuotaLimits,
+) => {
   const limits = effectiveLimits(state, defaults);
-  const size = deltas.gigabytes;
+  const size = shareSize;
   const perShare = limits.per_share_gigabytes;
   if (size !== undefined && perShare >= 0 && size > perShare) {
     throw overLimit(
@@ -126,7 +135,7 @@ export const decideQuota = (command: QuotaCommand, state: QuotaState): QuotaEven
           throw invalid(`A quota reservation of ${resource} must be a non-negative integer.`);
         }
       }
-      checkReservation(state, command.deltas, command.defaults);
+      checkReservation(state, command.deltas, command.deltas.gigabytes, command.defaults);
       return [
         {
           type: 'QuotaReserved',
@@ -154,9 +163,63 @@ export const decideQuota = (command: QuotaCommand, state: QuotaState): QuotaEven
         },
       ];
     }
+    case 'AdjustQuota':
+      return decideAdjustment(command, state);
+    case 'RevertQuotaAdjustment': {
+      const adjustment = state.holdings[command.holderId]?.adjustments?.[command.adjustmentId];
+      if (!adjustment || adjustment.reverted) return [];
+      return [
+        {
+          type: 'QuotaAdjustmentReverted',
+          data: {
+            projectId: command.projectId,
+            holderId: command.holderId,
+            adjustmentId: command.adjustmentId,
+            deltas: adjustment.deltas,
+            revertedAt: command.now,
+          },
+        },
+      ];
+    }
     default:
       return assertNever(command);
   }
+};
+
+/**
+ * A holder that is not counted (released, or never reserved) is not adjusted; an adjustment id
+ * seen before, reverted or not, changes nothing.
+ */
+const decideAdjustment = (
+  command: Extract<QuotaCommand, { type: 'AdjustQuota' }>,
+  state: QuotaState,
+): QuotaEvent[] => {
+  const holding = state.holdings[command.holderId];
+  if (!holding || holding.adjustments?.[command.adjustmentId]) return [];
+  const increases: Partial<Record<QuotaResource, number>> = {};
+  for (const [resource, amount] of Object.entries(command.deltas) as [QuotaResource, number][]) {
+    if (!Number.isInteger(amount)) {
+      throw invalid(`A quota adjustment of ${resource} must be an integer.`);
+    }
+    if (amount > 0) increases[resource] = amount;
+  }
+  const newSize =
+    (command.deltas.gigabytes ?? 0) > 0
+      ? (holding.deltas.gigabytes ?? 0) + (command.deltas.gigabytes ?? 0)
+      : undefined;
+  checkReservation(state, increases, newSize, command.defaults);
+  return [
+    {
+      type: 'QuotaAdjusted',
+      data: {
+        projectId: command.projectId,
+        holderId: command.holderId,
+        adjustmentId: command.adjustmentId,
+        deltas: command.deltas,
+        adjustedAt: command.now,
+      },
+    },
+  ];
 };
 
 export const quotaDecider: Decider<QuotaState, QuotaCommand, QuotaEvent> = {

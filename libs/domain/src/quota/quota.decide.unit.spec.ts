@@ -226,4 +226,140 @@ describe('quota decider', () => {
     it('records nothing when there is nothing to reset', () =>
       spec.given([]).when({ type: 'ResetQuotaLimits', projectId: 'p1', now: 't3' }).thenNothing());
   });
+
+  describe('adjusting a holder (extend, shrink)', () => {
+    const adjust = (adjustmentId: string, gigabytes: number): QuotaCommand => ({
+      type: 'AdjustQuota',
+      projectId: 'p1',
+      holderId: 's1',
+      adjustmentId,
+      deltas: { gigabytes },
+      defaults,
+      now: 't3',
+    });
+    const adjusted = (adjustmentId: string, gigabytes: number): QuotaEvent => ({
+      type: 'QuotaAdjusted',
+      data: {
+        projectId: 'p1',
+        holderId: 's1',
+        adjustmentId,
+        deltas: { gigabytes },
+        adjustedAt: 't3',
+      },
+    });
+    const revert = (adjustmentId: string): QuotaCommand => ({
+      type: 'RevertQuotaAdjustment',
+      projectId: 'p1',
+      holderId: 's1',
+      adjustmentId,
+      now: 't4',
+    });
+    const reverted = (adjustmentId: string, gigabytes: number): QuotaEvent => ({
+      type: 'QuotaAdjustmentReverted',
+      data: {
+        projectId: 'p1',
+        holderId: 's1',
+        adjustmentId,
+        deltas: { gigabytes },
+        revertedAt: 't4',
+      },
+    });
+
+    it('counts an extend within the limits', () =>
+      spec
+        .given([reserved('s1', 10)])
+        .when(adjust('x1', 5))
+        .then([adjusted('x1', 5)]));
+
+    it("refuses an extend over the project's gigabytes with Manila's message", () =>
+      spec
+        .given([limitsSet({ gigabytes: 12 }), reserved('s1', 10)])
+        .when(adjust('x1', 5))
+        .thenThrows('over_limit', /ShareSizeExceedsAvailableQuota/));
+
+    it('checks the new size, not the increase, against per_share_gigabytes', () =>
+      spec
+        .given([limitsSet({ per_share_gigabytes: 12 }), reserved('s1', 10)])
+        .when(adjust('x1', 5))
+        .thenThrows(
+          'over_limit',
+          /Requested share size 15 is larger than maximum allowed limit 12/,
+        ));
+
+    it('takes a shrink without checking limits, even over them', () =>
+      spec
+        .given([reserved('s1', 10), limitsSet({ gigabytes: 5 })])
+        .when(adjust('x1', -4))
+        .then([adjusted('x1', -4)]));
+
+    it('counts an adjustment id once, even after it was reverted', () => {
+      spec
+        .given([reserved('s1', 10), adjusted('x1', 5)])
+        .when(adjust('x1', 5))
+        .thenNothing();
+      spec
+        .given([reserved('s1', 10), adjusted('x1', 5), reverted('x1', 5)])
+        .when(adjust('x1', 5))
+        .thenNothing();
+    });
+
+    it('adjusts nothing for a holder that is not counted', () =>
+      spec
+        .given([
+          reserved('s1', 10),
+          {
+            type: 'QuotaReleased',
+            data: {
+              projectId: 'p1',
+              holderId: 's1',
+              deltas: { shares: 1, gigabytes: 10 },
+              releasedAt: 't2',
+            },
+          },
+        ])
+        .when(adjust('x1', 5))
+        .thenNothing());
+
+    it('reverts the amounts the adjustment counted, once', () => {
+      spec
+        .given([reserved('s1', 10), adjusted('x1', 5)])
+        .when(revert('x1'))
+        .then([reverted('x1', 5)]);
+      spec
+        .given([reserved('s1', 10), adjusted('x1', 5), reverted('x1', 5)])
+        .when(revert('x1'))
+        .thenNothing();
+      spec
+        .given([reserved('s1', 10)])
+        .when(revert('x1'))
+        .thenNothing();
+    });
+
+    it('frees what a reverted extend counted for the next reservation', () =>
+      spec
+        .given([
+          limitsSet({ gigabytes: 15 }),
+          reserved('s1', 10),
+          adjusted('x1', 5),
+          reverted('x1', 5),
+        ])
+        .when(reserve('s2', 5))
+        .then([reserved('s2', 5)]));
+
+    it('releases what the holder counts after its adjustments', () =>
+      spec
+        .given([reserved('s1', 10), adjusted('x1', 5), adjusted('x2', -3)])
+        .when(release('s1'))
+        .then([
+          {
+            type: 'QuotaReleased',
+            data: {
+              projectId: 'p1',
+              holderId: 's1',
+              deltas: { shares: 1, gigabytes: 12 },
+              releasedAt: 't2',
+            },
+          },
+        ]));
+  });
 });

@@ -31,7 +31,40 @@ export type QuotaReleased = DomainEvent<
   { projectId: string; holderId: string; deltas: QuotaDeltas; releasedAt: string }
 >;
 
-export type QuotaEvent = QuotaLimitsSet | QuotaLimitsReset | QuotaReserved | QuotaReleased;
+/**
+ * A holder's usage changed while it exists (an extend counts more gigabytes, a finished shrink
+ * fewer); once per adjustment id. Amounts may be negative.
+ */
+export type QuotaAdjusted = DomainEvent<
+  'QuotaAdjusted',
+  {
+    projectId: string;
+    holderId: string;
+    adjustmentId: string;
+    deltas: QuotaDeltas;
+    adjustedAt: string;
+  }
+>;
+
+/** An adjustment was given back (an extend that failed): the holder counts what it did before. */
+export type QuotaAdjustmentReverted = DomainEvent<
+  'QuotaAdjustmentReverted',
+  {
+    projectId: string;
+    holderId: string;
+    adjustmentId: string;
+    deltas: QuotaDeltas;
+    revertedAt: string;
+  }
+>;
+
+export type QuotaEvent =
+  | QuotaLimitsSet
+  | QuotaLimitsReset
+  | QuotaReserved
+  | QuotaReleased
+  | QuotaAdjusted
+  | QuotaAdjustmentReverted;
 
 export const QUOTA_STREAM_PREFIX = 'quota-';
 export const quotaStream = (projectId: string): string => `${QUOTA_STREAM_PREFIX}${projectId}`;

@@ -9,7 +9,13 @@ import {
 
 export interface QuotaHolding {
   readonly holderKind: string;
+  /** What the holder counts now: its reservation plus the adjustments in force. */
   readonly deltas: QuotaDeltas;
+  /**
+   * Adjustments by id; `reverted` ones stay so that a replayed adjustment is not counted again.
+   * Absent in states stored before adjustments existed.
+   */
+  readonly adjustments?: Readonly<Record<string, { deltas: QuotaDeltas; reverted: boolean }>>;
 }
 
 export interface QuotaState {
@@ -22,6 +28,25 @@ export interface QuotaState {
 }
 
 export const initialQuotaState = (): QuotaState => ({ limits: {}, holdings: {}, released: [] });
+
+const withHolding = (
+  state: QuotaState,
+  holderId: string,
+  update: (holding: QuotaHolding) => QuotaHolding,
+): QuotaState => {
+  const holding = state.holdings[holderId];
+  if (!holding) return state;
+  return { ...state, holdings: { ...state.holdings, [holderId]: update(holding) } };
+};
+
+/** `base + sign * change`, resource by resource. */
+export const addDeltas = (base: QuotaDeltas, change: QuotaDeltas, sign: 1 | -1): QuotaDeltas => {
+  const sum: Partial<Record<QuotaResource, number>> = { ...base };
+  for (const [resource, amount] of Object.entries(change) as [QuotaResource, number][]) {
+    sum[resource] = (sum[resource] ?? 0) + sign * amount;
+  }
+  return sum;
+};
 
 export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState => {
   switch (event.type) {
@@ -37,6 +62,24 @@ export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState =>
           [event.data.holderId]: { holderKind: event.data.holderKind, deltas: event.data.deltas },
         },
       };
+    case 'QuotaAdjusted':
+      return withHolding(state, event.data.holderId, (holding) => ({
+        ...holding,
+        deltas: addDeltas(holding.deltas, event.data.deltas, 1),
+        adjustments: {
+          ...holding.adjustments,
+          [event.data.adjustmentId]: { deltas: event.data.deltas, reverted: false },
+        },
+      }));
+    case 'QuotaAdjustmentReverted':
+      return withHolding(state, event.data.holderId, (holding) => ({
+        ...holding,
+        deltas: addDeltas(holding.deltas, event.data.deltas, -1),
+        adjustments: {
+          ...holding.adjustments,
+          [event.data.adjustmentId]: { deltas: event.data.deltas, reverted: true },
+        },
+      }));
     case 'QuotaReleased': {
       const { [event.data.holderId]: _released, ...holdings } = state.holdings;
       return { ...state, holdings, released: [...state.released, event.data.holderId] };

@@ -34,6 +34,10 @@ const timeOf = (event: QuotaEvent): string => {
       return event.data.reservedAt;
     case 'QuotaReleased':
       return event.data.releasedAt;
+    case 'QuotaAdjusted':
+      return event.data.adjustedAt;
+    case 'QuotaAdjustmentReverted':
+      return event.data.revertedAt;
   }
 };
 
