@@ -5,6 +5,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '44444444444444444444444444444444';
 const MEMBER = `alice:${PROJECT}:member,reader`;
@@ -203,5 +204,146 @@ describe('a share request refused after its reservation', () => {
       'QuotaReserved',
       'QuotaReleased',
     ]);
+  });
+});
+
+describe('quota of snapshots, extends and shrinks (given a share whose first extend fails)', () => {
+  const OWNER = '66666666666666666666666666666666';
+  const OWNER_MEMBER = `dave:${OWNER}:member`;
+  let hawser: HawserTestServer;
+  let events: EventStore;
+  let shareId: string;
+
+  beforeAll(async () => {
+    hawser = await startHawser({
+      backends: () => simulatedBackends({ failures: [{ operation: 'extendShare', nthCall: 1 }] }),
+    });
+    events = hawser.app.get<symbol, EventStore>(EVENT_STORE);
+    await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'snappy',
+        extra_specs: { driver_handles_share_servers: 'false', snapshot_support: 'true' },
+      },
+    });
+    const quota = { snapshots: 1, snapshot_gigabytes: 10, gigabytes: 6 };
+    expect(
+      (await hawser.request('PUT', `/v2/quota-sets/${OWNER}`, { quota_set: quota })).status,
+    ).toBe(200);
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 2, share_type: 'snappy' } },
+      { token: OWNER_MEMBER },
+    );
+    shareId = created.body.share.id;
+    await settled('available');
+  });
+  afterAll(() => hawser.close());
+
+  const usage = async () =>
+    (await hawser.request('GET', `/v2/quota-sets/${OWNER}/detail`)).body.quota_set;
+  const share = async () =>
+    (await hawser.request('GET', `/v2/shares/${shareId}`, undefined, { token: OWNER_MEMBER })).body
+      .share;
+  const settled = (status: string) =>
+    eventually(async () => ((await share()).status === status ? true : undefined), 5_000, status);
+  const action = (body: unknown) =>
+    hawser.request('POST', `/v2/shares/${shareId}/action`, body, { token: OWNER_MEMBER });
+  const resetStatus = () =>
+    hawser.request('POST', `/v2/shares/${shareId}/action`, {
+      reset_status: { status: 'available' },
+    });
+
+  it('counts a snapshot, refuses the next over the limit with 413 and nothing written, and releases on delete', async () => {
+    const first = await hawser.request(
+      'POST',
+      '/v2/snapshots',
+      { snapshot: { share_id: shareId, name: 'one' } },
+      { token: OWNER_MEMBER },
+    );
+    expect(first.status).toBe(202);
+    expect(await usage()).toMatchObject({
+      snapshots: { limit: 1, in_use: 1 },
+      snapshot_gigabytes: { limit: 10, in_use: 2 },
+    });
+
+    const head = await events.headPosition();
+    const second = await hawser.request(
+      'POST',
+      '/v2/snapshots',
+      { snapshot: { share_id: shareId, name: 'two' } },
+      { token: OWNER_MEMBER },
+    );
+    expect(second.status).toBe(413);
+    expect(second.body.overLimit.message).toBe(
+      'SnapshotLimitExceeded: Maximum number of snapshots allowed (1) exceeded.',
+    );
+    expect(await events.headPosition()).toBe(head);
+
+    const snapshotId = first.body.snapshot.id as string;
+    await eventually(async () => {
+      const shown = await hawser.request('GET', `/v2/snapshots/${snapshotId}`, undefined, {
+        token: OWNER_MEMBER,
+      });
+      return shown.body.snapshot.status === 'available' ? true : undefined;
+    });
+    const deleted = await hawser.request('DELETE', `/v2/snapshots/${snapshotId}`, undefined, {
+      token: OWNER_MEMBER,
+    });
+    expect(deleted.status).toBe(202);
+    await eventually(
+      async () => ((await usage()).snapshots.in_use === 0 ? true : undefined),
+      5_000,
+      'the snapshot quota to be released',
+    );
+    expect((await usage()).snapshot_gigabytes.in_use).toBe(0);
+  });
+
+  it("answers an extend over the project's gigabytes with Manila's 403, changing nothing", async () => {
+    const head = await events.headPosition();
+    const refused = await action({ extend: { new_size: 7 } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.forbidden.message).toMatch(/^ShareSizeExceedsAvailableQuota/);
+    expect(await events.headPosition()).toBe(head);
+    expect((await usage()).gigabytes.in_use).toBe(2);
+    expect((await share()).status).toBe('available');
+  });
+
+  it('gives back what a failed extend counted', async () => {
+    const extended = await action({ extend: { new_size: 5 } });
+    expect(extended.status).toBe(202);
+    await settled('extending_error');
+    const quotaEvents = await events.readStream(`quota-${OWNER}`);
+    expect(quotaEvents.slice(-2).map((e) => [e.type, e.data])).toEqual([
+      ['QuotaAdjusted', expect.objectContaining({ holderId: shareId, deltas: { gigabytes: 3 } })],
+      [
+        'QuotaAdjustmentReverted',
+        expect.objectContaining({ holderId: shareId, deltas: { gigabytes: 3 } }),
+      ],
+    ]);
+    await eventually(
+      async () => ((await usage()).gigabytes.in_use === 2 ? true : undefined),
+      5_000,
+      'the failed extend to be given back',
+    );
+    expect((await share()).size).toBe(2);
+    expect((await resetStatus()).status).toBe(202);
+  });
+
+  it('keeps what a successful extend counted, and counts less once a shrink is done', async () => {
+    const extended = await action({ extend: { new_size: 6 } });
+    expect(extended.status).toBe(202);
+    await settled('available');
+    expect((await share()).size).toBe(6);
+    expect((await usage()).gigabytes.in_use).toBe(6);
+
+    expect((await action({ shrink: { new_size: 3 } })).status).toBe(202);
+    await settled('available');
+    expect((await share()).size).toBe(3);
+    await eventually(
+      async () => ((await usage()).gigabytes.in_use === 3 ? true : undefined),
+      5_000,
+      'the shrink to count fewer gigabytes',
+    );
   });
 });

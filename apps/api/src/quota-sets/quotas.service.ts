@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type CommandContext } from '#hawser/application';
 import {
+  derivedId,
   effectiveLimits,
   initialQuotaState,
   quotaDecider,
@@ -77,6 +78,77 @@ export class QuotasService {
       ctx,
       { retryOnConflict: RESERVATION_RETRIES },
     );
+  }
+
+  /**
+   * Counts `deltas` for a holder, then runs `create`; when `create` fails the holder is released,
+   * so a refused request leaves no usage behind.
+   */
+  async reservingFor<T>(
+    projectId: string,
+    holderId: string,
+    holderKind: QuotaHolderKind,
+    deltas: QuotaDeltas,
+    ctx: CommandContext,
+    create: () => Promise<T>,
+  ): Promise<T> {
+    await this.reserve(projectId, holderId, holderKind, deltas, ctx);
+    try {
+      return await create();
+    } catch (error) {
+      await this.release(projectId, holderId, {
+        ...ctx,
+        commandId: derivedId(ctx.commandId, 'release'),
+      });
+      throw error;
+    }
+  }
+
+  /**
+   * Counts a change of an existing holder's usage (an extend), then runs `change`; when `change`
+   * fails the adjustment is reverted. The adjustment id is the command's id.
+   */
+  async adjustingFor<T>(
+    projectId: string,
+    holderId: string,
+    deltas: QuotaDeltas,
+    ctx: CommandContext,
+    change: () => Promise<T>,
+  ): Promise<T> {
+    const adjustmentId = ctx.commandId;
+    await this.commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      {
+        type: 'AdjustQuota',
+        projectId,
+        holderId,
+        adjustmentId,
+        deltas,
+        defaults: this.defaults,
+        now: new Date().toISOString(),
+      },
+      ctx,
+      { retryOnConflict: RESERVATION_RETRIES },
+    );
+    try {
+      return await change();
+    } catch (error) {
+      await this.commands.handle(
+        quotaDecider,
+        quotaStream(projectId),
+        {
+          type: 'RevertQuotaAdjustment',
+          projectId,
+          holderId,
+          adjustmentId,
+          now: new Date().toISOString(),
+        },
+        { ...ctx, commandId: derivedId(ctx.commandId, 'revert') },
+        { retryOnConflict: RESERVATION_RETRIES },
+      );
+      throw error;
+    }
   }
 
   async setLimits(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler } from '#hawser/application';
+import { CommandHandler, type CommandContext } from '#hawser/application';
 import {
   toBoolean,
   toPositiveInteger,
@@ -11,9 +11,11 @@ import {
 import {
   capabilitiesOf,
   derivedId,
+  DomainError,
   parseBoolean,
   shareCreationDeltas,
   shareDecider,
+  shareResizeDeltas,
   shareStream,
   type ShareCommand,
 } from '#hawser/domain';
@@ -156,12 +158,17 @@ export class SharesService {
   }
 
   /** Runs a command on a share and returns the share as the read model shows it afterwards. */
-  async run(shareId: string, ctx: RequestContext, command: ShareCommand): Promise<void> {
+  async run(
+    shareId: string,
+    ctx: RequestContext,
+    command: ShareCommand,
+    commandContext: CommandContext = commandContextOf(ctx),
+  ): Promise<void> {
     const result = await this.commands.handle(
       shareDecider,
       shareStream(shareId),
       command,
-      commandContextOf(ctx),
+      commandContext,
     );
     await this.readYourWrites.waitFor(result.position);
   }
@@ -242,12 +249,33 @@ export class SharesService {
     if (newSize === undefined) {
       throw badRequest(`New share size must be an integer, not ${String(dto.new_size)}.`);
     }
-    await this.run(share.id, ctx, {
-      type: 'ResizeShare',
-      direction,
-      newSize,
-      now: new Date().toISOString(),
-    });
+    // One command id for the quota and the share, so the outcome finds the extend's adjustment.
+    const commandContext = commandContextOf(ctx);
+    const resize = () =>
+      this.run(
+        share.id,
+        ctx,
+        { type: 'ResizeShare', direction, newSize, now: new Date().toISOString() },
+        commandContext,
+      );
+    // An extend counts its gigabytes before it starts (and gives them back if it is refused); a
+    // shrink counts fewer once it has succeeded (the quota-release process manager).
+    if (direction !== 'extend' || newSize <= share.size || share.status !== 'available') {
+      return resize();
+    }
+    const instances = (await this.documents.get<ShareRecord>(SHARES, share.id))?.state.instances;
+    const deltas = shareResizeDeltas(
+      newSize - share.size,
+      share.replication_type !== null,
+      instances?.length ?? 1,
+    );
+    await this.quotas
+      .adjustingFor(share.project_id, share.id, deltas, commandContext, resize)
+      .catch((error: unknown) => {
+        // Manila answers the gigabytes quota of an extend with 403, not 413 (reference 3.4).
+        if (isOverGigabytesQuota(error)) throw forbiddenError(error.message);
+        throw error;
+      });
   }
 
   private async findZone(idOrName: string): Promise<AvailabilityZoneDocument> {
@@ -290,3 +318,8 @@ export class SharesService {
     }
   }
 }
+
+const isOverGigabytesQuota = (error: unknown): error is Error =>
+  error instanceof DomainError &&
+  error.kind === 'over_limit' &&
+  error.message.startsWith('ShareSizeExceedsAvailableQuota');

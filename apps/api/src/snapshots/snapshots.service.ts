@@ -2,13 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
 import type { CreateSnapshotDto } from '#hawser/api-contracts';
-import { shareDecider, shareStream, type ShareCommand } from '#hawser/domain';
+import {
+  shareDecider,
+  shareStream,
+  snapshotCreationDeltas,
+  type ShareCommand,
+} from '#hawser/domain';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
 import { commandContextOf } from '../http/command-context.js';
 import { forbiddenError, ManilaHttpError, notFoundError } from '../http/manila-error.js';
 import type { AuthContext, RequestContext } from '../http/request-context.js';
+import { QuotasService } from '../quota-sets/quotas.service.js';
 import { SharesService } from '../shares/shares.service.js';
 
 /** The snapshot use cases: checks on the share, then one command on the share's stream. */
@@ -18,6 +24,7 @@ export class SnapshotsService {
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     private readonly commands: CommandHandler,
     private readonly shares: SharesService,
+    private readonly quotas: QuotasService,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
@@ -46,15 +53,24 @@ export class SnapshotsService {
       );
     }
     const snapshotId = randomUUID();
-    await this.run(share.id, ctx, {
-      type: 'RequestSnapshot',
+    // Counted against the caller's project, the snapshot's own (as Manila does).
+    await this.quotas.reservingFor(
+      auth.projectId,
       snapshotId,
-      projectId: auth.projectId,
-      userId: auth.userId,
-      name: dto.display_name ?? dto.name ?? null,
-      description: dto.display_description ?? dto.description ?? null,
-      now: new Date().toISOString(),
-    });
+      'snapshot',
+      snapshotCreationDeltas(share.size),
+      commandContextOf(ctx),
+      () =>
+        this.run(share.id, ctx, {
+          type: 'RequestSnapshot',
+          snapshotId,
+          projectId: auth.projectId,
+          userId: auth.userId,
+          name: dto.display_name ?? dto.name ?? null,
+          description: dto.display_description ?? dto.description ?? null,
+          now: new Date().toISOString(),
+        }),
+    );
     return this.find(snapshotId, auth);
   }
 

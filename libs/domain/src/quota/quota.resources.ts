@@ -55,3 +55,16 @@ export const snapshotCreationDeltas = (shareSize: number): QuotaDeltas => ({
   snapshots: 1,
   snapshot_gigabytes: shareSize,
 });
+
+/**
+ * The deltas of resizing a share by `sizeChange` GiB (negative for a shrink), reference 5.9: a
+ * replicated share also counts the change once per replica, the active one included.
+ */
+export const shareResizeDeltas = (
+  sizeChange: number,
+  replicated: boolean,
+  replicaCount: number,
+): QuotaDeltas => ({
+  gigabytes: sizeChange,
+  ...(replicated && { replica_gigabytes: sizeChange * replicaCount }),
+});

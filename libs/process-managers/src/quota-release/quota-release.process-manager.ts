@@ -1,45 +1,152 @@
-import type { CommandHandler } from '#hawser/application';
+import type { CommandContext, CommandHandler } from '#hawser/application';
 import {
   derivedId,
+  evolveShare,
+  initialShareState,
+  MANILA_DEFAULT_QUOTAS,
   quotaDecider,
   quotaStream,
   SHARE_STREAM_PREFIX,
+  shareResizeDeltas,
+  type QuotaCommand,
   type ShareDeleted,
+  type ShareEvent,
   type ShareRequested,
+  type ShareState,
+  type SnapshotDeleted,
+  type SnapshotRequested,
 } from '#hawser/domain';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 
 /**
- * A deleted share stops counting against its project's quota: ShareDeleted -> ReleaseQuota on
- * `quota-<project>` for the share's holder id. The project is the one the share was requested
- * in (its stream's first event), whoever deleted it. The command id derives from the event, and
- * the quota releases a holder once, so a replay releases nothing twice.
+ * A project's quota follows what happens to its shares and snapshots after the request:
+ * - ShareDeleted releases the share's holder, in the project the share was requested in;
+ * - SnapshotDeleted releases the snapshot's holder, in the project that requested it;
+ * - an extend that ends without the new size gives back what its request counted;
+ * - a shrink that ends with the smaller size counts fewer gigabytes (Manila commits a shrink's
+ *   quota only on success).
+ * Command ids derive from the event, and the quota counts each holder and adjustment once, so a
+ * replay changes nothing twice.
  */
 export const quotaReleaseProcessManager = (
   events: EventStore,
   commands: CommandHandler,
   clock: () => string = () => new Date().toISOString(),
-): ProcessManager => ({
-  name: 'quota-release',
-  filter: { streamPrefixes: [SHARE_STREAM_PREFIX], eventTypes: ['ShareDeleted'] },
-  async handle(event: RecordedEvent): Promise<void> {
-    const [first] = await events.readStream(event.streamId, { maxCount: 1 });
-    if (first?.type !== 'ShareRequested') return;
-    const { projectId } = first.data as ShareRequested['data'];
-    const { shareId } = event.data as ShareDeleted['data'];
-    await commands.handle(
+): ProcessManager => {
+  const onQuota = (event: RecordedEvent, command: QuotaCommand): Promise<unknown> =>
+    commands.handle(
       quotaDecider,
-      quotaStream(projectId),
-      { type: 'ReleaseQuota', projectId, holderId: shareId, now: clock() },
-      {
-        commandId: derivedId(event.id, 'release-quota'),
-        causationId: event.id,
-        correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
-        userId: 'quota',
-        projectId,
-      },
+      quotaStream(command.projectId),
+      command,
+      contextOf(event, command.projectId),
       { retryOnConflict: 50 },
     );
-  },
+
+  return {
+    name: 'quota-release',
+    filter: {
+      streamPrefixes: [SHARE_STREAM_PREFIX],
+      eventTypes: [
+        'ShareDeleted',
+        'SnapshotDeleted',
+        'ShareInstanceResized',
+        'ShareInstanceResizeFailed',
+      ],
+    },
+    async handle(event: RecordedEvent): Promise<void> {
+      switch (event.type) {
+        case 'ShareDeleted': {
+          const [first] = await events.readStream(event.streamId, { maxCount: 1 });
+          if (first?.type !== 'ShareRequested') return;
+          const { projectId } = first.data as ShareRequested['data'];
+          const { shareId } = event.data as ShareDeleted['data'];
+          await onQuota(event, {
+            type: 'ReleaseQuota',
+            projectId,
+            holderId: shareId,
+            now: clock(),
+          });
+          return;
+        }
+        case 'SnapshotDeleted': {
+          const { snapshotId } = event.data as SnapshotDeleted['data'];
+          const history = await events.readStream(event.streamId);
+          const requested = history.find(
+            (e) =>
+              e.type === 'SnapshotRequested' &&
+              (e.data as SnapshotRequested['data']).snapshotId === snapshotId,
+          );
+          if (!requested) return;
+          const { projectId } = requested.data as SnapshotRequested['data'];
+          await onQuota(event, {
+            type: 'ReleaseQuota',
+            projectId,
+            holderId: snapshotId,
+            now: clock(),
+          });
+          return;
+        }
+        default: {
+          const command = await resizeOutcome(events, event, clock());
+          if (command) await onQuota(event, command);
+        }
+      }
+    },
+  };
+};
+
+/** The quota change a resize outcome calls for, once the share's resize is over. */
+const resizeOutcome = async (
+  events: EventStore,
+  event: RecordedEvent,
+  now: string,
+): Promise<QuotaCommand | undefined> => {
+  const history = await events.readStream(event.streamId, { maxCount: event.revision + 1 });
+  let before: ShareState = initialShareState();
+  let after: ShareState = before;
+  let resizeRequest: RecordedEvent | undefined;
+  for (const recorded of history) {
+    before = after;
+    after = evolveShare(after, { type: recorded.type, data: recorded.data } as ShareEvent);
+    if (recorded.type === 'ShareResizeRequested') resizeRequest = recorded;
+  }
+  const resize = before.pendingResize;
+  if (!resize || after.pendingResize || !resizeRequest) return undefined;
+  const sizeChange = after.size - before.size;
+  if (resize.direction === 'extend' && sizeChange === 0) {
+    return {
+      type: 'RevertQuotaAdjustment',
+      projectId: after.projectId,
+      holderId: after.id,
+      // The API counted the extend under its command's id.
+      adjustmentId: resizeRequest.metadata.commandId ?? resizeRequest.id,
+      now,
+    };
+  }
+  if (resize.direction === 'shrink' && sizeChange < 0) {
+    return {
+      type: 'AdjustQuota',
+      projectId: after.projectId,
+      holderId: after.id,
+      adjustmentId: derivedId(resizeRequest.id, 'shrink'),
+      deltas: shareResizeDeltas(
+        sizeChange,
+        Boolean(after.capabilities?.replicationType),
+        after.instances.length,
+      ),
+      // A decrease is checked against no limit.
+      defaults: MANILA_DEFAULT_QUOTAS,
+      now,
+    };
+  }
+  return undefined;
+};
+
+const contextOf = (event: RecordedEvent, projectId: string): CommandContext => ({
+  commandId: derivedId(event.id, 'quota'),
+  causationId: event.id,
+  correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
+  userId: 'quota',
+  projectId,
 });
