@@ -6,6 +6,7 @@ import { ParkedEventsController } from './admin/parked-events.controller.js';
 import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
+import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { QUOTA_DEFAULTS } from './quota-sets/quotas.service.js';
@@ -37,6 +38,7 @@ import { VersionsController } from './versions/versions.controller.js';
     ParkedEventsController,
     OpenApiController,
     QuotaSetsController,
+    LimitsController,
     MessagesController,
     SchedulerStatsController,
     ServicesController,

@@ -4,7 +4,6 @@ import {
   parseProperties,
   parseTable,
   parseTables,
-  probeServerFeatures,
   propertiesOf,
   runManila,
   type ManilaCliResult,
@@ -32,7 +31,6 @@ if (!manila) {
   const hawser = await startHawser();
   const http = (method: string, route: string, body?: unknown) =>
     hawser.request(method, route, body, { token: ADMIN });
-  const missing = await probeServerFeatures(http);
   const target: ManilaCliTarget = {
     url: hawser.url,
     userId: 'admin',
@@ -46,13 +44,6 @@ if (!manila) {
     if (result.code !== 0) throw new Error(describeRun(args, result));
     return result;
   };
-  /** A step the server may not serve yet: skipped, with the reason in its title. */
-  const stepNeeding = (reason: string | undefined) =>
-    reason === undefined
-      ? it
-      : (title: string, fn: () => Promise<void>) =>
-          it.skip(`${title} (skipped: the server lacks it: ${reason})`, fn);
-
   describe('the manila CLI (python3-manilaclient) against Hawser, admin-guide flow', () => {
     let typeId: string;
     let shareId: string;
@@ -186,91 +177,78 @@ if (!manila) {
       );
     });
 
-    stepNeeding(missing.snapshots)(
-      'snapshot-create my_share --name my_snapshot: creating, then available',
-      async () => {
-        const created = parseProperties(
-          (await cli('snapshot-create', 'my_share', '--name', 'my_snapshot')).stdout,
-        );
-        expect(created).toMatchObject({ name: 'my_snapshot', share_id: shareId, size: '1' });
-        snapshotId = created.id!;
-        const snapshot = await eventually(
-          async () => {
-            const s = (await http('GET', `/v2/snapshots/${snapshotId}`)).body.snapshot;
-            return s?.status === 'available' ? s : undefined;
-          },
-          10_000,
-          'the snapshot to become available',
-        );
-        expect(snapshot).toMatchObject({ name: 'my_snapshot', share_id: shareId });
-      },
-    );
+    it('snapshot-create my_share --name my_snapshot: creating, then available', async () => {
+      const created = parseProperties(
+        (await cli('snapshot-create', 'my_share', '--name', 'my_snapshot')).stdout,
+      );
+      expect(created).toMatchObject({ name: 'my_snapshot', share_id: shareId, size: '1' });
+      snapshotId = created.id!;
+      const snapshot = await eventually(
+        async () => {
+          const s = (await http('GET', `/v2/snapshots/${snapshotId}`)).body.snapshot;
+          return s?.status === 'available' ? s : undefined;
+        },
+        10_000,
+        'the snapshot to become available',
+      );
+      expect(snapshot).toMatchObject({ name: 'my_snapshot', share_id: shareId });
+    });
 
-    stepNeeding(missing.snapshots ?? missing.snapshotExportLocations)(
-      'snapshot-show my_snapshot: found by name, available',
-      async () => {
-        const shown = parseProperties((await cli('snapshot-show', 'my_snapshot')).stdout);
-        expect(shown).toMatchObject({
-          id: snapshotId,
-          name: 'my_snapshot',
-          share_id: shareId,
-          status: 'available',
-        });
-      },
-    );
+    it('snapshot-show my_snapshot: found by name, available', async () => {
+      const shown = parseProperties((await cli('snapshot-show', 'my_snapshot')).stdout);
+      expect(shown).toMatchObject({
+        id: snapshotId,
+        name: 'my_snapshot',
+        share_id: shareId,
+        status: 'available',
+      });
+    });
 
-    stepNeeding(missing.accessRules)(
-      'access-allow my_share ip 10.0.0.0/24 --access-level rw, then access-list: active',
-      async () => {
-        const allowed = parseProperties(
-          (await cli('access-allow', 'my_share', 'ip', '10.0.0.0/24', '--access-level', 'rw'))
-            .stdout,
-        );
-        expect(allowed).toMatchObject({
-          share_id: shareId,
+    it('access-allow my_share ip 10.0.0.0/24 --access-level rw, then access-list: active', async () => {
+      const allowed = parseProperties(
+        (await cli('access-allow', 'my_share', 'ip', '10.0.0.0/24', '--access-level', 'rw')).stdout,
+      );
+      expect(allowed).toMatchObject({
+        share_id: shareId,
+        access_type: 'ip',
+        access_to: '10.0.0.0/24',
+        access_level: 'rw',
+      });
+      await eventually(
+        async () => {
+          const s = await shareOverHttp(shareId);
+          return s.access_rules_status === 'active' ? s : undefined;
+        },
+        10_000,
+        'the access rules to be applied',
+      );
+      const rows = parseTable((await cli('access-list', 'my_share')).stdout);
+      expect(rows).toEqual([
+        expect.objectContaining({
+          id: allowed.id,
           access_type: 'ip',
           access_to: '10.0.0.0/24',
           access_level: 'rw',
-        });
-        await eventually(
-          async () => {
-            const s = await shareOverHttp(shareId);
-            return s.access_rules_status === 'active' ? s : undefined;
-          },
-          10_000,
-          'the access rules to be applied',
-        );
-        const rows = parseTable((await cli('access-list', 'my_share')).stdout);
-        expect(rows).toEqual([
-          expect.objectContaining({
-            id: allowed.id,
-            access_type: 'ip',
-            access_to: '10.0.0.0/24',
-            access_level: 'rw',
-            state: 'active',
-          }),
-        ]);
-      },
-    );
+          state: 'active',
+        }),
+      ]);
+    });
 
-    stepNeeding(missing.pools)(
-      'pool-list --detail: every simulated pool with its capabilities',
-      async () => {
-        const overHttp = (await http('GET', '/v2/scheduler-stats/pools/detail')).body.pools as {
-          name: string;
-          capabilities: Record<string, unknown>;
-        }[];
-        const tables = parseTables((await cli('pool-list', '--detail')).stdout).map(propertiesOf);
-        expect(tables.map((t) => t.name).sort()).toEqual(overHttp.map((p) => p.name).sort());
-        expect(tables.map((t) => t.name)).toContain((await shareOverHttp(shareId)).host as string);
-        for (const table of tables) {
-          expect(Number(table.total_capacity_gb)).toBeGreaterThan(0);
-          expect(table).toHaveProperty('free_capacity_gb');
-        }
-      },
-    );
+    it('pool-list --detail: every simulated pool with its capabilities', async () => {
+      const overHttp = (await http('GET', '/v2/scheduler-stats/pools/detail')).body.pools as {
+        name: string;
+        capabilities: Record<string, unknown>;
+      }[];
+      const tables = parseTables((await cli('pool-list', '--detail')).stdout).map(propertiesOf);
+      expect(tables.map((t) => t.name).sort()).toEqual(overHttp.map((p) => p.name).sort());
+      expect(tables.map((t) => t.name)).toContain((await shareOverHttp(shareId)).host as string);
+      for (const table of tables) {
+        expect(Number(table.total_capacity_gb)).toBeGreaterThan(0);
+        expect(table).toHaveProperty('free_capacity_gb');
+      }
+    });
 
-    stepNeeding(missing.snapshots)('snapshot-delete my_snapshot: gone', async () => {
+    it('snapshot-delete my_snapshot: gone', async () => {
       expect(snapshotId).toBeDefined();
       await cli('snapshot-delete', 'my_snapshot');
       await eventually(
@@ -279,6 +257,20 @@ if (!manila) {
         10_000,
         'the snapshot to be deleted',
       );
+    });
+
+    it("absolute-limits: the project's quota limits and what its share uses", async () => {
+      const limits = Object.fromEntries(
+        parseTable((await cli('absolute-limits')).stdout).map((row) => [row.Name, row.Value]),
+      );
+      const quota = (await http('GET', `/v2/quota-sets/${PROJECT}/detail`)).body.quota_set;
+      expect(limits).toMatchObject({
+        maxTotalShares: String(quota.shares.limit),
+        totalSharesUsed: '1',
+        totalShareGigabytesUsed: '1',
+        maxTotalShareSnapshots: String(quota.snapshots.limit),
+        totalShareReplicasUsed: '0',
+      });
     });
 
     it('delete my_share, then type-delete default: both gone', async () => {

@@ -164,6 +164,38 @@ describe('quota sets over HTTP (given a share type)', () => {
     expect(after.body.events).toHaveLength(before.body.events.length);
   });
 
+  it("shows the caller's project's absolute limits, with the microversion's resources", async () => {
+    const now = await hawser.request('GET', '/v2/limits', undefined, { token: CROWD_MEMBER });
+    expect(now.status).toBe(200);
+    expect(now.body.limits.rate).toEqual([]);
+    expect(now.body.limits.absolute).toMatchObject({
+      maxTotalShares: 3,
+      totalSharesUsed: 3,
+      maxTotalShareGigabytes: 1000,
+      totalShareGigabytesUsed: 3,
+      maxTotalShareReplicas: 100,
+      totalShareReplicasUsed: 0,
+    });
+    const old = await hawser.request('GET', `/v2/${CROWD}/limits`, undefined, {
+      token: CROWD_MEMBER,
+      version: '2.39',
+    });
+    expect(Object.keys(old.body.limits.absolute).sort()).toEqual(
+      [
+        'maxTotalShareGigabytes',
+        'maxTotalShareNetworks',
+        'maxTotalShareSnapshots',
+        'maxTotalShares',
+        'maxTotalSnapshotGigabytes',
+        'totalShareGigabytesUsed',
+        'totalShareNetworksUsed',
+        'totalShareSnapshotsUsed',
+        'totalSharesUsed',
+        'totalSnapshotGigabytesUsed',
+      ].sort(),
+    );
+  });
+
   it('goes back to the defaults on DELETE', async () => {
     const removed = await hawser.request('DELETE', `/v2/quota-sets/${CROWD}`);
     expect(removed.status).toBe(202);

@@ -1,0 +1,21 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { limitsView } from '#hawser/api-contracts';
+import { requireAuth } from '../http/policy.js';
+import { contextOf } from '../http/request-context.js';
+import { viewContextOf } from '../http/view-context.js';
+import { QuotasService } from '../quota-sets/quotas.service.js';
+
+/** GET /limits: the caller's project's absolute limits (`manila absolute-limits`). */
+@Controller('v2')
+export class LimitsController {
+  constructor(private readonly quotas: QuotasService) {}
+
+  @Get('limits')
+  async show(@Req() req: Request) {
+    const ctx = contextOf(req);
+    const auth = requireAuth(ctx);
+    const { limits, inUse } = await this.quotas.figures(auth.projectId);
+    return limitsView(limits, inUse, viewContextOf(ctx));
+  }
+}
