@@ -28,6 +28,12 @@ export interface CatalogueEntry {
 export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> = {
   ShareRequested: { category: 'share', version: 1, meaning: 'A user asked for a share.' },
   ShareScheduled: { category: 'share', version: 1, meaning: 'The scheduler chose a pool.' },
+  SharePlacementRejected: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The pool's share node refused the placement (no room left); the scheduler tries again.",
+  },
   ShareSchedulingFailed: {
     category: 'share',
     version: 1,

@@ -1,15 +1,38 @@
 import type { Placement, PlacementDecision, PlacementRequest } from '#hawser/process-managers';
 import type { FilterScheduler } from '#hawser/scheduler';
-import { schedulingRequest, type PoolStateRegistry } from '#hawser/scheduler';
+import {
+  DEFAULT_FILTERS,
+  DEFAULT_MAX_ATTEMPTS,
+  exceededAttemptsMessage,
+  noValidHostUserMessage,
+  schedulingRequest,
+  type PoolStateRegistry,
+} from '#hawser/scheduler';
+
+/**
+ * Manila's default filters, then RetryFilter: a share its pool's node handed back is placed
+ * again without the pools that refused it (it passes every pool on a first attempt).
+ */
+export const SCHEDULER_FILTERS = [...DEFAULT_FILTERS, 'RetryFilter'];
 
 /** The scheduling workflow's placement port over Manila's filter-weigher pipeline. */
 export class FilterSchedulerPlacement implements Placement {
   constructor(
     private readonly registry: PoolStateRegistry,
     private readonly scheduler: FilterScheduler,
+    /** Manila's scheduler_max_attempts: placements tried per share, the first included. */
+    private readonly maxAttempts: number = DEFAULT_MAX_ATTEMPTS,
   ) {}
 
-  place(request: PlacementRequest): PlacementDecision {
+  place(request: PlacementRequest, attemptedHosts: readonly string[]): PlacementDecision {
+    // Manila's _populate_retry_share: attempt n + 1 after n refusals, refused past the maximum.
+    if (attemptedHosts.length >= this.maxAttempts) {
+      return {
+        placed: false,
+        message: exceededAttemptsMessage(this.maxAttempts, request.shareId),
+        detail: { attemptedHosts, userMessage: noValidHostUserMessage(null) },
+      };
+    }
     const availabilityZones = (request.shareType.extraSpecs.availability_zones ?? '')
       .split(',')
       .map((zone) => zone.trim())
@@ -23,6 +46,7 @@ export class FilterSchedulerPlacement implements Placement {
         availabilityZone: request.availabilityZone,
         availabilityZones,
         snapshotId: request.snapshotId,
+        attemptedHosts,
       }),
     );
     if (result.outcome === 'placed') {
@@ -37,6 +61,7 @@ export class FilterSchedulerPlacement implements Placement {
         lastFilter: result.lastFilter,
         filters: result.filters,
         userMessage: result.userMessage,
+        ...(attemptedHosts.length > 0 && { attemptedHosts }),
         ...(result.reason && { reason: result.reason }),
       },
     };

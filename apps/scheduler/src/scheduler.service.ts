@@ -21,7 +21,7 @@ import {
   type HawserConfig,
   WorkflowRunners,
 } from '#hawser/platform';
-import { FilterSchedulerPlacement } from './filter-scheduler.placement.js';
+import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from './filter-scheduler.placement.js';
 
 /**
  * Manila's manila-scheduler: keeps every pool's state from the nodes' capability reports and
@@ -49,7 +49,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.registry = new PoolStateRegistry({ serviceDownTimeMs: config.serviceDownTimeS * 1000 });
     this.placement = new FilterSchedulerPlacement(
       this.registry,
-      new FilterScheduler(this.registry),
+      new FilterScheduler(this.registry, { filters: SCHEDULER_FILTERS }),
     );
     this.unsubscribe = this.reports.subscribe((report) => this.take(report));
   }
@@ -104,7 +104,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     if (this.stopped) return;
-    const workflows = [shareSchedulingProcessManager(this.commands, this.placement)];
+    const workflows = [shareSchedulingProcessManager(this.commands, this.placement, this.events)];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(
       workflows.map((w) => w.name),

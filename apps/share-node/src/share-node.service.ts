@@ -10,6 +10,7 @@ import { backendDecider, backendStream, derivedId } from '#hawser/domain';
 import type { BackendConfig, DriverRegistry } from '#hawser/drivers';
 import type { EventStore } from '#hawser/eventstore';
 import {
+  PlacementAdmission,
   ShareDriverOperations,
   shareNodeOperationsProcessManager,
   ProcessManagerRunner,
@@ -46,6 +47,8 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger('share-node');
   private runner: ProcessManagerRunner | undefined;
   private reporting: NodeJS.Timeout | undefined;
+  /** Checks each placement against the pools' last reports before the driver creates it. */
+  private readonly admission: PlacementAdmission;
 
   constructor(
     @Inject(SHARE_NODE_OPTIONS) private readonly options: ShareNodeOptions,
@@ -57,7 +60,9 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     private readonly commands: CommandHandler,
     private readonly workflows: WorkflowRunners,
     @Inject(READ_MODEL_POSITIONS) private readonly readModels: ReadModelPositions,
-  ) {}
+  ) {
+    this.admission = new PlacementAdmission(commands);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const now = new Date().toISOString();
@@ -89,7 +94,9 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       new Map(this.drivers.all().map((d) => [d.backend, d])),
     );
     await this.recover(operations);
-    const workflows = [shareNodeOperationsProcessManager(this.options.nodeName, operations)];
+    const workflows = [
+      shareNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
+    ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(
       workflows.map((w) => w.name),
@@ -114,15 +121,20 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       if (!operations.driverFor(instance.host)) continue;
       await operations.recover(instance.share_id, instance.id);
     }
-    if (pending.length > 0) this.logger.log(`settled ${pending.length} operations left open`);
+    if (pending.length === 0) return;
+    this.logger.log(`settled ${pending.length} operations left open`);
+    // Measure again, so the placement check sees what the settled creations took.
+    await this.reportPools();
   }
 
   private async reportPools(): Promise<void> {
     for (const driver of this.drivers.all()) {
       try {
+        const measuredAt = Date.now();
         const report = await driver.getPoolStats({
-          commandId: derivedId(driver.backend, Date.now()),
+          commandId: derivedId(driver.backend, measuredAt),
         });
+        this.admission.observe(report, measuredAt);
         await this.reports.publish(report);
       } catch (error) {
         this.logger.warn(`pool stats of ${driver.backend} failed: ${String(error)}`);

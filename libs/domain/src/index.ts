@@ -28,3 +28,5 @@ export * from './share/share-access.events.js';
 export * from './share/share-access.commands.js';
 export * from './share/share-resize.events.js';
 export * from './share/share-resize.commands.js';
+export * from './share/share-placement.events.js';
+export * from './share/share-placement.commands.js';

@@ -6,3 +6,4 @@ export * from './runtime/derived-id.js';
 // The process managers themselves.
 export * from './workflows.js';
 export * from './quota-release/quota-release.process-manager.js';
+export * from './share-node-operations/placement-admission.js';

@@ -1,4 +1,5 @@
 import type { AccessCommand } from './share-access.commands.js';
+import type { PlacementCommand } from './share-placement.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
@@ -9,6 +10,7 @@ export type ShareCommand =
   | SnapshotCommand
   | AccessCommand
   | ResizeCommand
+  | PlacementCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

@@ -2,6 +2,7 @@ import { assertNever, type Decider } from '../shared/decider.js';
 import { conflict, forbidden, invalid, notFound } from '../shared/domain-error.js';
 import { decideAccess } from './share-access.decide.js';
 import { validateMetadata } from './share-metadata.js';
+import { decidePlacement } from './share-placement.decide.js';
 import { decideResize } from './share-resize.decide.js';
 import { decideSnapshot } from './share-snapshot.decide.js';
 import type { ShareCommand } from './share.commands.js';
@@ -251,6 +252,8 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     case 'CompleteShareInstanceResize':
     case 'FailShareInstanceResize':
       return decideResize(command, state);
+    case 'RejectSharePlacement':
+      return decidePlacement(command, state);
     default:
       return assertNever(command);
   }

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../shared/decider.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessEvent } from './share-access.events.js';
+import type { PlacementEvent } from './share-placement.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
@@ -113,6 +114,7 @@ export type ShareEvent =
   | SnapshotEvent
   | AccessEvent
   | ResizeEvent
+  | PlacementEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

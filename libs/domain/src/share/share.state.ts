@@ -2,6 +2,7 @@ import { assertNever } from '../shared/decider.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessRuleState } from './share-access.state.js';
 import { evolveAccess, withdrawInstanceFromRules } from './share-access.evolve.js';
+import { evolvePlacement } from './share-placement.evolve.js';
 import { evolveResize } from './share-resize.evolve.js';
 import { evolveSnapshot } from './share-snapshot.evolve.js';
 import type { SnapshotState } from './share-snapshot.state.js';
@@ -33,9 +34,14 @@ export interface ShareInstanceState {
     readonly snapshotId?: string;
     readonly snapshotInstanceId?: string;
   } | null;
+  /** Pools whose node refused this instance (Manila's retry.hosts); absent when none did. */
+  readonly attemptedHosts?: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
 }
+
+export const attemptedHostsOf = (instance: ShareInstanceState): readonly string[] =>
+  instance.attemptedHosts ?? [];
 
 export interface ShareState {
   readonly lifecycle: 'absent' | 'active' | 'deleted';
@@ -260,6 +266,8 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'ShareInstanceResized':
     case 'ShareInstanceResizeFailed':
       return evolveResize(state, event);
+    case 'SharePlacementRejected':
+      return evolvePlacement(state, event);
     default:
       return assertNever(event);
   }

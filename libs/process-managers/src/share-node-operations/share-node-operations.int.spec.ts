@@ -11,6 +11,7 @@ import {
 } from '#hawser/domain';
 import { SimulatedShareDriver } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
+import { PlacementAdmission } from './placement-admission.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
 
@@ -28,6 +29,7 @@ describe('share node operations on a living share', () => {
   let commands: CommandHandler;
   let driver: SimulatedShareDriver;
   let operations: ShareDriverOperations;
+  let admission: PlacementAdmission;
   let counter = 0;
 
   const run = (command: ShareCommand) =>
@@ -37,7 +39,7 @@ describe('share node operations on a living share', () => {
   const state = async () => (await commands.load(shareDecider, shareStream('s1'))).state;
   /** Hands every event of the share from `revision` on to the node's process manager. */
   const react = async (fromRevision: number) => {
-    const pm = shareNodeOperationsProcessManager('n1', operations);
+    const pm = shareNodeOperationsProcessManager('n1', operations, admission);
     for (const event of await events.readStream('share-s1')) {
       if (event.revision >= fromRevision) await pm.handle(event);
     }
@@ -56,6 +58,8 @@ describe('share node operations on a living share', () => {
     });
     await driver.initialize();
     operations = new ShareDriverOperations(commands, new Map([['sim@a', driver]]), now);
+    admission = new PlacementAdmission(commands);
+    admission.observe(await driver.getPoolStats({ commandId: 'stats' }), Date.now());
     await run({
       type: 'RequestShare',
       shareId: 's1',

@@ -11,17 +11,19 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
 
 /**
- * A share node's reactions to the log: a share scheduled onto one of its pools is created, a
- * deletion of one of its instances is carried out, and snapshot, access and resize requests
+ * A share node's reactions to the log: a share scheduled onto one of its pools is created if
+ * the pool still has room (else handed back to the scheduler), a deletion of one of its instances is carried out, and snapshot, access and resize requests
  * are run on the instances it holds (operations on others' instances claim nothing here).
  * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
   nodeName: string,
   operations: ShareDriverOperations,
+  admission: PlacementAdmission,
 ): ProcessManager => ({
   name: `share-node:${nodeName}`,
   filter: {
@@ -43,7 +45,12 @@ export const shareNodeOperationsProcessManager = (
       case 'ShareScheduled': {
         const data = event.data as ShareScheduled['data'];
         if (!operations.driverFor(data.host)) return;
-        await operations.create(shareId, data.instanceId, commandId('create_share'), event.id);
+        if (!(await admission.admit(shareId, data, event.id))) return;
+        try {
+          await operations.create(shareId, data.instanceId, commandId('create_share'), event.id);
+        } finally {
+          admission.settle(data.instanceId);
+        }
         return;
       }
       case 'ShareDeletionRequested': {

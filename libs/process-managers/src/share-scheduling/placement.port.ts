@@ -15,7 +15,11 @@ export type PlacementDecision =
 
 /** The scheduler as the scheduling process manager sees it. */
 export interface Placement {
-  place(request: PlacementRequest): PlacementDecision;
+  /**
+   * `attemptedHosts`: pools whose node refused this instance before (Manila's retry.hosts); the
+   * placement avoids them, and past the maximum number of attempts fails the share.
+   */
+  place(request: PlacementRequest, attemptedHosts: readonly string[]): PlacementDecision;
   /**
    * A placement was recorded (by this or another scheduler): debit the pool, once per instance,
    * unless the pool reported after `placedAt` (ms), which already counts it.

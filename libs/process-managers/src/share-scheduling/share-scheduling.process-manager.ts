@@ -3,36 +3,39 @@ import {
   derivedId,
   SHARE_STREAM_PREFIX,
   shareDecider,
+  type SharePlacementRejected,
   type ShareRequested,
   type ShareScheduled,
 } from '#hawser/domain';
-import type { RecordedEvent } from '#hawser/eventstore';
+import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
-import type { Placement } from './placement.port.js';
+import type { Placement, PlacementRequest } from './placement.port.js';
 
 /**
  * Places every requested share: ShareRequested -> the scheduler -> ShareScheduled, or
  * ShareSchedulingFailed with Manila's "No valid host" message. Every ShareScheduled, whoever
- * recorded it, debits the chosen pool, so schedulers sharing a log do not double-book it.
+ * recorded it, debits the chosen pool, so schedulers sharing a log do not double-book it. A
+ * placement the pool's node refused (SharePlacementRejected) is placed again without the
+ * pools that refused it.
  */
 export const shareSchedulingProcessManager = (
   commands: CommandHandler,
   placement: Placement,
+  events: Pick<EventStore, 'readStream'>,
   clock: () => string = () => new Date().toISOString(),
-): ProcessManager => ({
-  name: 'share-scheduling',
-  filter: {
-    streamPrefixes: [SHARE_STREAM_PREFIX],
-    eventTypes: ['ShareRequested', 'ShareScheduled'],
-  },
-  async handle(event: RecordedEvent): Promise<void> {
-    if (event.type === 'ShareScheduled') {
-      const data = event.data as ShareScheduled['data'];
-      placement.consume(data.host, data.instanceId, data.size, Date.parse(data.scheduledAt));
-      return;
-    }
-    const request = event.data as ShareRequested['data'];
-    const decision = placement.place(request);
+): ProcessManager => {
+  /** The request as the user made it: the first event of the share's stream. */
+  const requestOf = async (streamId: string): Promise<PlacementRequest | undefined> => {
+    const first = (await events.readStream(streamId)).find((e) => e.type === 'ShareRequested');
+    return first?.data as ShareRequested['data'] | undefined;
+  };
+
+  const schedule = async (
+    event: RecordedEvent,
+    request: PlacementRequest,
+    attemptedHosts: readonly string[],
+  ) => {
+    const decision = placement.place(request, attemptedHosts);
     const ctx = {
       commandId: derivedId(event.id, 'schedule'),
       causationId: event.id,
@@ -60,5 +63,30 @@ export const shareSchedulingProcessManager = (
       ctx,
       { retryOnConflict: 5 },
     );
-  },
-});
+  };
+
+  return {
+    name: 'share-scheduling',
+    filter: {
+      streamPrefixes: [SHARE_STREAM_PREFIX],
+      eventTypes: ['ShareRequested', 'ShareScheduled', 'SharePlacementRejected'],
+    },
+    async handle(event: RecordedEvent): Promise<void> {
+      switch (event.type) {
+        case 'ShareScheduled': {
+          const data = event.data as ShareScheduled['data'];
+          placement.consume(data.host, data.instanceId, data.size, Date.parse(data.scheduledAt));
+          return;
+        }
+        case 'ShareRequested':
+          return schedule(event, event.data as ShareRequested['data'], []);
+        case 'SharePlacementRejected': {
+          const data = event.data as SharePlacementRejected['data'];
+          const request = await requestOf(event.streamId);
+          if (request?.instanceId !== data.instanceId) return;
+          return schedule(event, request, data.attemptedHosts);
+        }
+      }
+    },
+  };
+};

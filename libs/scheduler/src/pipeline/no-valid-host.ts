@@ -39,3 +39,10 @@ export const noValidHostUserMessage = (lastFilter: string | null): NoValidHostUs
 /** The NoValidHost exception text Manila logs and stores. */
 export const noValidHostMessage = (lastFilter: string | null): string =>
   `No valid host was found. Failed to find a weighted host, the last executed filter was ${lastFilter ?? 'None'}.`;
+
+/** Manila's scheduler_max_attempts default (reference 6.3, 6.10). */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+/** The NoValidHost Manila raises when a share comes back once more than the attempts allow. */
+export const exceededAttemptsMessage = (maxAttempts: number, shareId: string): string =>
+  `No valid host was found. Exceeded max scheduling attempts ${maxAttempts} for share ${shareId}`;
