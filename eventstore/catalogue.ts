@@ -26,7 +26,13 @@ export interface CatalogueEntry {
 }
 
 export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> = {
-  ShareRequested: { category: 'share', version: 1, meaning: 'A user asked for a share.' },
+  ShareRequested: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'A user asked for a share. A share from a snapshot names its source in snapshotSource ' +
+      '(optional field, added compatibly).',
+  },
   ShareScheduled: { category: 'share', version: 1, meaning: 'The scheduler chose a pool.' },
   SharePlacementRejected: {
     category: 'share',
@@ -47,6 +53,16 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
       'Snapshot operations name their snapshot instance (optional fields, added compatibly).',
   },
   ShareCreated: { category: 'share', version: 1, meaning: 'The driver created the share.' },
+  ShareCreatingFromSnapshot: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver creates the share from a snapshot in the background; the node polls it.',
+  },
+  ShareCreationProgressed: {
+    category: 'share',
+    version: 1,
+    meaning: 'A poll found more of a share being created from a snapshot done (progress).',
+  },
   ShareCreationFailed: {
     category: 'share',
     version: 1,

@@ -30,3 +30,7 @@ export * from './share/share-resize.events.js';
 export * from './share/share-resize.commands.js';
 export * from './share/share-placement.events.js';
 export * from './share/share-placement.commands.js';
+export * from './share/share-from-snapshot.types.js';
+export * from './share/share-from-snapshot.events.js';
+export * from './share/share-from-snapshot.commands.js';
+export { progressText } from './share/share-from-snapshot.decide.js';

@@ -1,5 +1,6 @@
 import type { AccessCommand } from './share-access.commands.js';
 import type { PlacementCommand } from './share-placement.commands.js';
+import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
@@ -11,6 +12,7 @@ export type ShareCommand =
   | AccessCommand
   | ResizeCommand
   | PlacementCommand
+  | FromSnapshotCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

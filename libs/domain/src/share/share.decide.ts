@@ -3,6 +3,7 @@ import { conflict, forbidden, invalid, notFound } from '../shared/domain-error.j
 import { decideAccess } from './share-access.decide.js';
 import { validateMetadata } from './share-metadata.js';
 import { decidePlacement } from './share-placement.decide.js';
+import { decideFromSnapshot, decideSnapshotSourcePlacement } from './share-from-snapshot.decide.js';
 import { decideResize } from './share-resize.decide.js';
 import { decideSnapshot } from './share-snapshot.decide.js';
 import type { ShareCommand } from './share.commands.js';
@@ -37,7 +38,10 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     }
     validateMetadata(command.metadata);
     const { type: _type, ...data } = command;
-    return [{ type: 'ShareRequested', data }];
+    const placement = data.snapshotSource
+      ? decideSnapshotSourcePlacement(data, data.snapshotSource)
+      : [];
+    return [{ type: 'ShareRequested', data }, ...placement];
   }
   if (state.lifecycle !== 'active') throw notFound(`Share ${state.id} could not be found.`);
 
@@ -254,6 +258,9 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
       return decideResize(command, state);
     case 'RejectSharePlacement':
       return decidePlacement(command, state);
+    case 'RecordShareCreatingFromSnapshot':
+    case 'RecordShareStatusPoll':
+      return decideFromSnapshot(command, state);
     default:
       return assertNever(command);
   }

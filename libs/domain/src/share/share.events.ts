@@ -2,6 +2,8 @@ import type { DomainEvent } from '../shared/decider.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessEvent } from './share-access.events.js';
 import type { PlacementEvent } from './share-placement.events.js';
+import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
+import type { SnapshotSource } from './share-from-snapshot.types.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
@@ -30,6 +32,8 @@ export type ShareRequested = DomainEvent<
     metadata: Record<string, string>;
     isPublic: boolean;
     snapshotId: string | null;
+    /** Set when created from a snapshot (added compatibly: absent in older events). */
+    snapshotSource?: SnapshotSource;
     schedulerHints: SchedulerHints | null;
     createdAt: string;
   }
@@ -112,6 +116,7 @@ export type ShareDeleted = DomainEvent<'ShareDeleted', { shareId: string; delete
 
 export type ShareEvent =
   | SnapshotEvent
+  | FromSnapshotEvent
   | AccessEvent
   | ResizeEvent
   | PlacementEvent

@@ -3,6 +3,8 @@ import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessRuleState } from './share-access.state.js';
 import { evolveAccess, withdrawInstanceFromRules } from './share-access.evolve.js';
 import { evolvePlacement } from './share-placement.evolve.js';
+import { evolveFromSnapshot } from './share-from-snapshot.evolve.js';
+import type { SnapshotSource } from './share-from-snapshot.types.js';
 import { evolveResize } from './share-resize.evolve.js';
 import { evolveSnapshot } from './share-snapshot.evolve.js';
 import type { SnapshotState } from './share-snapshot.state.js';
@@ -58,6 +60,8 @@ export interface ShareState {
   readonly metadata: Readonly<Record<string, string>>;
   readonly isPublic: boolean;
   readonly snapshotId: string | null;
+  /** Where a share created from a snapshot comes from (states stored earlier lack it). */
+  readonly snapshotSource?: SnapshotSource | null;
   readonly schedulerHints: SchedulerHints | null;
   readonly createdAt: string;
   readonly instances: readonly ShareInstanceState[];
@@ -85,6 +89,7 @@ export const initialShareState = (): ShareState => ({
   metadata: {},
   isPublic: false,
   snapshotId: null,
+  snapshotSource: null,
   schedulerHints: null,
   createdAt: '',
   instances: [],
@@ -131,6 +136,7 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
         metadata: d.metadata,
         isPublic: d.isPublic,
         snapshotId: d.snapshotId,
+        snapshotSource: d.snapshotSource ?? null,
         schedulerHints: d.schedulerHints,
         createdAt: d.createdAt,
         instances: [
@@ -268,6 +274,9 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
       return evolveResize(state, event);
     case 'SharePlacementRejected':
       return evolvePlacement(state, event);
+    case 'ShareCreatingFromSnapshot':
+    case 'ShareCreationProgressed':
+      return evolveFromSnapshot(state, event);
     default:
       return assertNever(event);
   }

@@ -1,0 +1,24 @@
+import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
+import type { ShareState } from './share.state.js';
+
+export const evolveFromSnapshot = (state: ShareState, event: FromSnapshotEvent): ShareState => {
+  const d = event.data;
+  return {
+    ...state,
+    instances: state.instances.map((i) => {
+      if (i.id !== d.instanceId) return i;
+      switch (event.type) {
+        case 'ShareCreatingFromSnapshot':
+          return {
+            ...i,
+            status: i.status === 'deleting' ? 'deleting' : 'creating_from_snapshot',
+            progress: event.data.progress,
+            pendingOperation: null,
+            updatedAt: event.data.answeredAt,
+          };
+        case 'ShareCreationProgressed':
+          return { ...i, progress: event.data.progress, updatedAt: event.data.progressedAt };
+      }
+    }),
+  };
+};
