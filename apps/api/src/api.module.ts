@@ -20,6 +20,7 @@ import { ShareTypesService } from './share-types/share-types.service.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
 import { SharesService } from './shares/shares.service.js';
+import { SnapshotSourceResolver } from './shares/snapshot-source.resolver.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { SnapshotsService } from './snapshots/snapshots.service.js';
 import { VersionsController } from './versions/versions.controller.js';
@@ -47,6 +48,7 @@ import { VersionsController } from './versions/versions.controller.js';
   providers: [
     ShareTypesService,
     SharesService,
+    SnapshotSourceResolver,
     SnapshotsService,
     QuotasService,
     {

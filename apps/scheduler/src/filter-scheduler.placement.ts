@@ -33,6 +33,14 @@ export class FilterSchedulerPlacement implements Placement {
         detail: { attemptedHosts, userMessage: noValidHostUserMessage(null) },
       };
     }
+    // Without use_scheduler_creating_share_from_snapshot a clone has only its source's pool.
+    if (request.snapshotSource?.placement === 'source-pool') {
+      return {
+        placed: false,
+        message: `No valid host was found. The pool of snapshot ${request.snapshotSource.snapshotId} has no room for the new share.`,
+        detail: { attemptedHosts, userMessage: noValidHostUserMessage(null) },
+      };
+    }
     const availabilityZones = (request.shareType.extraSpecs.availability_zones ?? '')
       .split(',')
       .map((zone) => zone.trim())
@@ -47,6 +55,13 @@ export class FilterSchedulerPlacement implements Placement {
         availabilityZones,
         snapshotId: request.snapshotId,
         attemptedHosts,
+        snapshot: request.snapshotSource
+          ? {
+              id: request.snapshotSource.snapshotId,
+              host: request.snapshotSource.host,
+              shareAvailabilityZone: request.snapshotSource.availabilityZone,
+            }
+          : null,
       }),
     );
     if (result.outcome === 'placed') {

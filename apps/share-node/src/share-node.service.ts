@@ -28,6 +28,7 @@ import {
   type HawserConfig,
   WorkflowRunners,
 } from '#hawser/platform';
+import { CreatingFromSnapshotPoll } from './creating-from-snapshot.poll.js';
 
 export const SHARE_NODE_OPTIONS = Symbol('SHARE_NODE_OPTIONS');
 export const DRIVER_REGISTRY = Symbol('DRIVER_REGISTRY');
@@ -40,7 +41,8 @@ export interface ShareNodeOptions {
 
 /**
  * Manila's manila-share: hosts the drivers of its back ends, registers them, reports their
- * pools to the schedulers, settles operations a crash left open, then follows the log.
+ * pools to the schedulers, settles operations a crash left open, then follows the log and
+ * polls the shares it is creating from snapshots in the background.
  */
 @Injectable()
 export class ShareNodeService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,6 +51,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   private reporting: NodeJS.Timeout | undefined;
   /** Checks each placement against the pools' last reports before the driver creates it. */
   private readonly admission: PlacementAdmission;
+  private polling: CreatingFromSnapshotPoll | undefined;
 
   constructor(
     @Inject(SHARE_NODE_OPTIONS) private readonly options: ShareNodeOptions,
@@ -103,10 +106,17 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       this.runner,
     );
     await this.runner.start();
+    this.polling = new CreatingFromSnapshotPoll(
+      this.documents,
+      operations,
+      this.config.shareStatusPollMs,
+    );
+    this.polling.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.reporting) clearInterval(this.reporting);
+    await this.polling?.stop();
     await this.runner?.stop();
     await this.drivers.close();
   }

@@ -43,6 +43,7 @@ import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
+import { SnapshotSourceResolver } from './snapshot-source.resolver.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,6 +57,7 @@ export class SharesService {
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     private readonly quotas: QuotasService,
+    private readonly snapshotSources: SnapshotSourceResolver,
   ) {}
 
   /** A share the caller may read: its own, a public one, or any for admins; else 404. */
@@ -86,17 +88,21 @@ export class SharesService {
       throw forbiddenError(`Policy doesn't allow share:create_public_share to be performed.`);
     }
     const zone = dto.availability_zone ? await this.findZone(dto.availability_zone) : undefined;
-    if (dto.snapshot_id) throw notFoundError(`Snapshot ${dto.snapshot_id} could not be found.`);
     if (dto.share_network_id) {
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
     }
     if (dto.share_type && dto.volume_type) {
       throw badRequest('Only one of share_type and volume_type may be given.');
     }
+    const clone = dto.snapshot_id
+      ? await this.snapshotSources.resolve(dto, zone, ctx, auth)
+      : undefined;
     const typeName = dto.share_type ?? dto.volume_type;
-    const shareType = typeName
-      ? await this.shareTypes.find(typeName, auth)
-      : await this.shareTypes.findDefault(auth);
+    const shareType =
+      clone?.shareType ??
+      (typeName
+        ? await this.shareTypes.find(typeName, auth)
+        : await this.shareTypes.findDefault(auth));
     if (!shareType) {
       throw badRequest('No share type was given and no default share type is configured.');
     }
@@ -106,7 +112,7 @@ export class SharesService {
       );
     }
     this.checkTypeZones(shareType, zone, ctx);
-    const size = toPositiveInteger(dto.size);
+    const size = clone?.size ?? toPositiveInteger(dto.size);
     if (size === undefined || size < 1) {
       throw badRequest(`Share size must be an integer greater than 0, not ${String(dto.size)}.`);
     }
@@ -139,10 +145,11 @@ export class SharesService {
         shareProto: proto,
         shareType: { id: shareType.id, name: shareType.name, extraSpecs: shareType.extra_specs },
         capabilities: capabilitiesOf(shareType.extra_specs),
-        availabilityZone: zone?.name ?? null,
+        availabilityZone: clone?.availabilityZone ?? zone?.name ?? null,
         metadata: dto.metadata ?? {},
         isPublic,
-        snapshotId: null,
+        snapshotId: clone?.source.snapshotId ?? null,
+        ...(clone && { snapshotSource: clone.source }),
         schedulerHints: null,
         createdAt: new Date().toISOString(),
       },

@@ -50,6 +50,13 @@ export interface HawserConfig {
   readonly serviceDownTimeS: number;
   /** HAWSER_REPORT_INTERVAL_S: how often share nodes report pool capabilities. */
   readonly reportIntervalS: number;
+  /**
+   * HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: Manila's option of that name (default
+   * false). Off, a share from a snapshot goes to the source's pool; on, the scheduler places it.
+   */
+  readonly useSchedulerCreatingShareFromSnapshot: boolean;
+  /** HAWSER_SHARE_STATUS_POLL_MS: how often nodes poll shares in creating_from_snapshot. */
+  readonly shareStatusPollMs: number;
   /** HAWSER_QUOTA_<RESOURCE> (e.g. HAWSER_QUOTA_SHARES): default quota limits, Manila's by default. */
   readonly quotaDefaults: QuotaLimits;
 }
@@ -61,6 +68,13 @@ const integer = (name: string, value: string | undefined, fallback: number): num
     throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(value)}`);
   }
   return parsed;
+};
+
+const flag = (name: string, value: string | undefined): boolean => {
+  const normalised = (value ?? '').trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(normalised)) return false;
+  if (['true', '1', 'yes', 'on'].includes(normalised)) return true;
+  throw new Error(`${name} must be true or false, not ${JSON.stringify(value)}`);
 };
 
 const authMode = (value: string | undefined): AuthMode => {
@@ -122,6 +136,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     .filter(Boolean),
   serviceDownTimeS: integer('HAWSER_SERVICE_DOWN_TIME_S', env.HAWSER_SERVICE_DOWN_TIME_S, 60),
   reportIntervalS: integer('HAWSER_REPORT_INTERVAL_S', env.HAWSER_REPORT_INTERVAL_S, 10),
+  useSchedulerCreatingShareFromSnapshot: flag(
+    'HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT',
+    env.HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT,
+  ),
+  shareStatusPollMs: integer('HAWSER_SHARE_STATUS_POLL_MS', env.HAWSER_SHARE_STATUS_POLL_MS, 60_000),
   quotaDefaults: quotaDefaultsFrom(env),
 });
 

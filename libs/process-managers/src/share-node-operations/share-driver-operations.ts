@@ -5,7 +5,6 @@ import {
   shareDecider,
   shareStream,
   type DriverOperation,
-  type ExportLocation,
   type ShareInstanceState,
   type ShareState,
 } from '#hawser/domain';
@@ -17,6 +16,11 @@ import {
   type ShareProtocol,
 } from '#hawser/drivers';
 
+import {
+  createFromSnapshotRequest,
+  CreatingFromSnapshotPoller,
+  exportLocationsOf,
+} from './share-from-snapshot-calls.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
@@ -43,6 +47,7 @@ export class ShareDriverOperations {
   private readonly logger = new Logger('share-node');
 
   private readonly maintenance: ShareMaintenanceCalls;
+  private readonly poller: CreatingFromSnapshotPoller;
 
   constructor(
     private readonly commands: CommandHandler,
@@ -55,15 +60,29 @@ export class ShareDriverOperations {
       clock,
       (state, instance) => this.refOf(state, instance),
     );
+    this.poller = new CreatingFromSnapshotPoller(
+      commands,
+      (host) => this.driverFor(host),
+      (state, instance) => this.refOf(state, instance),
+      clock,
+    );
   }
 
   driverFor(host: string): ShareDriver | undefined {
     return this.drivers.get(backendOf(host));
   }
 
+  /** create_share, or create_share_from_snapshot for a share that names a snapshot source. */
   async create(shareId: string, instanceId: string, commandId: string, causationId: string) {
-    const claimed = await this.claim(shareId, instanceId, 'create_share', commandId, causationId);
+    const { state } = await this.load(shareId);
+    const operation = state.snapshotSource ? 'create_share_from_snapshot' : 'create_share';
+    const claimed = await this.claim(shareId, instanceId, operation, commandId, causationId);
     if (claimed) await this.runCreate(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  /** One poll of an instance in `creating_from_snapshot` (the node's periodic task). */
+  pollCreatingFromSnapshot(shareId: string, instanceId: string): Promise<void> {
+    return this.poller.poll(shareId, instanceId);
   }
 
   async remove(shareId: string, instanceId: string, commandId: string, causationId: string) {
@@ -163,6 +182,9 @@ export class ShareDriverOperations {
       if (exists) return this.runDelete(state, instance, pending.commandId, causationId);
       return this.finishDelete(state, instance, pending.commandId, causationId);
     }
+    if (outcome?.status === 'creating_from_snapshot') {
+      return this.recordAsynchronous(state, instance, pending.commandId, causationId);
+    }
     if (exists && outcome?.status === 'available') {
       return this.finishCreate(
         state,
@@ -214,12 +236,48 @@ export class ShareDriverOperations {
     causationId: string,
   ) {
     const driver = this.driverFor(instance.host) as ShareDriver;
+    const share = this.refOf(state, instance);
     try {
-      const result = await driver.createShare({ commandId, share: this.refOf(state, instance) });
+      if (state.snapshotSource) {
+        const request = createFromSnapshotRequest(commandId, share, state.snapshotSource);
+        const result = await driver.createShareFromSnapshot(request);
+        if (result.status === 'creating_from_snapshot') {
+          return await this.recordAsynchronous(state, instance, commandId, causationId);
+        }
+        return await this.finishCreate(
+          state,
+          instance,
+          commandId,
+          causationId,
+          result.exportLocations ?? [],
+        );
+      }
+      const result = await driver.createShare({ commandId, share });
       await this.finishCreate(state, instance, commandId, causationId, result.exportLocations);
     } catch (error) {
       await this.fail(state, instance, 'create', commandId, causationId, error);
     }
+  }
+
+  /** The driver goes on in the background: the periodic poll follows the instance from here. */
+  private async recordAsynchronous(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.commands.handle(
+      shareDecider,
+      shareStream(state.id),
+      {
+        type: 'RecordShareCreatingFromSnapshot',
+        instanceId: instance.id,
+        commandId,
+        now: this.clock(),
+      },
+      this.context(derivedId(commandId, 'outcome'), causationId),
+      { retryOnConflict: 5 },
+    );
   }
 
   private async finishCreate(
@@ -229,12 +287,7 @@ export class ShareDriverOperations {
     causationId: string,
     locations: readonly DriverExportLocation[],
   ) {
-    const exportLocations: ExportLocation[] = locations.map((l, index) => ({
-      id: derivedId(commandId, `export-${index}`),
-      path: l.path,
-      preferred: l.preferred,
-      isAdminOnly: l.isAdminOnly,
-    }));
+    const exportLocations = exportLocationsOf(commandId, locations);
     await this.commands.handle(
       shareDecider,
       shareStream(state.id),

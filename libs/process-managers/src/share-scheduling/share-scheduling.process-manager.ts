@@ -16,7 +16,8 @@ import type { Placement, PlacementRequest } from './placement.port.js';
  * ShareSchedulingFailed with Manila's "No valid host" message. Every ShareScheduled, whoever
  * recorded it, debits the chosen pool, so schedulers sharing a log do not double-book it. A
  * placement the pool's node refused (SharePlacementRejected) is placed again without the
- * pools that refused it.
+ * pools that refused it. A share from a snapshot that is not to be scheduled was placed on its
+ * source's pool when it was requested.
  */
 export const shareSchedulingProcessManager = (
   commands: CommandHandler,
@@ -35,6 +36,7 @@ export const shareSchedulingProcessManager = (
     request: PlacementRequest,
     attemptedHosts: readonly string[],
   ) => {
+    if (request.snapshotSource?.placement === 'source-pool' && attemptedHosts.length === 0) return;
     const decision = placement.place(request, attemptedHosts);
     const ctx = {
       commandId: derivedId(event.id, 'schedule'),

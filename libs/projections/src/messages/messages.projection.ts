@@ -2,6 +2,8 @@ import {
   derivedId,
   SHARE_STREAM_PREFIX,
   USER_MESSAGE_STREAM_PREFIX,
+  type ShareCreated,
+  type ShareCreatingFromSnapshot,
   type ShareRequested,
   type ShareSchedulingFailed,
   type UserMessageDeleted,
@@ -20,8 +22,30 @@ export const MESSAGE_TTL_MS = 2_592_000_000;
 export const MESSAGE_ACTIONS: Readonly<Record<string, string>> = {
   '001': 'allocate host',
   '002': 'create',
+  '005': 'update',
 };
 export const UNKNOWN_ERROR_DETAIL = { id: '001', text: 'An unknown error occurred.' } as const;
+
+/**
+ * Creating from a snapshot: Manila's failure detail (017), and Hawser's two INFO details for
+ * the creation going on in the background and ending well (Manila writes no message there).
+ */
+const FROM_SNAPSHOT_DETAILS = {
+  failed: {
+    id: '017',
+    text:
+      'Share Driver has failed to create the share from snapshot. This operation can be ' +
+      're-attempted by creating a new share. Contact your administrator to determine the ' +
+      'cause of this failure.',
+  },
+  asynchronous: {
+    id: '901',
+    text:
+      'The share is being created from the snapshot in the background; its progress shows ' +
+      'how far it is.',
+  },
+  completed: { id: '902', text: 'The share was created from the snapshot and is available.' },
+} as const;
 
 /** One user message as Manila's messages API shows it (reference 1.11). */
 export interface MessageDocument {
@@ -29,7 +53,8 @@ export interface MessageDocument {
   project_id: string;
   action_id: string;
   detail_id: string;
-  message_level: 'ERROR';
+  /** Manila writes ERROR only; Hawser adds INFO for a share created from a snapshot. */
+  message_level: 'ERROR' | 'INFO';
   request_id: string | null;
   resource_type: 'SHARE';
   resource_id: string;
@@ -42,6 +67,10 @@ interface MessageSourceDocument {
   id: string;
   project_id: string;
   request_id: string | null;
+  /** Created from a snapshot (absent in documents written before). */
+  from_snapshot?: boolean;
+  /** Instances whose creation went on in the background. */
+  asynchronous_instances?: string[];
 }
 
 /** What the scheduler recorded for the user in `detail.userMessage` (no-valid-host). */
@@ -49,6 +78,7 @@ interface RecordedUserMessage {
   actionId: string;
   detailId: string;
   userMessage: string;
+  level?: 'ERROR' | 'INFO';
 }
 
 const recordedUserMessage = (detail: Record<string, unknown>): RecordedUserMessage | undefined => {
@@ -63,15 +93,26 @@ const recordedUserMessage = (detail: Record<string, unknown>): RecordedUserMessa
 const expiresAt = (createdAt: string): string =>
   new Date(Date.parse(createdAt) + MESSAGE_TTL_MS).toISOString();
 
-const unknownError = (actionId: string): RecordedUserMessage => ({
+const messageOf = (
+  actionId: string,
+  detail: { readonly id: string; readonly text: string },
+  level: 'ERROR' | 'INFO' = 'ERROR',
+): RecordedUserMessage => ({
   actionId,
-  detailId: UNKNOWN_ERROR_DETAIL.id,
-  userMessage: `${MESSAGE_ACTIONS[actionId]}: ${UNKNOWN_ERROR_DETAIL.text}`,
+  detailId: detail.id,
+  userMessage: `${MESSAGE_ACTIONS[actionId]}: ${detail.text}`,
+  level,
 });
+
+const unknownError = (actionId: string): RecordedUserMessage =>
+  messageOf(actionId, UNKNOWN_ERROR_DETAIL);
 
 /**
  * User messages (Manila's messages API): one per failed placement (action 001, with the detail
- * the scheduler recorded) and per failed driver creation (action 002, unknown error). A
+ * the scheduler recorded) and per failed driver creation (action 002, unknown error). A share
+ * from a snapshot gets detail 017 when its creation fails (action 005 once it went on in the
+ * background, as Manila's periodic task writes it), and INFO messages when its creation goes
+ * on in the background (002/901) and when that ends well (005/902). A
  * message's id derives from the event it reports, so a rebuild gives the same ids; a deleted
  * message stays deleted because its deletion is an event too.
  */
@@ -83,6 +124,8 @@ export const messagesProjection: Projection = {
     eventTypes: [
       'ShareRequested',
       'ShareSchedulingFailed',
+      'ShareCreatingFromSnapshot',
+      'ShareCreated',
       'ShareCreationFailed',
       'ShareDeleted',
       'UserMessageDeleted',
@@ -99,6 +142,8 @@ export const messagesProjection: Projection = {
           id: shareId,
           project_id: data.projectId,
           request_id: typeof requestId === 'string' ? requestId : null,
+          from_snapshot: data.snapshotId !== null,
+          asynchronous_instances: [],
         } satisfies MessageSourceDocument);
         return;
       }
@@ -108,9 +153,33 @@ export const messagesProjection: Projection = {
         await putMessage(ctx, event, shareId, message, data.failedAt);
         return;
       }
+      case 'ShareCreatingFromSnapshot': {
+        const data = event.data as ShareCreatingFromSnapshot['data'];
+        const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
+        if (!source) return;
+        const asynchronous = [...(source.asynchronous_instances ?? []), data.instanceId];
+        ctx.put(MESSAGE_SOURCES, { ...source, asynchronous_instances: asynchronous });
+        const message = messageOf('002', FROM_SNAPSHOT_DETAILS.asynchronous, 'INFO');
+        await putMessage(ctx, event, shareId, message, data.answeredAt, source);
+        return;
+      }
+      case 'ShareCreated': {
+        const data = event.data as ShareCreated['data'];
+        const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
+        if (!source?.asynchronous_instances?.includes(data.instanceId)) return;
+        const message = messageOf('005', FROM_SNAPSHOT_DETAILS.completed, 'INFO');
+        await putMessage(ctx, event, shareId, message, data.createdAt, source);
+        return;
+      }
       case 'ShareCreationFailed': {
-        const data = event.data as { failedAt: string };
-        await putMessage(ctx, event, shareId, unknownError('002'), data.failedAt);
+        const data = event.data as { instanceId: string; failedAt: string };
+        const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
+        if (!source) return;
+        const asynchronous = source.asynchronous_instances?.includes(data.instanceId) ?? false;
+        const message = source.from_snapshot
+          ? messageOf(asynchronous ? '005' : '002', FROM_SNAPSHOT_DETAILS.failed)
+          : unknownError('002');
+        await putMessage(ctx, event, shareId, message, data.failedAt, source);
         return;
       }
       case 'ShareDeleted':
@@ -129,15 +198,16 @@ const putMessage = async (
   shareId: string,
   message: RecordedUserMessage,
   createdAt: string,
+  known?: MessageSourceDocument,
 ): Promise<void> => {
-  const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
+  const source = known ?? (await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId));
   if (!source) return;
   ctx.put(MESSAGES, {
     id: userMessageIdOf(event.id),
     project_id: source.project_id,
     action_id: message.actionId,
     detail_id: message.detailId,
-    message_level: 'ERROR',
+    message_level: message.level ?? 'ERROR',
     request_id: source.request_id,
     resource_type: 'SHARE',
     resource_id: shareId,

@@ -1,0 +1,49 @@
+import { Logger } from '@nestjs/common';
+import type { ShareDriverOperations } from '#hawser/process-managers';
+import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+
+/**
+ * The share node's periodic task over shares in `creating_from_snapshot` (Manila's
+ * periodic_share_status_update, reference 4.5): every interval, each such instance on this
+ * node's back ends is polled. Which instances to poll comes from the read model, and each poll
+ * re-reads the share's stream, so a restarted node picks up where the log says it is.
+ */
+export class CreatingFromSnapshotPoll {
+  private readonly logger = new Logger('share-node');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly documents: DocumentStore,
+    private readonly operations: ShareDriverOperations,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      // A tick that finds the previous one still running skips: polls never overlap.
+      this.running ??= this.pollAll().finally(() => (this.running = undefined));
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async pollAll(): Promise<void> {
+    const instances = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+      status: 'creating_from_snapshot',
+    });
+    for (const instance of instances) {
+      if (!this.operations.driverFor(instance.host)) continue;
+      try {
+        await this.operations.pollCreatingFromSnapshot(instance.share_id, instance.id);
+      } catch (error) {
+        this.logger.warn(`polling share instance ${instance.id} failed: ${String(error)}`);
+      }
+    }
+  }
+}
