@@ -53,7 +53,7 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
       'Snapshot operations name their snapshot instance (optional fields, added compatibly).',
   },
   ShareCreated: { category: 'share', version: 1, meaning: 'The driver created the share.' },
-  ShareCreatingFromSnapshot: {
+  ShareCreationDeferred: {
     category: 'share',
     version: 1,
     meaning: 'The driver creates the share from a snapshot in the background; the node polls it.',

@@ -294,7 +294,7 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
     // Each progress change is an event of the share's stream.
     const stream = await hawser.request('GET', `/hawser/v1/streams/share-${id}?limit=100`);
     const types = (stream.body.events as { type: string }[]).map((e) => e.type);
-    expect(types).toContain('ShareCreatingFromSnapshot');
+    expect(types).toContain('ShareCreationDeferred');
     expect(types.filter((t) => t === 'ShareCreationProgressed').length).toBeGreaterThan(1);
     expect(types.at(-1)).toBe('ShareCreated');
 

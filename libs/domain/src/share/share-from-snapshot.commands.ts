@@ -3,7 +3,7 @@ import type { ExportLocation } from './share.types.js';
 export type FromSnapshotCommand =
   | {
       /** The driver's answer to create_share_from_snapshot was `creating_from_snapshot`. */
-      type: 'RecordShareCreatingFromSnapshot';
+      type: 'RecordShareCreationDeferred';
       instanceId: string;
       commandId: string;
       now: string;

@@ -51,11 +51,11 @@ export const decideFromSnapshot = (
 ): ShareEvent[] => {
   const instance = state.instances.find((i) => i.id === command.instanceId);
   switch (command.type) {
-    case 'RecordShareCreatingFromSnapshot':
+    case 'RecordShareCreationDeferred':
       if (instance?.pendingOperation?.commandId !== command.commandId) return [];
       return [
         {
-          type: 'ShareCreatingFromSnapshot',
+          type: 'ShareCreationDeferred',
           data: {
             instanceId: instance.id,
             commandId: command.commandId,

@@ -42,7 +42,7 @@ const placedOnSource: ShareEvent = {
   },
 };
 const asynchronous: ShareEvent = {
-  type: 'ShareCreatingFromSnapshot',
+  type: 'ShareCreationDeferred',
   data: { instanceId: 'i1', commandId: 'c-create', progress: '0%', answeredAt: later },
 };
 const creatingFromSnapshot: ShareEvent[] = [
@@ -88,12 +88,12 @@ describe('share decider: creating from a snapshot', () => {
         .thenThrows('invalid', /smaller than the snapshot/));
   });
 
-  describe('RecordShareCreatingFromSnapshot', () => {
+  describe('RecordShareCreationDeferred', () => {
     it('moves the claimed instance to creating_from_snapshot at 0%', () =>
       spec
         .given(creatingFromSnapshot.slice(0, 3))
         .when({
-          type: 'RecordShareCreatingFromSnapshot',
+          type: 'RecordShareCreationDeferred',
           instanceId: 'i1',
           commandId: 'c-create',
           now: later,
@@ -103,7 +103,7 @@ describe('share decider: creating from a snapshot', () => {
       spec
         .given(creatingFromSnapshot.slice(0, 3))
         .when({
-          type: 'RecordShareCreatingFromSnapshot',
+          type: 'RecordShareCreationDeferred',
           instanceId: 'i1',
           commandId: 'c-other',
           now: later,

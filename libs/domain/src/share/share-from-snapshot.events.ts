@@ -4,8 +4,8 @@ import type { DomainEvent } from '../shared/decider.js';
  * The driver answered `creating_from_snapshot`: the share is being filled in the background
  * and the node polls it (reference 4.5). The claimed operation is over.
  */
-export type ShareCreatingFromSnapshot = DomainEvent<
-  'ShareCreatingFromSnapshot',
+export type ShareCreationDeferred = DomainEvent<
+  'ShareCreationDeferred',
   { instanceId: string; commandId: string; progress: string; answeredAt: string }
 >;
 
@@ -15,4 +15,4 @@ export type ShareCreationProgressed = DomainEvent<
   { instanceId: string; progress: string; progressedAt: string }
 >;
 
-export type FromSnapshotEvent = ShareCreatingFromSnapshot | ShareCreationProgressed;
+export type FromSnapshotEvent = ShareCreationDeferred | ShareCreationProgressed;

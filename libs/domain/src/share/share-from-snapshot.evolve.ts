@@ -8,7 +8,7 @@ export const evolveFromSnapshot = (state: ShareState, event: FromSnapshotEvent):
     instances: state.instances.map((i) => {
       if (i.id !== d.instanceId) return i;
       switch (event.type) {
-        case 'ShareCreatingFromSnapshot':
+        case 'ShareCreationDeferred':
           return {
             ...i,
             status: i.status === 'deleting' ? 'deleting' : 'creating_from_snapshot',

@@ -258,7 +258,7 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
       return decideResize(command, state);
     case 'RejectSharePlacement':
       return decidePlacement(command, state);
-    case 'RecordShareCreatingFromSnapshot':
+    case 'RecordShareCreationDeferred':
     case 'RecordShareStatusPoll':
       return decideFromSnapshot(command, state);
     default:

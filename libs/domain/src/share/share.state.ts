@@ -274,7 +274,7 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
       return evolveResize(state, event);
     case 'SharePlacementRejected':
       return evolvePlacement(state, event);
-    case 'ShareCreatingFromSnapshot':
+    case 'ShareCreationDeferred':
     case 'ShareCreationProgressed':
       return evolveFromSnapshot(state, event);
     default:

@@ -270,7 +270,7 @@ export class ShareDriverOperations {
       shareDecider,
       shareStream(state.id),
       {
-        type: 'RecordShareCreatingFromSnapshot',
+        type: 'RecordShareCreationDeferred',
         instanceId: instance.id,
         commandId,
         now: this.clock(),

@@ -3,7 +3,7 @@ import {
   SHARE_STREAM_PREFIX,
   USER_MESSAGE_STREAM_PREFIX,
   type ShareCreated,
-  type ShareCreatingFromSnapshot,
+  type ShareCreationDeferred,
   type ShareRequested,
   type ShareSchedulingFailed,
   type UserMessageDeleted,
@@ -124,7 +124,7 @@ export const messagesProjection: Projection = {
     eventTypes: [
       'ShareRequested',
       'ShareSchedulingFailed',
-      'ShareCreatingFromSnapshot',
+      'ShareCreationDeferred',
       'ShareCreated',
       'ShareCreationFailed',
       'ShareDeleted',
@@ -153,8 +153,8 @@ export const messagesProjection: Projection = {
         await putMessage(ctx, event, shareId, message, data.failedAt);
         return;
       }
-      case 'ShareCreatingFromSnapshot': {
-        const data = event.data as ShareCreatingFromSnapshot['data'];
+      case 'ShareCreationDeferred': {
+        const data = event.data as ShareCreationDeferred['data'];
         const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
         if (!source) return;
         const asynchronous = [...(source.asynchronous_instances ?? []), data.instanceId];

@@ -67,7 +67,7 @@ const placed: ShareEvent[] = [
   },
 ];
 const asynchronous: ShareEvent = {
-  type: 'ShareCreatingFromSnapshot',
+  type: 'ShareCreationDeferred',
   data: { instanceId: 'i2', commandId: 'c1', progress: '0%', answeredAt: at(2) },
 };
 const progressed = (progress: string, second: number): ShareEvent => ({
