@@ -140,7 +140,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     'HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT',
     env.HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT,
   ),
-  shareStatusPollMs: integer('HAWSER_SHARE_STATUS_POLL_MS', env.HAWSER_SHARE_STATUS_POLL_MS, 60_000),
+  shareStatusPollMs: integer(
+    'HAWSER_SHARE_STATUS_POLL_MS',
+    env.HAWSER_SHARE_STATUS_POLL_MS,
+    60_000,
+  ),
   quotaDefaults: quotaDefaultsFrom(env),
 });
 
