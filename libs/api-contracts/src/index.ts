@@ -14,3 +14,5 @@ export * from './views/access-rule.view.js';
 export * from './dto/snapshot.dto.js';
 export * from './dto/share-action.dto.js';
 export * from './views/share-instance.view.js';
+export * from './views/export-location.view.js';
+export * from './views/availability-zone.view.js';

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import type { Request } from 'express';
+import { availabilityZoneView } from '#hawser/api-contracts';
 import { AVAILABILITY_ZONES, type AvailabilityZoneDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
@@ -36,13 +37,6 @@ export class AvailabilityZonesController {
         sort: [['name', 1]],
       },
     );
-    return {
-      availability_zones: zones.map((z) => ({
-        id: z.id,
-        name: z.name,
-        created_at: z.created_at,
-        updated_at: z.updated_at,
-      })),
-    };
+    return { availability_zones: zones.map(availabilityZoneView) };
   }
 }

@@ -39,6 +39,7 @@ export class QuotaSetsController {
       (r) => ({ limit: limits[r], in_use: inUse[r], reserved: 0 }),
       viewContextOf(ctx),
       project,
+      query.share_type !== undefined,
     );
   }
 
@@ -50,7 +51,12 @@ export class QuotaSetsController {
   ) {
     const ctx = this.readable(req, project, query);
     const { limits } = await this.quotas.figures(project);
-    return quotaSetView((r) => limits[r], viewContextOf(ctx), project);
+    return quotaSetView(
+      (r) => limits[r],
+      viewContextOf(ctx),
+      project,
+      query.share_type !== undefined,
+    );
   }
 
   @Put(':project')

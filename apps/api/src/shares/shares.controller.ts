@@ -18,12 +18,14 @@ import {
   AllowAccessDto,
   CreateShareDto,
   DenyAccessDto,
+  exportLocationView,
   legacyAccessState,
   ResizeShareDto,
   shareDetailView,
   shareSummaryView,
   toBoolean,
   UpdateShareDto,
+  visibleExportLocations,
 } from '#hawser/api-contracts';
 import type { ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
@@ -203,19 +205,11 @@ export class SharesController {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.9')) throw notFoundError('The resource could not be found.');
     const doc = await this.shares.find(id, requireAuth(ctx));
-    const isAdmin = ctx.auth?.isAdmin ?? false;
+    const view = viewContextOf(ctx);
     return {
-      export_locations: doc.export_locations
-        .filter((l) => isAdmin || !l.is_admin_only)
-        .map((l) => ({
-          id: l.id,
-          path: l.path,
-          ...(atLeast(ctx.microversion, '2.14') && { preferred: l.preferred }),
-          ...(isAdmin && {
-            share_instance_id: l.share_instance_id,
-            is_admin_only: l.is_admin_only,
-          }),
-        })),
+      export_locations: visibleExportLocations(doc.export_locations, view).map((l) =>
+        exportLocationView(l, view),
+      ),
     };
   }
 

@@ -1,6 +1,25 @@
 import type { ShareTypeDocument } from '#hawser/projections';
 import { shareTypeView } from './share-type.view.js';
 import type { ViewContext } from './view-context.js';
+import {
+  ALL_VERSIONS,
+  expectedKeys,
+  keysOf,
+  viewContext,
+  type FieldRow,
+} from './test-support/view-context.js';
+
+/** Manila's share type view, reference 1.6 (`api/views/types.py`). */
+const SHARE_TYPE: readonly FieldRow[] = [
+  { key: 'id' },
+  { key: 'name' },
+  { key: 'extra_specs' },
+  { key: 'required_extra_specs' },
+  { key: 'os-share-type-access:is_public', until: '2.6' },
+  { key: 'share_type_access:is_public', from: '2.7' },
+  { key: 'description', from: '2.41' },
+  { key: 'is_default', from: '2.46' },
+];
 
 const type = {
   id: 'a5b3c1d2-0000-4000-8000-000000000001',
@@ -38,5 +57,45 @@ describe('share type view', () => {
 
   it('shows an admin every spec as stored', () => {
     expect(shareTypeView(type, context(true), undefined).extra_specs).toEqual(type.extra_specs);
+  });
+});
+
+describe('share type view: the field set per microversion', () => {
+  it.each(ALL_VERSIONS.flatMap((v) => [[v, false] as const, [v, true] as const]))(
+    'at %s (admin: %s) shows exactly the reference keys',
+    (version, isAdmin) => {
+      expect(keysOf(shareTypeView(type, viewContext(version, { isAdmin }), undefined))).toEqual(
+        expectedKeys(SHARE_TYPE, version, isAdmin),
+      );
+    },
+  );
+
+  it('carries is_public under the extension name until 2.6, the core name from 2.7', () => {
+    const privateType = { ...type, is_public: false };
+    expect(shareTypeView(privateType, context(false, [2, 6]), undefined)).toMatchObject({
+      'os-share-type-access:is_public': false,
+    });
+    expect(shareTypeView(privateType, context(false, [2, 7]), undefined)).toMatchObject({
+      'share_type_access:is_public': false,
+    });
+  });
+
+  it('puts driver_handles_share_servers alone in required_extra_specs', () => {
+    expect(shareTypeView(type, context(true), undefined).required_extra_specs).toEqual({
+      driver_handles_share_servers: 'False',
+    });
+  });
+
+  it('marks the configured default type with is_default from 2.46', () => {
+    expect(shareTypeView(type, context(false, [2, 46]), 'default').is_default).toBe(true);
+    expect(shareTypeView(type, context(false, [2, 46]), 'other').is_default).toBe(false);
+    expect(shareTypeView(type, context(false, [2, 46]), undefined).is_default).toBe(false);
+  });
+
+  it('shows the description from 2.41', () => {
+    const described = { ...type, description: 'general purpose' };
+    expect(shareTypeView(described, context(false, [2, 41]), undefined).description).toBe(
+      'general purpose',
+    );
   });
 });
