@@ -1,6 +1,7 @@
 import { MESSAGES, type MessageDocument } from '#hawser/projections';
 import type { DocumentStore, Filter } from '#hawser/read-models';
 import { badRequest } from '../http/manila-error.js';
+import { pageOf } from '../http/page-params.js';
 import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
 
 const EQUALITY_FILTERS = [
@@ -25,12 +26,6 @@ const SORT_KEYS = new Set([
   'expires_at',
 ]);
 
-const nonNegative = (name: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
-  return Number(value);
-};
-
 const isoTime = (name: string, value: string): string => {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) {
@@ -41,7 +36,7 @@ const isoTime = (name: string, value: string): string => {
 
 /**
  * GET /messages (reference 3.9): equality filters, created_since/created_before from 2.52,
- * sort and paging; the caller's project unless admin; expired messages are not shown (Manila
+ * sort and paging (`more` when a page follows); the caller's project unless admin; expired messages are not shown (Manila
  * reaps them, Hawser hides them from the moment they expire).
  */
 export const listMessages = async (
@@ -50,7 +45,7 @@ export const listMessages = async (
   version: Microversion,
   query: Readonly<Record<string, string>>,
   now: Date,
-): Promise<MessageDocument[]> => {
+): Promise<{ messages: MessageDocument[]; more: boolean }> => {
   const filter: Filter = {};
   for (const key of EQUALITY_FILTERS) {
     if (query[key] !== undefined) filter[key] = query[key];
@@ -69,8 +64,6 @@ export const listMessages = async (
   if (!SORT_KEYS.has(sortKey)) throw badRequest(`Invalid sort_key: ${sortKey}`);
   const sortDir = query.sort_dir ?? 'desc';
   if (sortDir !== 'asc' && sortDir !== 'desc') throw badRequest(`Invalid sort_dir: ${sortDir}`);
-  const limit = nonNegative('limit', query.limit);
-  const offset = nonNegative('offset', query.offset) ?? 0;
   const found = await documents.find<MessageDocument>(MESSAGES, filter, {
     sort: [[sortKey, sortDir === 'asc' ? 1 : -1]],
   });
@@ -80,6 +73,6 @@ export const listMessages = async (
     m.expires_at > nowIso &&
     (created.$gte === undefined || m.created_at >= created.$gte) &&
     (created.$lte === undefined || m.created_at <= created.$lte);
-  const visible = found.filter(inRange);
-  return visible.slice(offset, limit === undefined ? undefined : offset + limit);
+  const { page, more } = pageOf(found.filter(inRange), query);
+  return { messages: page, more };
 };

@@ -11,6 +11,7 @@ import { notFoundError } from '../http/manila-error.js';
 import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
+import { nextPageLink } from '../http/next-page-link.js';
 import { listMessages } from './message-list.query.js';
 
 /** Manila's user messages (2.37+, reference 1.11 and 3.9): the caller's project unless admin. */
@@ -22,17 +23,29 @@ export class MessagesController {
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
+  /** A page of messages; `messages_links` points on when the page is full and more follow. */
   @Get()
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = this.versioned(req);
-    const messages = await listMessages(
+    const { messages, more } = await listMessages(
       this.documents,
       requireAuth(ctx),
       ctx.microversion,
       query,
       new Date(),
     );
-    return { messages: messages.map((m) => messageView(m, viewContextOf(ctx))) };
+    const body: Record<string, unknown> = {
+      messages: messages.map((m) => messageView(m, viewContextOf(ctx))),
+    };
+    if (more) {
+      const offset = Number(query.offset ?? 0) + messages.length;
+      body.messages_links = nextPageLink(
+        req,
+        ctx,
+        new URLSearchParams({ ...query, offset: `${offset}` }),
+      );
+    }
+    return body;
   }
 
   @Get(':id')

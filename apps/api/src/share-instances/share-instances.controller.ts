@@ -13,6 +13,8 @@ import { notFoundError } from '../http/manila-error.js';
 import { requireAdmin } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
+import { nextPageLink } from '../http/next-page-link.js';
+import { pageOf } from '../http/page-params.js';
 
 const notFound = () => notFoundError('The resource could not be found.');
 
@@ -28,7 +30,8 @@ const matchesExportLocation = (
 
 /**
  * Manila's share instances (2.3+, admin only; reference 1.2 and 3.4.3), from the
- * share-instances read model. The reset_status and force_delete actions are not served here.
+ * share-instances read model, a page at a time with `limit` and `offset`. The reset_status and
+ * force_delete actions are not served here.
  */
 @Controller('v2')
 export class ShareInstancesController {
@@ -40,12 +43,17 @@ export class ShareInstancesController {
     const docs = await this.documents.find<ShareInstanceDocument>(
       SHARE_INSTANCES,
       {},
-      { sort: [['created_at', 1]] },
+      {
+        sort: [
+          ['created_at', 1],
+          ['id', 1],
+        ],
+      },
     );
     const filtered = atLeast(ctx.microversion, '2.35')
       ? docs.filter((d) => matchesExportLocation(d, query))
       : docs;
-    return { share_instances: filtered.map((d) => shareInstanceView(d, viewContextOf(ctx))) };
+    return this.page(req, ctx, query, filtered);
   }
 
   @Get('share_instances/:id')
@@ -57,7 +65,11 @@ export class ShareInstancesController {
   }
 
   @Get('shares/:shareId/instances')
-  async ofShare(@Req() req: Request, @Param('shareId') shareId: string) {
+  async ofShare(
+    @Req() req: Request,
+    @Param('shareId') shareId: string,
+    @Query() query: Record<string, string>,
+  ) {
     const ctx = this.authorized(req);
     if (!(await this.documents.get<ShareRecord>(SHARES, shareId))) {
       throw notFoundError(`Share ${shareId} could not be found.`);
@@ -65,9 +77,33 @@ export class ShareInstancesController {
     const docs = await this.documents.find<ShareInstanceDocument>(
       SHARE_INSTANCES,
       { share_id: shareId },
-      { sort: [['created_at', 1]] },
+      {
+        sort: [
+          ['created_at', 1],
+          ['id', 1],
+        ],
+      },
     );
-    return { share_instances: docs.map((d) => shareInstanceView(d, viewContextOf(ctx))) };
+    return this.page(req, ctx, query, docs);
+  }
+
+  /** One page by limit and offset; `share_instances_links` points on when more follow. */
+  private page(
+    req: Request,
+    ctx: RequestContext,
+    query: Record<string, string>,
+    docs: readonly ShareInstanceDocument[],
+  ) {
+    const { page, more } = pageOf(docs, query);
+    const body: Record<string, unknown> = {
+      share_instances: page.map((d) => shareInstanceView(d, viewContextOf(ctx))),
+    };
+    if (more) {
+      const offset = Number(query.offset ?? 0) + page.length;
+      const params = new URLSearchParams({ ...query, offset: `${offset}` });
+      body.share_instances_links = nextPageLink(req, ctx, params);
+    }
+    return body;
   }
 
   private authorized(req: Request): RequestContext {

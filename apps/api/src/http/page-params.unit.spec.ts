@@ -1,0 +1,32 @@
+import { MAX_LIMIT, pageOf } from './page-params.js';
+
+const items = ['a', 'b', 'c', 'd', 'e'];
+
+describe('a page by limit and offset', () => {
+  it.each([
+    [{}, ['a', 'b', 'c', 'd', 'e'], false],
+    [{ limit: '2' }, ['a', 'b'], true],
+    [{ limit: '2', offset: '2' }, ['c', 'd'], true],
+    [{ limit: '2', offset: '3' }, ['d', 'e'], false],
+    [{ limit: '5' }, ['a', 'b', 'c', 'd', 'e'], false],
+    [{ offset: '4' }, ['e'], false],
+    [{ offset: '9' }, [], false],
+    [{ limit: '0' }, ['a', 'b', 'c', 'd', 'e'], false],
+  ])('%j gives %j (more: %s)', (query, page, more) => {
+    expect(pageOf(items, query)).toEqual({ page, more });
+  });
+
+  it('serves at most osapi_max_limit items when a limit is given', () => {
+    const many = Array.from({ length: MAX_LIMIT + 5 }, (_, i) => i);
+    expect(pageOf(many, { limit: '5000' })).toMatchObject({ more: true });
+    expect(pageOf(many, { limit: '5000' }).page).toHaveLength(MAX_LIMIT);
+    expect(pageOf(many, {}).page).toHaveLength(MAX_LIMIT + 5);
+  });
+
+  it.each([{ limit: 'ten' }, { limit: '-1' }, { offset: '1.5' }])(
+    'rejects %j with a Manila 400',
+    (query) => {
+      expect(() => pageOf(items, query)).toThrow(/param must be an integer/);
+    },
+  );
+});
