@@ -14,6 +14,7 @@ export {
   type ProjectionRunnerOptions,
   type ProjectionStatus,
 } from './projection/projection-runner.js';
+export { ReadModelChanges, type ChangeListener } from './changes/read-model-changes.js';
 // Log-following parts shared with the process-manager runtime.
 export { AppendSignal } from './subscription/append-signal.js';
 export { PositionWaiters } from './subscription/position-waiters.js';

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { EventStore } from '#hawser/eventstore';
 import { ALL_PROJECTIONS } from '#hawser/projections';
-import { ProjectionRunner, type DocumentStore } from '#hawser/read-models';
+import { ProjectionRunner, ReadModelChanges, type DocumentStore } from '#hawser/read-models';
 import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
 import {
   DOCUMENT_STORE,
@@ -57,11 +57,12 @@ export class ProjectionsModule {
     return {
       module: ProjectionsModule,
       providers: [
+        { provide: ReadModelChanges, useValue: new ReadModelChanges() },
         {
           provide: ProjectionRunner,
-          useFactory: (events: EventStore, documents: DocumentStore) =>
-            new ProjectionRunner(events, documents, ALL_PROJECTIONS),
-          inject: [EVENT_STORE, DOCUMENT_STORE],
+          useFactory: (events: EventStore, documents: DocumentStore, changes: ReadModelChanges) =>
+            new ProjectionRunner(events, documents, ALL_PROJECTIONS, { changes }),
+          inject: [EVENT_STORE, DOCUMENT_STORE, ReadModelChanges],
         },
         {
           provide: READ_YOUR_WRITES,
@@ -76,7 +77,7 @@ export class ProjectionsModule {
           inject: [ProjectionRunner],
         },
       ],
-      exports: [ProjectionRunner, READ_YOUR_WRITES, READ_MODEL_POSITIONS],
+      exports: [ProjectionRunner, ReadModelChanges, READ_YOUR_WRITES, READ_MODEL_POSITIONS],
     };
   }
 }

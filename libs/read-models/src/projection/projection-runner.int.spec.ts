@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteEventStore, type NewEvent, type RecordedEvent } from '#hawser/eventstore';
+import { ReadModelChanges } from '../changes/read-model-changes.js';
+import type { DocumentWrite } from '../document-store.port.js';
 import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
 import type { Projection, ProjectionContext } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
@@ -138,6 +140,37 @@ describe('ProjectionRunner', () => {
     expect(reached).toBe(true);
     expect(await documents.get<StreamCount>('counts', 'thing-live')).toMatchObject({ count: 1 });
     expect(elapsed).toBeLessThan(250);
+  });
+
+  it('given a listener on the change feed, when an event is projected, then it hears the committed writes of its collection only', async () => {
+    const changes = new ReadModelChanges();
+    const heard: DocumentWrite[] = [];
+    const stop = changes.listen('counts', (writes) => heard.push(...writes));
+    const runner = new ProjectionRunner(
+      eventStore,
+      documents,
+      [countingProjection('counts', 'counts'), countingProjection('other', 'other')],
+      { changes },
+    );
+    runners.push(runner);
+    await runner.start();
+    const { position } = await eventStore.append('thing-fed', events(1), {
+      expectedRevision: 'no_stream',
+    });
+    expect(await runner.waitForPosition(position, 2_000)).toBe(true);
+    expect(heard).toEqual([
+      {
+        kind: 'put',
+        collection: 'counts',
+        document: { id: 'thing-fed', count: 1, lastType: 'ThingHappened' },
+      },
+    ]);
+    // What is heard has been committed: a reader told of it finds it in the store.
+    expect(await documents.get('counts', 'thing-fed')).toMatchObject({ count: 1 });
+    stop();
+    await eventStore.append('thing-fed', events(1), { expectedRevision: 'any' });
+    await caughtUp(runner);
+    expect(heard).toHaveLength(1);
   });
 
   it('given events its filter skips, when waiting for their position, then it resolves: the log was examined', async () => {

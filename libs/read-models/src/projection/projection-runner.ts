@@ -1,5 +1,6 @@
 import type { EventStore } from '#hawser/eventstore';
 import type { DocumentStore } from '../document-store.port.js';
+import type { ReadModelChanges } from '../changes/read-model-changes.js';
 import { LogFollowers } from '../subscription/log-followers.js';
 import type { Projection } from './projection.js';
 import { GenerationTarget, LiveTarget } from './projection-target.js';
@@ -10,6 +11,8 @@ export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   /** Longest sleep when caught up without an append signal (default 1,000 ms). */
   readonly pollIntervalMs?: number;
+  /** Where the live collections' committed writes are published (GraphQL subscriptions). */
+  readonly changes?: ReadModelChanges;
 }
 
 export interface ProjectionStatus {
@@ -47,7 +50,9 @@ export class ProjectionRunner {
       onProgress: this.workers.progressed,
     };
     for (const projection of projections) {
-      const target = new LiveTarget(documents, projection.name);
+      const target = new LiveTarget(documents, projection.name, (writes) =>
+        options.changes?.publish(writes),
+      );
       this.workers.add(
         projection.name,
         new ProjectionWorker(projection, events, documents, target, this.workerOptions),

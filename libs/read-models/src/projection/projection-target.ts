@@ -26,6 +26,8 @@ export class LiveTarget implements ProjectionTarget {
   constructor(
     private readonly store: DocumentStore,
     private readonly checkpointName: string,
+    /** Told of every batch's writes once committed (the change feed). */
+    private readonly committed: (writes: readonly DocumentWrite[]) => void = () => {},
   ) {}
 
   get saved(): number {
@@ -52,6 +54,7 @@ export class LiveTarget implements ProjectionTarget {
       expectedPosition: this.stored,
     });
     this.stored = position;
+    if (writes.length > 0) this.committed(writes);
   }
 }
 
