@@ -13,7 +13,7 @@ import { QuotaWorkflowsModule } from './quota-sets/quota-workflows.module.js';
 import { PoolStateModule } from './scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from './api.module.js';
-import { createAuthenticator } from './http/create-authenticator.js';
+import { AUTHENTICATOR, type Authenticator } from './http/authenticator.js';
 import { configureHttpPipeline } from './http/http-pipeline.js';
 
 /**
@@ -49,7 +49,7 @@ export const createApiApp = async (
   });
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
-    authenticator: createAuthenticator(config),
+    authenticator: app.get<Authenticator>(AUTHENTICATOR),
   });
   return app;
 };

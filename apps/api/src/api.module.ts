@@ -5,6 +5,8 @@ import { AuditController } from './admin/audit.controller.js';
 import { ParkedEventsController } from './admin/parked-events.controller.js';
 import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
+import { GRAPHQL_PROVIDERS, GraphqlApiModule } from './graphql/graphql-api.module.js';
+import { AuthenticationModule } from './http/authentication.module.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
@@ -25,8 +27,12 @@ import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { SnapshotsService } from './snapshots/snapshots.service.js';
 import { VersionsController } from './versions/versions.controller.js';
 
-/** Manila's v2 REST API and Hawser's admin endpoints, over the read models and commands. */
+/**
+ * Manila's v2 REST API, Hawser's admin endpoints and the GraphQL read API, over the read
+ * models and commands.
+ */
 @Module({
+  imports: [AuthenticationModule, GraphqlApiModule],
   controllers: [
     VersionsController,
     ShareTypesController,
@@ -46,6 +52,7 @@ import { VersionsController } from './versions/versions.controller.js';
     ShareInstancesController,
   ],
   providers: [
+    ...GRAPHQL_PROVIDERS,
     ShareTypesService,
     SharesService,
     SnapshotSourceResolver,

@@ -14,7 +14,7 @@ import { QuotaWorkflowsModule } from '../../api/src/quota-sets/quota-workflows.m
 import { PoolStateModule } from '../../api/src/scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from '../../api/src/api.module.js';
-import { createAuthenticator } from '../../api/src/http/create-authenticator.js';
+import { AUTHENTICATOR, type Authenticator } from '../../api/src/http/authenticator.js';
 import { configureHttpPipeline } from '../../api/src/http/http-pipeline.js';
 import { SchedulerModule } from '../../scheduler/src/scheduler.module.js';
 import { SchedulerService } from '../../scheduler/src/scheduler.service.js';
@@ -67,7 +67,7 @@ export const createHawserApp = async (
   );
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
-    authenticator: createAuthenticator(config),
+    authenticator: app.get<Authenticator>(AUTHENTICATOR),
   });
   return app;
 };

@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
+import { GraphQLError } from 'graphql';
 import { DomainError, type DomainErrorKind } from '#hawser/domain';
 import { WrongExpectedRevisionError } from '#hawser/eventstore';
+import { graphqlErrorOf } from '../graphql/graphql-error.js';
 import { faultBody, ManilaHttpError } from './manila-error.js';
 
 const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
@@ -12,17 +14,32 @@ const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
   over_limit: 413,
 };
 
-/** Every error leaves as Manila's fault body; only a real fault is a 500, and it is logged. */
+/**
+ * Every error leaves as Manila's fault body; only a real fault is a 500, and it is logged. In a
+ * GraphQL resolver the same status and message leave as a GraphQL error instead.
+ */
 @Catch()
 export class ManilaExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
   catch(error: unknown, host: ArgumentsHost): void {
+    if (host.getType<string>() === 'graphql') throw this.graphqlError(error);
+    const [status, message] = this.described(error);
     const res = host.switchToHttp().getResponse<Response>();
-    const [status, message] = this.describe(error);
-    if (status >= 500) this.logger.error(error instanceof Error ? error.stack : String(error));
     if (status === 413) res.setHeader('Retry-After', '0');
     res.status(status).json(faultBody(status, message));
+  }
+
+  private graphqlError(error: unknown): GraphQLError {
+    if (error instanceof GraphQLError) return error;
+    return graphqlErrorOf(...this.described(error));
+  }
+
+  /** The status and message, logging a real fault. */
+  private described(error: unknown): [number, string] {
+    const [status, message] = this.describe(error);
+    if (status >= 500) this.logger.error(error instanceof Error ? error.stack : String(error));
+    return [status, message];
   }
 
   private describe(error: unknown): [number, string] {

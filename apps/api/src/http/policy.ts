@@ -2,8 +2,10 @@ import { forbiddenError } from './manila-error.js';
 import type { AuthContext, RequestContext } from './request-context.js';
 
 /** Manila's Zed defaults (reference 9): admin-only rules need the admin role. */
-export const requireAdmin = (ctx: RequestContext, rule: string): AuthContext => {
-  const auth = requireAuth(ctx);
+export const requireAdmin = (ctx: RequestContext, rule: string): AuthContext =>
+  requireAdminRole(requireAuth(ctx), rule);
+
+export const requireAdminRole = (auth: AuthContext, rule: string): AuthContext => {
   if (!auth.isAdmin) throw forbiddenError(`Policy doesn't allow ${rule} to be performed.`);
   return auth;
 };

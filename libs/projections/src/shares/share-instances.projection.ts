@@ -30,6 +30,8 @@ export const shareInstancesProjection: Projection = {
   name: 'share-instances',
   collections: [SHARE_INSTANCES, SHARE_INSTANCE_STATES],
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX] },
+  // A share's instances (its replicas), for the API's per-share views and their batched reads.
+  indexes: { [SHARE_INSTANCES]: [['share_id', 'created_at']] },
   async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareStateDocument>(SHARE_INSTANCE_STATES, shareId);

@@ -1,0 +1,31 @@
+import type { ViewContext } from '#hawser/api-contracts';
+import type { DocumentStore } from '#hawser/read-models';
+import { MAX_VERSION } from '../http/microversion.js';
+import type { AuthContext, Microversion } from '../http/request-context.js';
+import { ReadModelLoaders } from './read-model.loaders.js';
+
+/** What every resolver of one GraphQL operation knows: the caller and the batched reads. */
+export interface GraphqlContext {
+  readonly auth: AuthContext;
+  readonly loaders: ReadModelLoaders;
+}
+
+export const graphqlContext = (auth: AuthContext, documents: DocumentStore): GraphqlContext => ({
+  auth,
+  loaders: new ReadModelLoaders(documents),
+});
+
+/** GraphQL answers as the newest Manila microversion does; it has no versions of its own. */
+export const LATEST: Microversion = {
+  major: 2,
+  minor: Number(MAX_VERSION.split('.')[1]),
+  text: MAX_VERSION,
+  experimental: false,
+};
+
+export const viewContextFor = (auth: AuthContext): ViewContext => ({
+  version: [LATEST.major, LATEST.minor],
+  isAdmin: auth.isAdmin,
+  baseUrl: '',
+  urlProjectId: undefined,
+});

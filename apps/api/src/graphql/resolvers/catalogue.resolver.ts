@@ -1,0 +1,59 @@
+import { Inject } from '@nestjs/common';
+import { Args, Context, ID, Int, Query, Resolver } from '@nestjs/graphql';
+import { listPools } from '#hawser/scheduler';
+import { DOCUMENT_STORE } from '#hawser/platform';
+import type { DocumentStore } from '#hawser/read-models';
+import { listMessages } from '../../messages/message-list.query.js';
+import { requireAdminRole } from '../../http/policy.js';
+import {
+  POOL_STATE_SOURCE,
+  type PoolStateSource,
+} from '../../scheduler-stats/pool-state.source.js';
+import { ShareTypesService } from '../../share-types/share-types.service.js';
+import { LATEST, viewContextFor, type GraphqlContext } from '../graphql-context.js';
+import { UserMessage, userMessageOf } from '../types/message.type.js';
+import { Pool, poolOf } from '../types/pool.type.js';
+import { ShareType, shareTypeOf } from '../types/share-type.type.js';
+
+const MAX_MESSAGES_PAGE = 1000;
+
+/** Share types, pools with their capacity, and user messages: the listings around shares. */
+@Resolver()
+export class CatalogueResolver {
+  constructor(
+    private readonly shareTypeService: ShareTypesService,
+    @Inject(POOL_STATE_SOURCE) private readonly poolState: PoolStateSource,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+  ) {}
+
+  @Query(() => [ShareType], {
+    description: 'The share types the caller may use (admins: all of them), by name.',
+  })
+  async shareTypes(@Context() ctx: GraphqlContext): Promise<ShareType[]> {
+    const types = await this.shareTypeService.list(ctx.auth, ctx.auth.isAdmin ? 'all' : undefined);
+    const view = viewContextFor(ctx.auth);
+    return types.map((type) => shareTypeOf(type, view, this.shareTypeService.defaultShareTypeName));
+  }
+
+  @Query(() => [Pool], {
+    description: "The scheduler's live pools and their capacity (admin only).",
+  })
+  pools(@Context() ctx: GraphqlContext): Pool[] {
+    requireAdminRole(ctx.auth, 'scheduler_stats:pools:index');
+    return listPools(this.poolState.registry, Date.now()).map(poolOf);
+  }
+
+  @Query(() => [UserMessage], {
+    description: "User messages, newest first: the caller's project unless admin.",
+  })
+  async messages(
+    @Context() ctx: GraphqlContext,
+    @Args('first', { type: () => Int, defaultValue: 50 }) first = 50,
+    @Args('resourceId', { type: () => ID, nullable: true }) resourceId?: string,
+  ): Promise<UserMessage[]> {
+    const query: Record<string, string> = { limit: String(Math.min(first, MAX_MESSAGES_PAGE)) };
+    if (resourceId) query.resource_id = resourceId;
+    const messages = await listMessages(this.documents, ctx.auth, LATEST, query, new Date());
+    return messages.map(userMessageOf);
+  }
+}

@@ -1,0 +1,150 @@
+import { Inject } from '@nestjs/common';
+import {
+  Args,
+  Context,
+  Extensions,
+  ID,
+  Int,
+  Parent,
+  Query,
+  ResolveField,
+  Resolver,
+} from '@nestjs/graphql';
+import { shareStream } from '#hawser/domain';
+import type { EventStore } from '#hawser/eventstore';
+import { DOCUMENT_STORE, EVENT_STORE } from '#hawser/platform';
+import type { DocumentStore } from '#hawser/read-models';
+import { badRequest, forbiddenError } from '../../http/manila-error.js';
+import { listShares } from '../../shares/share-list.query.js';
+import { SharesService } from '../../shares/shares.service.js';
+import { LATEST, type GraphqlContext } from '../graphql-context.js';
+import { AccessRule, accessRuleOf } from '../types/access-rule.type.js';
+import { Replica, replicaOf } from '../types/replica.type.js';
+import { ShareEvent, shareEventOf } from '../types/share-event.type.js';
+import { manilaShareQuery, ShareFilter, ShareSort } from '../types/share-query.input.js';
+import { Affinity, Share, ShareConnection, shareOf } from '../types/share.type.js';
+import { Snapshot, snapshotOf } from '../types/snapshot.type.js';
+
+/** The largest page of shares one request may ask for. */
+export const MAX_SHARES_PAGE = 100;
+const MAX_EVENTS_PAGE = 1000;
+
+/** Cursors are opaque to clients: the id of the last share of a page, encoded. */
+const cursorOf = (shareId: string) => Buffer.from(`share:${shareId}`).toString('base64url');
+const markerOf = (cursor: string): string => {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  if (!text.startsWith('share:')) throw badRequest(`Invalid cursor: ${cursor}`);
+  return text.slice('share:'.length);
+};
+
+const pageSize = (name: string, value: number, max: number): number => {
+  if (value < 0 || value > max) throw badRequest(`${name} must be from 0 to ${max}`);
+  return value;
+};
+
+/** Shares and what hangs off them, with the REST API's listing, policy and views. */
+@Resolver(() => Share)
+export class SharesResolver {
+  constructor(
+    private readonly shareService: SharesService,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+  ) {}
+
+  @Query(() => Share, {
+    description: 'A share the caller may read (its own, public, or any for admins).',
+  })
+  async share(
+    @Args('id', { type: () => ID }) id: string,
+    @Context() ctx: GraphqlContext,
+  ): Promise<Share> {
+    return shareOf(await this.shareService.find(id, ctx.auth), ctx.auth);
+  }
+
+  @Query(() => ShareConnection, {
+    description: `Shares as Manila lists them (the caller's project; filters, sorting), a page at a time (first at most ${MAX_SHARES_PAGE}).`,
+  })
+  async shares(
+    @Context() ctx: GraphqlContext,
+    @Args('filter', { type: () => ShareFilter, nullable: true }) filter?: ShareFilter,
+    @Args('sort', { type: () => ShareSort, nullable: true }) sort?: ShareSort,
+    @Args('first', { type: () => Int, defaultValue: 20 }) first = 20,
+    @Args('after', { type: () => String, nullable: true }) after?: string,
+  ): Promise<ShareConnection> {
+    const limit = pageSize('first', first, MAX_SHARES_PAGE);
+    const page = await listShares(this.documents, ctx.auth, LATEST, {
+      ...manilaShareQuery(filter, sort),
+      limit: String(limit),
+      marker: after === undefined || after === null ? undefined : markerOf(after),
+    });
+    const last = page.shares[page.shares.length - 1];
+    return {
+      nodes: page.shares.map((doc) => shareOf(doc, ctx.auth)),
+      totalCount: page.count,
+      pageInfo: {
+        endCursor: last ? cursorOf(last.id) : null,
+        hasNextPage: page.nextMarker !== undefined,
+      },
+    };
+  }
+
+  @ResolveField(() => [Replica], {
+    description: 'Its instances: one, or its replicas with their replica state.',
+  })
+  @Extensions({ listSize: 3 })
+  async replicas(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<Replica[]> {
+    const docs = await ctx.loaders.replicas.load(share.id);
+    return docs.map((doc) => replicaOf(doc, ctx.auth));
+  }
+
+  @ResolveField(() => [Snapshot], {
+    description: "Its snapshots, for admins and the share's project.",
+  })
+  async snapshots(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<Snapshot[]> {
+    const docs = await ctx.loaders.snapshots.load(share.id);
+    return docs
+      .filter((doc) => ctx.auth.isAdmin || doc.project_id === ctx.auth.projectId)
+      .map(snapshotOf);
+  }
+
+  @ResolveField(() => [AccessRule])
+  async accessRules(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<AccessRule[]> {
+    return (await ctx.loaders.accessRules.load(share.id)).map(accessRuleOf);
+  }
+
+  @ResolveField(() => Affinity, {
+    nullable: true,
+    description: 'The affinity hints it was scheduled with; null when none.',
+  })
+  async affinity(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<Affinity | null> {
+    const hints = (await ctx.loaders.shareRecords.load(share.id))?.state.schedulerHints;
+    if (!hints) return null;
+    return {
+      sameHost: [...(hints.sameHost ?? [])],
+      differentHost: [...(hints.differentHost ?? [])],
+      onlyHost: ctx.auth.isAdmin ? (hints.onlyHost ?? null) : null,
+    };
+  }
+
+  @ResolveField(() => [ShareEvent], {
+    nullable: true,
+    description:
+      "Its history, oldest first: for admins and the share's project; the data is admin only.",
+  })
+  async events(
+    @Parent() share: Share,
+    @Context() ctx: GraphqlContext,
+    @Args('first', { type: () => Int, defaultValue: 50 }) first = 50,
+    @Args('fromRevision', { type: () => Int, nullable: true }) fromRevision?: number,
+  ): Promise<ShareEvent[]> {
+    if (!ctx.auth.isAdmin && share.projectId !== ctx.auth.projectId) {
+      throw forbiddenError(`Policy doesn't allow share:events to be performed.`);
+    }
+    const events = await this.eventStore.readStream(shareStream(share.id), {
+      direction: 'forwards',
+      ...(fromRevision !== undefined && fromRevision !== null && { fromRevision }),
+      maxCount: pageSize('first', first, MAX_EVENTS_PAGE),
+    });
+    return events.map((event) => shareEventOf(event, ctx.auth));
+  }
+}

@@ -1,0 +1,90 @@
+import { Extensions, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import type { ShareDocument } from '#hawser/projections';
+import type { AuthContext } from '../../http/request-context.js';
+import { ExportLocation, exportLocationsOf } from './export-location.type.js';
+import { entriesOf, KeyValue } from './key-value.type.js';
+
+@ObjectType('Share', {
+  description:
+    'A share as the read models show it; replicas, snapshots, access rules, affinity and events are read on demand, batched per request.',
+})
+export class Share {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => ID) projectId!: string;
+  @Field(() => ID) userId!: string;
+  @Field(() => Int, { description: 'GiB' }) size!: number;
+  @Field(() => String) shareProto!: string;
+  @Field(() => String) status!: string;
+  @Field(() => String, { nullable: true, description: 'Creation progress, e.g. "40%".' })
+  progress!: string | null;
+  @Field(() => Boolean) isPublic!: boolean;
+  @Field(() => String, { nullable: true }) availabilityZone!: string | null;
+  @Field(() => ID, { nullable: true }) shareTypeId!: string | null;
+  @Field(() => String, { nullable: true }) shareTypeName!: string | null;
+  @Field(() => ID, { nullable: true }) snapshotId!: string | null;
+  @Field(() => String) accessRulesStatus!: string;
+  @Field(() => String, { nullable: true }) replicationType!: string | null;
+  @Field(() => Boolean) hasReplicas!: boolean;
+  @Field(() => [KeyValue])
+  @Extensions({ listSize: 5 })
+  metadata!: KeyValue[];
+  @Field(() => [ExportLocation])
+  @Extensions({ listSize: 3 })
+  exportLocations!: ExportLocation[];
+  @Field(() => String, { nullable: true, description: 'Admin only: null for other callers.' })
+  host!: string | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+/** The caller's view of a share: admin-only fields are null for others, as REST omits them. */
+export const shareOf = (doc: ShareDocument, auth: AuthContext): Share => ({
+  id: doc.id,
+  name: doc.name,
+  description: doc.description,
+  projectId: doc.project_id,
+  userId: doc.user_id,
+  size: doc.size,
+  shareProto: doc.share_proto,
+  status: doc.status,
+  progress: doc.progress,
+  isPublic: doc.is_public,
+  availabilityZone: doc.availability_zone,
+  shareTypeId: doc.share_type_id,
+  shareTypeName: doc.share_type_name,
+  snapshotId: doc.snapshot_id,
+  accessRulesStatus: doc.access_rules_status,
+  replicationType: doc.replication_type,
+  hasReplicas: doc.has_replicas,
+  metadata: entriesOf(doc.metadata),
+  exportLocations: exportLocationsOf(doc.export_locations, auth),
+  host: auth.isAdmin ? doc.host : null,
+  createdAt: doc.created_at,
+  updatedAt: doc.updated_at,
+});
+
+@ObjectType('PageInfo')
+export class PageInfo {
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
+  endCursor!: string | null;
+  @Field(() => Boolean) hasNextPage!: boolean;
+}
+
+@ObjectType('ShareConnection')
+export class ShareConnection {
+  // Sized by the `first` of the field that returns the connection.
+  @Field(() => [Share])
+  @Extensions({ listSize: 1 })
+  nodes!: Share[];
+  @Field(() => Int, { description: 'Matching shares over all pages.' }) totalCount!: number;
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@ObjectType('Affinity', { description: 'The scheduler hints a share was created with.' })
+export class Affinity {
+  @Field(() => [ID]) sameHost!: string[];
+  @Field(() => [ID]) differentHost!: string[];
+  @Field(() => String, { nullable: true }) onlyHost!: string | null;
+}
