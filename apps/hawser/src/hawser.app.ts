@@ -34,7 +34,7 @@ class InProcessTransportModule {
 }
 
 @Module({})
-class HawserModule {
+export class HawserModule {
   static forRoot(config: HawserConfig, backends: readonly BackendConfig[]): DynamicModule {
     return {
       module: HawserModule,
@@ -65,9 +65,13 @@ export const createHawserApp = async (
     HawserModule.forRoot(config, backends),
     { bodyParser: false, ...(options.logger === false && { logger: false }) },
   );
+  configureHawserApp(app, config);
+  return app;
+};
+
+/** The HTTP pipeline in front of the all-in-one module (also for tests that build it themselves). */
+export const configureHawserApp = (app: NestExpressApplication, config: HawserConfig): void =>
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
     authenticator: app.get<Authenticator>(AUTHENTICATOR),
   });
-  return app;
-};
