@@ -6,6 +6,7 @@ import type {
   UserMessageEvent,
 } from '#hawser/domain';
 import { UpcasterRegistry } from '#hawser/eventstore';
+import { REPLICA_EVENT_CATALOGUE } from './replica-catalogue.js';
 
 /**
  * The event catalogue: every event Hawser writes, the stream category it lives in, the version
@@ -219,6 +220,7 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     meaning: 'An adjustment was given back (an extend that failed).',
   },
   UserMessageDeleted: { category: 'message', version: 1, meaning: 'A user deleted a message.' },
+  ...REPLICA_EVENT_CATALOGUE,
 };
 
 /**

@@ -4,6 +4,8 @@ import { decideAccess } from './share-access.decide.js';
 import { validateMetadata } from './share-metadata.js';
 import { decidePlacement } from './share-placement.decide.js';
 import { decideFromSnapshot, decideSnapshotSourcePlacement } from './share-from-snapshot.decide.js';
+import { isReplicaCommand } from './share-replica.commands.js';
+import { decideReplica, replicaOperationIsDue } from './share-replica.decide.js';
 import { decideResize } from './share-resize.decide.js';
 import { decideSnapshot } from './share-snapshot.decide.js';
 import type { ShareCommand } from './share.commands.js';
@@ -44,6 +46,7 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     return [{ type: 'ShareRequested', data }, ...placement];
   }
   if (state.lifecycle !== 'active') throw notFound(`Share ${state.id} could not be found.`);
+  if (isReplicaCommand(command)) return decideReplica(command, state);
 
   switch (command.type) {
     case 'ScheduleShareInstance': {
@@ -296,6 +299,10 @@ const operationIsDue = (
         const mapping = rule.instances[instance.id];
         return mapping === 'queued_to_apply' || mapping === 'queued_to_deny';
       });
+    case 'create_replica':
+    case 'delete_replica':
+    case 'promote_replica':
+      return replicaOperationIsDue(instance, command.operation);
     default:
       return assertNever(command.operation);
   }

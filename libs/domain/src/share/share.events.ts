@@ -4,6 +4,7 @@ import type { AccessEvent } from './share-access.events.js';
 import type { PlacementEvent } from './share-placement.events.js';
 import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
+import type { ReplicaEvent } from './share-replica.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
@@ -120,6 +121,7 @@ export type ShareEvent =
   | AccessEvent
   | ResizeEvent
   | PlacementEvent
+  | ReplicaEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

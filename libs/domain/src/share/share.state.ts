@@ -5,6 +5,9 @@ import { evolveAccess, withdrawInstanceFromRules } from './share-access.evolve.j
 import { evolvePlacement } from './share-placement.evolve.js';
 import { evolveFromSnapshot } from './share-from-snapshot.evolve.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
+import { evolveReplica } from './share-replica.evolve.js';
+import type { ReplicationState } from './share-replica.state.js';
+import { isReplicaEvent } from './share-replica.events.js';
 import { evolveResize } from './share-resize.evolve.js';
 import { evolveSnapshot } from './share-snapshot.evolve.js';
 import type { SnapshotState } from './share-snapshot.state.js';
@@ -72,6 +75,8 @@ export interface ShareState {
     readonly direction: 'extend' | 'shrink';
     readonly newSize: number;
   } | null;
+  /** Replica bookkeeping; absent until the first replica is added. */
+  readonly replication?: ReplicationState;
 }
 
 export const initialShareState = (): ShareState => ({
@@ -118,6 +123,7 @@ const withChildren = (state: ShareState): ShareState =>
 
 export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState => {
   const state = event.type === 'ShareRequested' ? stored : withChildren(stored);
+  if (isReplicaEvent(event)) return evolveReplica(state, event);
   switch (event.type) {
     case 'ShareRequested': {
       const d = event.data;

@@ -43,7 +43,10 @@ export type DriverOperation =
   | 'delete_snapshot'
   | 'update_access'
   | 'extend_share'
-  | 'shrink_share';
+  | 'shrink_share'
+  | 'create_replica'
+  | 'delete_replica'
+  | 'promote_replica';
 
 /** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
 export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([

@@ -1,0 +1,295 @@
+import { forbidden, invalid, notFound } from '../shared/domain-error.js';
+import type { ReplicaCommand } from './share-replica.commands.js';
+import type { ReplicaEvent } from './share-replica.events.js';
+import type { ShareStatusReset } from './share.events.js';
+import { promotionInProgress, replicasOf, replicationOf } from './share-replica.state.js';
+import { snapshotInstanceIdOf } from './share-snapshot.state.js';
+import type { ShareInstanceState, ShareState } from './share.state.js';
+import {
+  RESETTABLE_STATUSES,
+  TRANSITIONAL_STATUSES,
+  type DriverOperation,
+  type ReplicaState,
+} from './share.types.js';
+
+const REPLICA_STATES: readonly ReplicaState[] = ['active', 'in_sync', 'out_of_sync', 'error'];
+
+const replicaOf = (state: ShareState, replicaId: string): ShareInstanceState => {
+  const replica = replicasOf(state).find((i) => i.id === replicaId);
+  if (!replica) throw notFound(`Share replica ${replicaId} could not be found.`);
+  return replica;
+};
+
+const claimOpen = (state: ShareState, replicaId: string, commandId: string): boolean =>
+  state.instances.find((i) => i.id === replicaId)?.pendingOperation?.commandId === commandId;
+
+const requireNotBusy = (state: ShareState): void => {
+  if (promotionInProgress(state)) {
+    throw invalid(`Share ${state.id} is busy: a replica is being promoted.`);
+  }
+};
+
+/** Whether a replica operation a node wants to claim is still wanted by the share's state. */
+export const replicaOperationIsDue = (
+  instance: ShareInstanceState,
+  operation: Extract<DriverOperation, 'create_replica' | 'delete_replica' | 'promote_replica'>,
+): boolean => {
+  switch (operation) {
+    case 'create_replica':
+      return instance.status === 'creating' && instance.host !== '';
+    case 'delete_replica':
+      return instance.status === 'deleting';
+    case 'promote_replica':
+      return instance.status === 'replication_change';
+  }
+};
+
+const removal = (
+  state: ShareState,
+  replica: ShareInstanceState,
+  commandId: string | null,
+  now: string,
+): ReplicaEvent => {
+  const { quotaHolders } = replicationOf(state);
+  const quotaHolderId = quotaHolders.includes(replica.id) ? replica.id : (quotaHolders[0] ?? null);
+  return {
+    type: 'ReplicaDeleted',
+    data: { replicaId: replica.id, commandId, quotaHolderId, deletedAt: now },
+  };
+};
+
+/** Share replicas (reference 2.3, 3.7 and 5): one instance per replica, in the share's stream. */
+export const decideReplica = (
+  command: ReplicaCommand,
+  state: ShareState,
+): (ReplicaEvent | ShareStatusReset)[] => {
+  switch (command.type) {
+    case 'RequestReplica': {
+      if (state.instances.some((i) => i.id === command.replicaId)) return [];
+      if (!state.capabilities?.replicationType) {
+        throw invalid(`Replication not supported for share ${state.id}.`);
+      }
+      requireNotBusy(state);
+      if (!state.instances.some((i) => i.replicaState === 'active' && i.status === 'available')) {
+        throw invalid(`Share ${state.id} has no active replica in available status.`);
+      }
+      return [
+        {
+          type: 'ReplicaRequested',
+          data: {
+            replicaId: command.replicaId,
+            availabilityZone: command.availabilityZone,
+            snapshotInstances: state.snapshots.map((s) => ({
+              snapshotId: s.id,
+              snapshotInstanceId: snapshotInstanceIdOf(s.id, command.replicaId),
+            })),
+            quotaHolderId: command.replicaId,
+            requestedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'ScheduleReplica': {
+      const replica = replicaOf(state, command.replicaId);
+      if (replica.host !== '' || replica.status !== 'creating') return [];
+      return [
+        {
+          type: 'ReplicaScheduled',
+          data: {
+            replicaId: replica.id,
+            host: command.host,
+            availabilityZone: command.availabilityZone,
+            size: state.size,
+            scheduledAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'FailReplicaScheduling': {
+      const replica = replicaOf(state, command.replicaId);
+      if (replica.host !== '' || replica.status !== 'creating') return [];
+      return [
+        {
+          type: 'ReplicaSchedulingFailed',
+          data: {
+            replicaId: replica.id,
+            message: command.message,
+            detail: command.detail,
+            failedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'CompleteReplicaCreation': {
+      if (!claimOpen(state, command.replicaId, command.commandId)) return [];
+      const { type: _type, now, ...data } = command;
+      return [{ type: 'ReplicaCreated', data: { ...data, createdAt: now } }];
+    }
+    case 'FailReplicaCreation': {
+      if (!claimOpen(state, command.replicaId, command.commandId)) return [];
+      const { type: _type, now, ...data } = command;
+      return [{ type: 'ReplicaCreationFailed', data: { ...data, failedAt: now } }];
+    }
+    case 'DeleteReplica': {
+      const replica = replicaOf(state, command.replicaId);
+      const actives = state.instances.filter((i) => i.replicaState === 'active');
+      if (replica.replicaState === 'active' && actives.length === 1) {
+        throw invalid('Cannot delete the only active replica of a share.');
+      }
+      if (replica.status === 'deleting' && !command.force) return [];
+      const events: ReplicaEvent[] = [
+        {
+          type: 'ReplicaDeletionRequested',
+          data: { replicaId: replica.id, force: command.force, requestedAt: command.now },
+        },
+      ];
+      // A replica that never reached a node has nothing to delete on a back end.
+      if (replica.host === '') events.push(removal(state, replica, null, command.now));
+      return events;
+    }
+    case 'CompleteReplicaDeletion': {
+      if (!claimOpen(state, command.replicaId, command.commandId)) return [];
+      return [removal(state, replicaOf(state, command.replicaId), command.commandId, command.now)];
+    }
+    case 'FailReplicaDeletion': {
+      if (!claimOpen(state, command.replicaId, command.commandId)) return [];
+      const replica = replicaOf(state, command.replicaId);
+      // A forced deletion removes the replica whatever the back end says (reference 5.6).
+      if (replicationOf(state).forcedDeletions.includes(replica.id)) {
+        return [removal(state, replica, command.commandId, command.now)];
+      }
+      const { type: _type, now, ...data } = command;
+      return [{ type: 'ReplicaDeletionFailed', data: { ...data, failedAt: now } }];
+    }
+    case 'PromoteReplica': {
+      const replica = replicaOf(state, command.replicaId);
+      // Writable replicas are all active: promoting one changes nothing (reference 5.2).
+      if (replica.replicaState === 'active') return [];
+      if (replica.status !== 'available') {
+        throw invalid(
+          `Share replica ${replica.id} status must be available, not ${replica.status}.`,
+        );
+      }
+      if (replica.replicaState !== 'in_sync' && !command.isAdmin) {
+        throw forbidden(
+          `Share replica ${replica.id} is ${String(replica.replicaState)}: only an admin may promote it.`,
+        );
+      }
+      requireNotBusy(state);
+      return [
+        {
+          type: 'ReplicaPromotionRequested',
+          data: { replicaId: replica.id, requestedAt: command.now },
+        },
+      ];
+    }
+    case 'CompleteReplicaPromotion': {
+      if (!claimOpen(state, command.replicaId, command.commandId)) return [];
+      const known = new Set(state.instances.map((i) => i.id));
+      const listed = new Set(command.replicas.map((r) => r.replicaId));
+      const replicas = command.replicas
+        .filter((r) => known.has(r.replicaId) && r.replicaId !== command.replicaId)
+        .map((r) => ({ ...r, replicaState: r.replicaState ?? stateOf(state, r.replicaId) }));
+      // Readable and dr shares keep one active replica: a former active the driver did not
+      // report on is out of sync until refreshed (reference 5.4 step 5).
+      for (const instance of state.instances) {
+        if (instance.replicaState !== 'active' || listed.has(instance.id)) continue;
+        if (instance.id !== command.replicaId) {
+          replicas.push({ replicaId: instance.id, replicaState: 'out_of_sync' });
+        }
+      }
+      const promoted = command.replicas.find((r) => r.replicaId === command.replicaId);
+      return [
+        {
+          type: 'ReplicaPromoted',
+          data: {
+            replicaId: command.replicaId,
+            commandId: command.commandId,
+            replicas: [
+              ...replicas.map((r) => ({
+                replicaId: r.replicaId,
+                replicaState: r.replicaState,
+                ...(r.exportLocations && { exportLocations: r.exportLocations }),
+              })),
+              {
+                replicaId: command.replicaId,
+                replicaState: 'active',
+                ...(promoted?.exportLocations && { exportLocations: promoted.exportLocations }),
+              },
+            ],
+            promotedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'FailReplicaPromotion': {
+      if (!claimOpen(state, command.replicaId, command.commandId)) return [];
+      const { type: _type, now, ...data } = command;
+      return [{ type: 'ReplicaPromotionFailed', data: { ...data, failedAt: now } }];
+    }
+    case 'ResyncReplica': {
+      const replica = replicaOf(state, command.replicaId);
+      if (replica.replicaState === 'active') return [];
+      if (replica.host === '') throw invalid(`Share replica ${replica.id} has no host.`);
+      return [
+        {
+          type: 'ReplicaResyncRequested',
+          data: { replicaId: replica.id, requestedAt: command.now },
+        },
+      ];
+    }
+    case 'RefreshReplicaState': {
+      const replica = state.instances.find((i) => i.id === command.replicaId);
+      if (!replica || replica.replicaState === null || replica.replicaState === 'active') return [];
+      if (TRANSITIONAL_STATUSES.has(replica.status) || replica.status === 'replication_change') {
+        return [];
+      }
+      if (replica.pendingOperation) return [];
+      const hasActive = state.instances.some((i) => i.replicaState === 'active');
+      const { outcome } = command;
+      const failed = outcome === 'failed';
+      const replicaState: ReplicaState = !hasActive || outcome === 'failed' ? 'error' : outcome;
+      const statusError = failed && hasActive;
+      if (replicaState === replica.replicaState && (!statusError || replica.status === 'error')) {
+        return [];
+      }
+      return [
+        {
+          type: 'ReplicaStateRefreshed',
+          data: { replicaId: replica.id, replicaState, statusError, refreshedAt: command.now },
+        },
+      ];
+    }
+    case 'ResetReplicaStatus': {
+      const replica = replicaOf(state, command.replicaId);
+      if (!RESETTABLE_STATUSES.includes(command.status)) {
+        throw invalid(`Invalid status provided: ${command.status}.`);
+      }
+      return [
+        {
+          type: 'ShareStatusReset',
+          data: { instanceId: replica.id, status: command.status, resetAt: command.now },
+        },
+      ];
+    }
+    case 'ResetReplicaState': {
+      const replica = replicaOf(state, command.replicaId);
+      if (!REPLICA_STATES.includes(command.replicaState)) {
+        throw invalid(`Invalid replica_state provided: ${command.replicaState}.`);
+      }
+      return [
+        {
+          type: 'ReplicaStateReset',
+          data: {
+            replicaId: replica.id,
+            replicaState: command.replicaState,
+            resetAt: command.now,
+          },
+        },
+      ];
+    }
+  }
+};
+
+const stateOf = (state: ShareState, replicaId: string): ReplicaState =>
+  state.instances.find((i) => i.id === replicaId)?.replicaState ?? 'out_of_sync';
