@@ -1,5 +1,12 @@
-import type { Placement, PlacementDecision, PlacementRequest } from '#hawser/process-managers';
-import type { FilterScheduler } from '#hawser/scheduler';
+import type {
+  Placement,
+  PlacementDecision,
+  PlacementRequest,
+  ReplicaPlacement,
+  ReplicaPlacementRequest,
+} from '#hawser/process-managers';
+import type { FilterScheduler, SchedulingRequest } from '#hawser/scheduler';
+import { replicaSchedulingRequest, typeAvailabilityZones } from './replica-scheduling-request.js';
 import {
   DEFAULT_FILTERS,
   DEFAULT_MAX_ATTEMPTS,
@@ -15,8 +22,8 @@ import {
  */
 export const SCHEDULER_FILTERS = [...DEFAULT_FILTERS, 'RetryFilter'];
 
-/** The scheduling workflow's placement port over Manila's filter-weigher pipeline. */
-export class FilterSchedulerPlacement implements Placement {
+/** The scheduling workflows' placement ports over Manila's filter-weigher pipeline. */
+export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
   constructor(
     private readonly registry: PoolStateRegistry,
     private readonly scheduler: FilterScheduler,
@@ -41,18 +48,14 @@ export class FilterSchedulerPlacement implements Placement {
         detail: { attemptedHosts, userMessage: noValidHostUserMessage(null) },
       };
     }
-    const availabilityZones = (request.shareType.extraSpecs.availability_zones ?? '')
-      .split(',')
-      .map((zone) => zone.trim())
-      .filter(Boolean);
-    const result = this.scheduler.schedule(
+    return this.decide(
       schedulingRequest({
         shareId: request.instanceId,
         size: request.size,
         shareProto: request.shareProto,
         shareType: request.shareType,
         availabilityZone: request.availabilityZone,
-        availabilityZones,
+        availabilityZones: typeAvailabilityZones(request.shareType.extraSpecs),
         snapshotId: request.snapshotId,
         attemptedHosts,
         snapshot: request.snapshotSource
@@ -64,6 +67,15 @@ export class FilterSchedulerPlacement implements Placement {
           : null,
       }),
     );
+  }
+
+  placeReplica(request: ReplicaPlacementRequest): PlacementDecision {
+    return this.decide(replicaSchedulingRequest(request));
+  }
+
+  private decide(request: SchedulingRequest): PlacementDecision {
+    const { attemptedHosts } = request;
+    const result = this.scheduler.schedule(request);
     if (result.outcome === 'placed') {
       const pool = this.registry.poolIndex(result.host);
       const zone = pool === undefined ? null : this.registry.availabilityZoneOf(pool);

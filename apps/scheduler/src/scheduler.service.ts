@@ -8,7 +8,11 @@ import {
 import { CommandHandler } from '#hawser/application';
 import type { BackendStatsReport } from '#hawser/drivers';
 import type { EventStore } from '#hawser/eventstore';
-import { ProcessManagerRunner, shareSchedulingProcessManager } from '#hawser/process-managers';
+import {
+  ProcessManagerRunner,
+  replicaSchedulingProcessManager,
+  shareSchedulingProcessManager,
+} from '#hawser/process-managers';
 import { BACKENDS, type BackendDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { FilterScheduler, PoolStateRegistry } from '#hawser/scheduler';
@@ -104,7 +108,10 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     if (this.stopped) return;
-    const workflows = [shareSchedulingProcessManager(this.commands, this.placement, this.events)];
+    const workflows = [
+      shareSchedulingProcessManager(this.commands, this.placement, this.events),
+      replicaSchedulingProcessManager(this.commands, this.placement),
+    ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(
       workflows.map((w) => w.name),

@@ -13,6 +13,7 @@ import {
   PlacementAdmission,
   ShareDriverOperations,
   shareNodeOperationsProcessManager,
+  replicaNodeOperationsProcessManager,
   ProcessManagerRunner,
 } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
@@ -29,6 +30,8 @@ import {
   WorkflowRunners,
 } from '#hawser/platform';
 import { CreatingFromSnapshotPoll } from './creating-from-snapshot.poll.js';
+
+import { ReplicaStateRefresh } from './replica-state-refresh.js';
 
 export const SHARE_NODE_OPTIONS = Symbol('SHARE_NODE_OPTIONS');
 export const DRIVER_REGISTRY = Symbol('DRIVER_REGISTRY');
@@ -52,6 +55,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   /** Checks each placement against the pools' last reports before the driver creates it. */
   private readonly admission: PlacementAdmission;
   private polling: CreatingFromSnapshotPoll | undefined;
+  private replicaRefresh: ReplicaStateRefresh | undefined;
 
   constructor(
     @Inject(SHARE_NODE_OPTIONS) private readonly options: ShareNodeOptions,
@@ -99,6 +103,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     await this.recover(operations);
     const workflows = [
       shareNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
+      replicaNodeOperationsProcessManager(this.options.nodeName, operations),
     ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(
@@ -112,11 +117,18 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       this.config.shareStatusPollMs,
     );
     this.polling.start();
+    this.replicaRefresh = new ReplicaStateRefresh(
+      operations,
+      this.documents,
+      this.config.replicaStateUpdateIntervalS * 1000,
+    );
+    this.replicaRefresh.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.reporting) clearInterval(this.reporting);
     await this.polling?.stop();
+    await this.replicaRefresh?.stop();
     await this.runner?.stop();
     await this.drivers.close();
   }

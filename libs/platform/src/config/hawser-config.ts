@@ -57,6 +57,8 @@ export interface HawserConfig {
   readonly useSchedulerCreatingShareFromSnapshot: boolean;
   /** HAWSER_SHARE_STATUS_POLL_MS: how often nodes poll shares in creating_from_snapshot. */
   readonly shareStatusPollMs: number;
+  /** HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: Manila's replica_state_update_interval. */
+  readonly replicaStateUpdateIntervalS: number;
   /** HAWSER_QUOTA_<RESOURCE> (e.g. HAWSER_QUOTA_SHARES): default quota limits, Manila's by default. */
   readonly quotaDefaults: QuotaLimits;
 }
@@ -144,6 +146,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     'HAWSER_SHARE_STATUS_POLL_MS',
     env.HAWSER_SHARE_STATUS_POLL_MS,
     60_000,
+  ),
+  replicaStateUpdateIntervalS: integer(
+    'HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S',
+    env.HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S,
+    300,
   ),
   quotaDefaults: quotaDefaultsFrom(env),
 });

@@ -22,6 +22,7 @@ import {
   exportLocationsOf,
 } from './share-from-snapshot-calls.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
+import { REPLICA_OPERATIONS, ShareReplicaCalls } from './share-replica-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
 
@@ -49,6 +50,8 @@ export class ShareDriverOperations {
   private readonly maintenance: ShareMaintenanceCalls;
   private readonly poller: CreatingFromSnapshotPoller;
 
+  readonly replicas: ShareReplicaCalls;
+
   constructor(
     private readonly commands: CommandHandler,
     private readonly drivers: ReadonlyMap<string, ShareDriver>,
@@ -65,6 +68,12 @@ export class ShareDriverOperations {
       (host) => this.driverFor(host),
       (state, instance) => this.refOf(state, instance),
       clock,
+    );
+    this.replicas = new ShareReplicaCalls(
+      commands,
+      (host) => this.driverFor(host),
+      clock,
+      (state, instance) => this.refOf(state, instance),
     );
   }
 
@@ -154,6 +163,18 @@ export class ShareDriverOperations {
       await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
+  /** Creates, deletes or promotes a replica held by this node (reference 5). */
+  async runReplicaOperation(
+    shareId: string,
+    replicaId: string,
+    operation: 'create_replica' | 'delete_replica' | 'promote_replica',
+    commandId: string,
+    causationId: string,
+  ) {
+    const claimed = await this.claim(shareId, replicaId, operation, commandId, causationId);
+    if (claimed) await this.replicas.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
   /** Settles an operation claimed before a crash, asking the driver what it has. */
   async recover(shareId: string, instanceId: string): Promise<void> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
@@ -162,6 +183,12 @@ export class ShareDriverOperations {
     const driver = instance && this.driverFor(instance.host);
     if (!instance || !pending || !driver) return;
     const causationId = pending.commandId;
+    if (REPLICA_OPERATIONS.has(pending.operation)) {
+      this.logger.log(
+        `recovering ${pending.operation} of replica ${instance.id}: running it again`,
+      );
+      return this.replicas.run(state, instance, pending.commandId, causationId);
+    }
     if (!SHARE_LIFECYCLE.has(pending.operation)) {
       // Drivers make a repeated call with the same command id harmless: run it again.
       this.logger.log(

@@ -1,0 +1,50 @@
+import { Logger } from '@nestjs/common';
+import { derivedId } from '#hawser/domain';
+import type { ShareDriverOperations } from '#hawser/process-managers';
+import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+
+/**
+ * Manila's periodic_share_replica_update (reference 5.7): every interval, each non-active
+ * replica this node holds is asked of its driver how far it is behind the active replica, and a
+ * changed replica_state is recorded. Runs are never overlapped: a slow one delays the next.
+ */
+export class ReplicaStateRefresh {
+  private readonly logger = new Logger('share-node');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly operations: ShareDriverOperations,
+    private readonly documents: DocumentStore,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.refreshAll()
+        .catch((error: unknown) => this.logger.error(`replica state refresh: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  async refreshAll(): Promise<void> {
+    const replicas = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+      replica_state: { $in: ['in_sync', 'out_of_sync', 'error'] },
+    });
+    const round = new Date().toISOString();
+    for (const doc of replicas) {
+      if (!this.operations.driverFor(doc.host)) continue;
+      const { state } = await this.operations.load(doc.share_id);
+      const replica = state.instances.find((i) => i.id === doc.id);
+      if (!replica) continue;
+      await this.operations.replicas.refresh(state, replica, derivedId(doc.id, `refresh:${round}`));
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import type { ShareInstanceState, ShareState } from '#hawser/domain';
+import type { PlacementDecision } from '../share-scheduling/placement.port.js';
+
+/** What to place: a new replica of a share, with the share as it is now. */
+export interface ReplicaPlacementRequest {
+  readonly share: ShareState;
+  readonly replica: ShareInstanceState;
+}
+
+/** The scheduler as the replica scheduling process manager sees it. */
+export interface ReplicaPlacement {
+  placeReplica(request: ReplicaPlacementRequest): PlacementDecision;
+  consume(host: string, instanceId: string, sizeGiB: number, placedAt: number): void;
+}

@@ -1,0 +1,67 @@
+import type { CommandHandler } from '#hawser/application';
+import {
+  derivedId,
+  SHARE_STREAM_PREFIX,
+  shareDecider,
+  type ReplicaRequested,
+  type ReplicaScheduled,
+} from '#hawser/domain';
+import type { RecordedEvent } from '#hawser/eventstore';
+import type { ProcessManager } from '../runtime/process-manager.js';
+import type { ReplicaPlacement } from './replica-placement.port.js';
+
+/**
+ * Places every requested replica among the pools of the active replica's replication domain
+ * (reference 5.1): ReplicaRequested -> the scheduler -> ReplicaScheduled, or
+ * ReplicaSchedulingFailed. Every ReplicaScheduled debits the chosen pool.
+ */
+export const replicaSchedulingProcessManager = (
+  commands: CommandHandler,
+  placement: ReplicaPlacement,
+  clock: () => string = () => new Date().toISOString(),
+): ProcessManager => ({
+  name: 'replica-scheduling',
+  filter: {
+    streamPrefixes: [SHARE_STREAM_PREFIX],
+    eventTypes: ['ReplicaRequested', 'ReplicaScheduled'],
+  },
+  async handle(event: RecordedEvent): Promise<void> {
+    if (event.type === 'ReplicaScheduled') {
+      const data = event.data as ReplicaScheduled['data'];
+      placement.consume(data.host, data.replicaId, data.size, Date.parse(data.scheduledAt));
+      return;
+    }
+    const { replicaId } = event.data as ReplicaRequested['data'];
+    const { state } = await commands.load(shareDecider, event.streamId);
+    const replica = state.instances.find((i) => i.id === replicaId);
+    // Deleted meanwhile, or placed already by an earlier run of this event.
+    if (!replica || replica.host !== '' || replica.status !== 'creating') return;
+    const decision = placement.placeReplica({ share: state, replica });
+    await commands.handle(
+      shareDecider,
+      event.streamId,
+      decision.placed
+        ? {
+            type: 'ScheduleReplica',
+            replicaId,
+            host: decision.host,
+            availabilityZone: decision.availabilityZone,
+            now: clock(),
+          }
+        : {
+            type: 'FailReplicaScheduling',
+            replicaId,
+            message: decision.message,
+            detail: decision.detail,
+            now: clock(),
+          },
+      {
+        commandId: derivedId(event.id, 'schedule-replica'),
+        causationId: event.id,
+        correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
+        userId: 'scheduler',
+      },
+      { retryOnConflict: 5 },
+    );
+  },
+});

@@ -1,0 +1,70 @@
+import {
+  derivedId,
+  SHARE_STREAM_PREFIX,
+  type ReplicaDeletionRequested,
+  type ReplicaPromotionRequested,
+  type ReplicaResyncRequested,
+  type ReplicaScheduled,
+} from '#hawser/domain';
+import type { RecordedEvent } from '#hawser/eventstore';
+import type { ProcessManager } from '../runtime/process-manager.js';
+import type { ShareDriverOperations } from './share-driver-operations.js';
+
+/**
+ * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
+ * one of its pools is built, one whose deletion or promotion was asked for is deleted or
+ * promoted, and a resync refreshes its state now. Command ids derive from the causing event.
+ */
+export const replicaNodeOperationsProcessManager = (
+  nodeName: string,
+  operations: ShareDriverOperations,
+): ProcessManager => ({
+  name: `replica-node:${nodeName}`,
+  filter: {
+    streamPrefixes: [SHARE_STREAM_PREFIX],
+    eventTypes: [
+      'ReplicaScheduled',
+      'ReplicaDeletionRequested',
+      'ReplicaPromotionRequested',
+      'ReplicaResyncRequested',
+    ],
+  },
+  async handle(event: RecordedEvent): Promise<void> {
+    const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
+    const { replicaId } = event.data as (
+      | ReplicaScheduled
+      | ReplicaDeletionRequested
+      | ReplicaPromotionRequested
+      | ReplicaResyncRequested
+    )['data'];
+    const run = (operation: 'create_replica' | 'delete_replica' | 'promote_replica') =>
+      operations.runReplicaOperation(
+        shareId,
+        replicaId,
+        operation,
+        derivedId(event.id, operation),
+        event.id,
+      );
+    switch (event.type) {
+      case 'ReplicaScheduled':
+        if (operations.driverFor((event.data as ReplicaScheduled['data']).host)) {
+          await run('create_replica');
+        }
+        return;
+      case 'ReplicaDeletionRequested':
+        await run('delete_replica');
+        return;
+      case 'ReplicaPromotionRequested':
+        await run('promote_replica');
+        return;
+      case 'ReplicaResyncRequested': {
+        const { state } = await operations.load(shareId);
+        const replica = state.instances.find((i) => i.id === replicaId);
+        if (replica && operations.driverFor(replica.host)) {
+          await operations.replicas.refresh(state, replica, derivedId(event.id, 'resync'));
+        }
+        return;
+      }
+    }
+  },
+});

@@ -1,0 +1,281 @@
+import { Logger } from '@nestjs/common';
+import type { CommandContext, CommandHandler } from '#hawser/application';
+import {
+  derivedId,
+  replicasOf,
+  shareDecider,
+  shareStream,
+  snapshotAggregateStatus,
+  type ExportLocation,
+  type ShareCommand,
+  type ShareInstanceState,
+  type ShareState,
+} from '#hawser/domain';
+import {
+  DriverError,
+  type AccessRule,
+  type ExportLocation as DriverExportLocation,
+  type ReplicaSnapshotPair,
+  type ShareDriver,
+  type ShareInstanceRef,
+  type SnapshotInstanceRef,
+} from '#hawser/drivers';
+
+type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
+
+/** The claimed replica operations, run on the node that holds the replica. */
+export const REPLICA_OPERATIONS: ReadonlySet<string> = new Set([
+  'create_replica',
+  'delete_replica',
+  'promote_replica',
+]);
+
+/**
+ * The driver calls of replication (reference 5): create, delete and promote a replica once
+ * claimed, and refresh a replica's state. Each records its outcome on the share's stream. Run
+ * again on recovery: the drivers make a repeated call with the same command id harmless.
+ */
+export class ShareReplicaCalls {
+  private readonly logger = new Logger('share-node');
+
+  constructor(
+    private readonly commands: CommandHandler,
+    private readonly driverFor: (host: string) => ShareDriver | undefined,
+    private readonly clock: () => string,
+    private readonly refOf: RefOf,
+  ) {}
+
+  /** Runs the replica operation claimed on `replica` by `commandId` and records its outcome. */
+  async run(
+    state: ShareState,
+    replica: ShareInstanceState,
+    commandId: string,
+    causationId: string,
+  ) {
+    const pending = replica.pendingOperation;
+    const driver = this.driverFor(replica.host);
+    if (!pending || pending.commandId !== commandId || !driver) return;
+    const outcome = await this.call(driver, pending.operation, state, replica, commandId);
+    await this.record(state.id, outcome, commandId, causationId);
+  }
+
+  /**
+   * Asks the driver how far the replica is behind the active one (Manila's
+   * update_replica_state) and records a changed replica_state. Nothing is claimed: the call
+   * only reads and re-syncs, and the decider ignores a replica that is busy meanwhile.
+   */
+  async refresh(state: ShareState, replica: ShareInstanceState, commandId: string) {
+    const driver = this.driverFor(replica.host);
+    const active = state.instances.find((i) => i.replicaState === 'active');
+    if (!driver || replica.replicaState === 'active' || replica.pendingOperation) return;
+    let outcome: Extract<ShareCommand, { type: 'RefreshReplicaState' }>['outcome'] = 'error';
+    if (active) {
+      try {
+        const result = await driver.updateReplicaState({
+          commandId,
+          replicaList: this.replicaList(state),
+          replica: this.refOf(state, replica),
+          accessRules: this.rulesOn(state, replica),
+          replicaSnapshots: this.snapshotPairs(state, active, replica),
+        });
+        outcome = result.replicaState;
+      } catch (error) {
+        this.messageOf(error, 'update the replica state');
+        outcome = 'failed';
+      }
+    }
+    await this.record(
+      state.id,
+      { type: 'RefreshReplicaState', replicaId: replica.id, outcome, now: this.clock() },
+      commandId,
+      commandId,
+    );
+  }
+
+  private async call(
+    driver: ShareDriver,
+    operation: string,
+    state: ShareState,
+    replica: ShareInstanceState,
+    commandId: string,
+  ): Promise<ShareCommand> {
+    const replicaId = replica.id;
+    const now = this.clock;
+    switch (operation) {
+      case 'create_replica': {
+        const active = state.instances.find(
+          (i) => i.replicaState === 'active' && i.status === 'available',
+        );
+        if (!active) {
+          const message = 'The share has no active replica in available status.';
+          return { type: 'FailReplicaCreation', replicaId, commandId, message, now: now() };
+        }
+        const pairs = this.snapshotPairs(state, active, replica);
+        try {
+          const result = await driver.createReplica({
+            commandId,
+            replicaList: this.replicaList(state),
+            newReplica: this.refOf(state, replica),
+            accessRules: this.rulesOn(state, replica),
+            replicaSnapshots: pairs,
+          });
+          return {
+            type: 'CompleteReplicaCreation',
+            replicaId,
+            commandId,
+            replicaState: result.replicaState,
+            exportLocations: this.locations(commandId, result.exportLocations),
+            accessRulesStatus: result.accessRulesStatus,
+            snapshotInstanceIds: pairs.map((p) => p.shareReplicaSnapshot.snapshotInstanceId),
+            now: now(),
+          };
+        } catch (error) {
+          const message = this.messageOf(error, 'create the replica');
+          return { type: 'FailReplicaCreation', replicaId, commandId, message, now: now() };
+        }
+      }
+      case 'delete_replica':
+        try {
+          await driver.deleteReplica({
+            commandId,
+            replicaList: this.replicaList(state),
+            replica: this.refOf(state, replica),
+            replicaSnapshots: this.snapshotsOn(state, replica),
+          });
+          return { type: 'CompleteReplicaDeletion', replicaId, commandId, now: now() };
+        } catch (error) {
+          const message = this.messageOf(error, 'delete the replica');
+          return { type: 'FailReplicaDeletion', replicaId, commandId, message, now: now() };
+        }
+      case 'promote_replica':
+        try {
+          const result = await driver.promoteReplica({
+            commandId,
+            replicaList: this.replicaList(state),
+            replica: this.refOf(state, replica),
+            accessRules: this.rulesOn(state, replica),
+          });
+          return {
+            type: 'CompleteReplicaPromotion',
+            replicaId,
+            commandId,
+            replicas: result.replicas.map((r) => ({
+              replicaId: r.instanceId,
+              ...(r.replicaState && { replicaState: r.replicaState }),
+              ...(r.exportLocations && {
+                exportLocations: this.locations(
+                  derivedId(commandId, r.instanceId),
+                  r.exportLocations,
+                ),
+              }),
+            })),
+            now: now(),
+          };
+        } catch (error) {
+          const message = this.messageOf(error, 'promote the replica');
+          return { type: 'FailReplicaPromotion', replicaId, commandId, message, now: now() };
+        }
+      default:
+        throw new Error(`${operation} is not a replica operation`);
+    }
+  }
+
+  private async record(
+    shareId: string,
+    command: ShareCommand,
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.commands.handle(
+      shareDecider,
+      shareStream(shareId),
+      command,
+      this.context(derivedId(commandId, 'outcome'), causationId),
+      { retryOnConflict: 5 },
+    );
+  }
+
+  /** Every placed replica of the share, as Manila's replica_list. */
+  private replicaList(state: ShareState): ShareInstanceRef[] {
+    return replicasOf(state)
+      .filter((i) => i.host !== '')
+      .map((i) => this.refOf(state, i));
+  }
+
+  /** The share's rules as they stand on the replica (queued ones included: they are due). */
+  private rulesOn(state: ShareState, replica: ShareInstanceState): AccessRule[] {
+    return state.accessRules
+      .filter((r) =>
+        ['queued_to_apply', 'applying', 'active'].includes(r.instances[replica.id] ?? ''),
+      )
+      .map((r) => ({
+        accessId: r.id,
+        accessType: r.accessType,
+        accessTo: r.accessTo,
+        accessLevel: r.accessLevel,
+      }));
+  }
+
+  private snapshotRef(
+    state: ShareState,
+    snapshotId: string,
+    instanceId: string,
+  ): SnapshotInstanceRef | undefined {
+    const snapshot = state.snapshots.find((s) => s.id === snapshotId);
+    const instance = snapshot?.instances.find((i) => i.shareInstanceId === instanceId);
+    if (!snapshot || !instance) return undefined;
+    return {
+      snapshotId,
+      snapshotInstanceId: instance.id,
+      shareId: state.id,
+      shareInstanceId: instanceId,
+      sizeGiB: snapshot.size,
+    };
+  }
+
+  /** Manila's replica_snapshots: available snapshots, their active and replica instances. */
+  private snapshotPairs(
+    state: ShareState,
+    active: ShareInstanceState,
+    replica: ShareInstanceState,
+  ): ReplicaSnapshotPair[] {
+    const replicaStateOf = (id: string) => state.instances.find((i) => i.id === id)?.replicaState;
+    return state.snapshots.flatMap((snapshot) => {
+      if (snapshotAggregateStatus(snapshot, replicaStateOf) !== 'available') return [];
+      const onActive = this.snapshotRef(state, snapshot.id, active.id);
+      const onReplica = this.snapshotRef(state, snapshot.id, replica.id);
+      return onActive && onReplica
+        ? [{ activeReplicaSnapshot: onActive, shareReplicaSnapshot: onReplica }]
+        : [];
+    });
+  }
+
+  private snapshotsOn(state: ShareState, replica: ShareInstanceState): SnapshotInstanceRef[] {
+    return state.snapshots.flatMap((s) => {
+      const ref = this.snapshotRef(state, s.id, replica.id);
+      return ref ? [ref] : [];
+    });
+  }
+
+  private locations(
+    commandId: string,
+    locations: readonly DriverExportLocation[],
+  ): ExportLocation[] {
+    return locations.map((l, index) => ({
+      id: derivedId(commandId, `export-${index}`),
+      path: l.path,
+      preferred: l.preferred,
+      isAdminOnly: l.isAdminOnly,
+    }));
+  }
+
+  private messageOf(error: unknown, what: string): string {
+    if (error instanceof DriverError) return error.message;
+    this.logger.error(error instanceof Error ? error.stack : String(error));
+    return `Driver failed to ${what}.`;
+  }
+
+  private context(commandId: string, causationId: string): CommandContext {
+    return { commandId, causationId, userId: 'share-node' };
+  }
+}
