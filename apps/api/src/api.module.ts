@@ -17,6 +17,8 @@ import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
 import { ServicesController } from './services/services.controller.js';
 import { ShareInstancesController } from './share-instances/share-instances.controller.js';
+import { ShareReplicasController } from './share-replicas/share-replicas.controller.js';
+import { ShareReplicasService } from './share-replicas/share-replicas.service.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
 import { ShareTypesService } from './share-types/share-types.service.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
@@ -50,6 +52,7 @@ import { VersionsController } from './versions/versions.controller.js';
     SchedulerStatsController,
     ServicesController,
     ShareInstancesController,
+    ShareReplicasController,
   ],
   providers: [
     ...GRAPHQL_PROVIDERS,
@@ -57,6 +60,7 @@ import { VersionsController } from './versions/versions.controller.js';
     SharesService,
     SnapshotSourceResolver,
     SnapshotsService,
+    ShareReplicasService,
     QuotasService,
     {
       provide: QUOTA_DEFAULTS,

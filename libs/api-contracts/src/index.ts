@@ -16,3 +16,5 @@ export * from './dto/share-action.dto.js';
 export * from './views/share-instance.view.js';
 export * from './views/export-location.view.js';
 export * from './views/availability-zone.view.js';
+export * from './views/share-replica.view.js';
+export * from './dto/share-replica.dto.js';

@@ -285,7 +285,7 @@ export class SharesService {
       });
   }
 
-  private async findZone(idOrName: string): Promise<AvailabilityZoneDocument> {
+  async findZone(idOrName: string): Promise<AvailabilityZoneDocument> {
     const zone =
       (await this.documents.get<AvailabilityZoneDocument>(AVAILABILITY_ZONES, idOrName)) ??
       (

@@ -9,6 +9,7 @@ import {
   SHARE_STREAM_PREFIX,
   shareResizeDeltas,
   type QuotaCommand,
+  type ReplicaDeleted,
   type ShareDeleted,
   type ShareEvent,
   type ShareRequested,
@@ -23,6 +24,7 @@ import type { ProcessManager } from '../runtime/process-manager.js';
  * A project's quota follows what happens to its shares and snapshots after the request:
  * - ShareDeleted releases the share's holder, in the project the share was requested in;
  * - SnapshotDeleted releases the snapshot's holder, in the project that requested it;
+ * - ReplicaDeleted releases the replica holder it names, in the share's project;
  * - an extend that ends without the new size gives back what its request counted;
  * - a shrink that ends with the smaller size counts fewer gigabytes (Manila commits a shrink's
  *   quota only on success).
@@ -50,23 +52,24 @@ export const quotaReleaseProcessManager = (
       eventTypes: [
         'ShareDeleted',
         'SnapshotDeleted',
+        'ReplicaDeleted',
         'ShareInstanceResized',
         'ShareInstanceResizeFailed',
       ],
     },
     async handle(event: RecordedEvent): Promise<void> {
       switch (event.type) {
-        case 'ShareDeleted': {
+        case 'ShareDeleted':
+        case 'ReplicaDeleted': {
+          const holderId =
+            event.type === 'ShareDeleted'
+              ? (event.data as ShareDeleted['data']).shareId
+              : (event.data as ReplicaDeleted['data']).quotaHolderId;
+          if (holderId === null) return;
           const [first] = await events.readStream(event.streamId, { maxCount: 1 });
           if (first?.type !== 'ShareRequested') return;
           const { projectId } = first.data as ShareRequested['data'];
-          const { shareId } = event.data as ShareDeleted['data'];
-          await onQuota(event, {
-            type: 'ReleaseQuota',
-            projectId,
-            holderId: shareId,
-            now: clock(),
-          });
+          await onQuota(event, { type: 'ReleaseQuota', projectId, holderId, now: clock() });
           return;
         }
         case 'SnapshotDeleted': {

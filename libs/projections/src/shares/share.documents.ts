@@ -1,4 +1,5 @@
 import {
+  castsRulesToReadonly,
   instanceAccessRulesStatus,
   preferredInstance,
   shareAccessRulesStatus,
@@ -118,7 +119,7 @@ export const toShareInstanceDocument = (
   share_network_id: null,
   share_server_id: null,
   access_rules_status: instanceAccessRulesStatus(share.accessRules, instance.id),
-  cast_rules_to_readonly: false,
+  cast_rules_to_readonly: castsRulesToReadonly(share, instance),
   export_locations: exportLocationDocuments(instance.id, instance.exportLocations),
   pending_operation: instance.pendingOperation
     ? {

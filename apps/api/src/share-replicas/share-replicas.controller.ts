@@ -1,0 +1,216 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import {
+  CreateShareReplicaDto,
+  replicaExportLocationView,
+  shareReplicaDetailView,
+  shareReplicaSummaryView,
+} from '#hawser/api-contracts';
+import type { ReplicaState, ShareStatus } from '#hawser/domain';
+import type { ShareInstanceDocument } from '#hawser/projections';
+import { badRequest, notFoundError } from '../http/manila-error.js';
+import { requireAdmin, requireAuth } from '../http/policy.js';
+import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { requireBodyKey, validateBody } from '../http/validate-body.js';
+import { viewContextOf } from '../http/view-context.js';
+import { ShareReplicasService } from './share-replicas.service.js';
+
+const now = () => new Date().toISOString();
+
+/** 2.11 to 2.55 need the experimental header; from 2.56 the API is stable (reference 3.2). */
+const requireReplicasApi = (ctx: RequestContext, since = '2.11'): void => {
+  const version = ctx.microversion;
+  if (!atLeast(version, since) || (!atLeast(version, '2.56') && !version.experimental)) {
+    throw notFoundError('The resource could not be found.');
+  }
+};
+
+const slice = <T>(items: readonly T[], query: Record<string, string>): readonly T[] => {
+  const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
+  const limit = query.limit === undefined ? undefined : Number.parseInt(query.limit, 10);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
+    throw badRequest('limit must be a non-negative integer.');
+  }
+  return items.slice(offset, limit === undefined ? undefined : offset + Math.min(limit, 1000));
+};
+
+/** Manila's share replicas API (reference 1.3, 3.7 and 5), over the share-instances read model. */
+@Controller('v2/share-replicas')
+export class ShareReplicasController {
+  constructor(private readonly replicas: ShareReplicasService) {}
+
+  @Post()
+  @HttpCode(202)
+  async create(@Req() req: Request, @Body() body: unknown) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx);
+    const auth = requireAuth(ctx);
+    const dto = await validateBody(
+      CreateShareReplicaDto,
+      requireBodyKey(body, 'share_replica'),
+      'share_replica',
+    );
+    const doc = await this.replicas.create(dto, ctx, auth);
+    // Manila answers with the row as inserted, before replica_state is written (seed 001).
+    return {
+      share_replica: { ...shareReplicaDetailView(doc, viewContextOf(ctx)), replica_state: null },
+    };
+  }
+
+  @Get()
+  async list(@Req() req: Request, @Query() query: Record<string, string>) {
+    return this.page(req, query, (doc) => shareReplicaSummaryView(doc));
+  }
+
+  @Get('detail')
+  async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
+    return this.page(req, query, (doc, ctx) => shareReplicaDetailView(doc, viewContextOf(ctx)));
+  }
+
+  private async page(
+    req: Request,
+    query: Record<string, string>,
+    view: (doc: ShareInstanceDocument, ctx: RequestContext) => unknown,
+  ) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx);
+    const docs = await this.replicas.list(requireAuth(ctx), query.share_id);
+    return { share_replicas: slice(docs, query).map((d) => view(d, ctx)) };
+  }
+
+  @Get(':id')
+  async show(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx);
+    const doc = await this.replicas.find(id, requireAuth(ctx));
+    return { share_replica: shareReplicaDetailView(doc, viewContextOf(ctx)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(202)
+  async remove(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx);
+    const doc = await this.replicas.find(id, requireAuth(ctx));
+    await this.replicas.run(doc.share_id, ctx, {
+      type: 'DeleteReplica',
+      replicaId: doc.id,
+      force: false,
+      now: now(),
+    });
+  }
+
+  @Post(':id/action')
+  @HttpCode(202)
+  async action(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx);
+    const auth = requireAuth(ctx);
+    if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
+      throw badRequest('Malformed request body: exactly one action is expected.');
+    }
+    const [name, argument] = Object.entries(body)[0] as [string, unknown];
+    const doc = await this.replicas.find(id, auth);
+    const base = { replicaId: doc.id, now: now() };
+    switch (name) {
+      case 'promote': {
+        // The active replica (every writable one) is promoted already: 200 and no body.
+        if (doc.replica_state === 'active') {
+          res.status(200);
+          return;
+        }
+        await this.replicas.run(doc.share_id, ctx, {
+          type: 'PromoteReplica',
+          ...base,
+          isAdmin: auth.isAdmin,
+        });
+        const promoting = await this.replicas.find(doc.id, auth);
+        return { share_replica: shareReplicaDetailView(promoting, viewContextOf(ctx)) };
+      }
+      case 'resync': {
+        requireAdmin(ctx, 'share_replica:resync');
+        if (doc.replica_state === 'active') {
+          res.status(200);
+          return;
+        }
+        await this.replicas.run(doc.share_id, ctx, { type: 'ResyncReplica', ...base });
+        return;
+      }
+      case 'reset_status': {
+        requireAdmin(ctx, 'share_replica:reset_status');
+        const status = (argument as { status?: unknown } | null)?.status;
+        if (typeof status !== 'string') throw badRequest('Must specify a status.');
+        await this.replicas.run(doc.share_id, ctx, {
+          type: 'ResetReplicaStatus',
+          ...base,
+          status: status as ShareStatus,
+        });
+        return;
+      }
+      case 'reset_replica_state': {
+        requireAdmin(ctx, 'share_replica:reset_replica_state');
+        const state = (argument as { replica_state?: unknown } | null)?.replica_state;
+        if (typeof state !== 'string') throw badRequest('Must specify a replica_state.');
+        await this.replicas.run(doc.share_id, ctx, {
+          type: 'ResetReplicaState',
+          ...base,
+          replicaState: state as ReplicaState,
+        });
+        return;
+      }
+      case 'force_delete':
+        requireAdmin(ctx, 'share_replica:force_delete');
+        await this.replicas.run(doc.share_id, ctx, { type: 'DeleteReplica', ...base, force: true });
+        return;
+      default:
+        throw badRequest(`There is no such action: ${name}`);
+    }
+  }
+
+  @Get(':id/export-locations')
+  async exportLocations(@Req() req: Request, @Param('id') id: string) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx, '2.47');
+    const doc = await this.replicas.find(id, requireAuth(ctx));
+    const view = viewContextOf(ctx);
+    return {
+      export_locations: doc.export_locations
+        .filter((l) => view.isAdmin || !l.is_admin_only)
+        .map((l) => replicaExportLocationView(l, doc, view, false)),
+    };
+  }
+
+  @Get(':id/export-locations/:locationId')
+  async exportLocation(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('locationId') locationId: string,
+  ) {
+    const ctx = contextOf(req);
+    requireReplicasApi(ctx, '2.47');
+    const doc = await this.replicas.find(id, requireAuth(ctx));
+    const view = viewContextOf(ctx);
+    const location = doc.export_locations.find((l) => l.id === locationId);
+    if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
+    if (location.is_admin_only && !view.isAdmin) {
+      requireAdmin(ctx, 'share_replica_export_location:show');
+    }
+    return { export_location: replicaExportLocationView(location, doc, view, true) };
+  }
+}

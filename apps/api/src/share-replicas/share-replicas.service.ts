@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler } from '#hawser/application';
+import type { CreateShareReplicaDto } from '#hawser/api-contracts';
+import {
+  derivedId,
+  shareDecider,
+  shareStream,
+  type QuotaDeltas,
+  type ShareCommand,
+} from '#hawser/domain';
+import {
+  SHARE_INSTANCES,
+  SHARES,
+  toShareInstanceDocument,
+  type ShareInstanceDocument,
+  type ShareRecord,
+} from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
+import { commandContextOf } from '../http/command-context.js';
+import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
+import { QuotasService } from '../quota-sets/quotas.service.js';
+import { SharesService } from '../shares/shares.service.js';
+
+/** Simultaneous requests on one share re-decide on the newer revision (one promotion wins). */
+const CONFLICT_RETRIES = 20;
+
+/** What adding a replica of a `size` GiB share counts against the quota (reference 5.9). */
+const replicaCreationDeltas = (size: number): QuotaDeltas => ({
+  share_replicas: 1,
+  replica_gigabytes: size,
+});
+
+/** The share replica use cases (reference 3.7 and 5): checks, then one command on the share. */
+@Injectable()
+export class ShareReplicasService {
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly commands: CommandHandler,
+    private readonly shares: SharesService,
+    private readonly quotas: QuotasService,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  /** A replica of one of the caller's project's shares (any for admins); else 404. */
+  async find(id: string, auth: AuthContext): Promise<ShareInstanceDocument> {
+    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    if (
+      !doc ||
+      doc.replica_state === null ||
+      !(auth.isAdmin || doc.project_id === auth.projectId)
+    ) {
+      throw notFoundError(`Share replica ${id} could not be found.`);
+    }
+    return doc;
+  }
+
+  /** Every replica the caller may see, optionally of one share, oldest first. */
+  async list(auth: AuthContext, shareId: string | undefined): Promise<ShareInstanceDocument[]> {
+    const docs = await this.documents.find<ShareInstanceDocument>(
+      SHARE_INSTANCES,
+      {
+        replica_state: { $ne: null },
+        ...(shareId !== undefined && { share_id: shareId }),
+        ...(!auth.isAdmin && { project_id: auth.projectId }),
+      },
+      { sort: [['created_at', 1]] },
+    );
+    return docs;
+  }
+
+  async create(
+    dto: CreateShareReplicaDto,
+    ctx: RequestContext,
+    auth: AuthContext,
+  ): Promise<ShareInstanceDocument> {
+    if (dto.share_network_id) {
+      if (!atLeast(ctx.microversion, '2.72')) {
+        throw badRequest('share_network_id is accepted from microversion 2.72.');
+      }
+      throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
+    }
+    const share = await this.shares.find(dto.share_id, auth);
+    if (!auth.isAdmin && share.project_id !== auth.projectId) {
+      throw forbiddenError(`Policy doesn't allow share_replica:create to be performed.`);
+    }
+    if (!share.replication_type) {
+      throw badRequest(`Replication not supported for share ${share.id}.`);
+    }
+    if (dto.scheduler_hints !== undefined) {
+      throw badRequest('Scheduler hints are not supported for share replicas.');
+    }
+    const zone = dto.availability_zone
+      ? await this.shares.findZone(dto.availability_zone)
+      : undefined;
+    const record = await this.documents.get<ShareRecord>(SHARES, share.id);
+    const typeZones = (record?.state.shareType?.extraSpecs.availability_zones ?? '')
+      .split(',')
+      .map((z) => z.trim())
+      .filter(Boolean);
+    if (zone && typeZones.length > 0 && !typeZones.includes(zone.name)) {
+      throw badRequest(
+        `Share replica cannot be created in availability zone ${zone.name}: the share type ` +
+          `allows only ${typeZones.join(', ')}.`,
+      );
+    }
+
+    const replicaId = randomUUID();
+    // The quota counts the replica before it exists; a request that then fails gives it back.
+    const quotaContext = commandContextOf(ctx);
+    await this.quotas.reserve(
+      share.project_id,
+      replicaId,
+      'share_replica',
+      replicaCreationDeltas(share.size),
+      quotaContext,
+    );
+    const requested = this.commands.handle(
+      shareDecider,
+      shareStream(share.id),
+      {
+        type: 'RequestReplica',
+        replicaId,
+        availabilityZone: zone?.name ?? null,
+        now: new Date().toISOString(),
+      },
+      commandContextOf(ctx),
+      { retryOnConflict: CONFLICT_RETRIES },
+    );
+    const result = await requested.catch(async (error: unknown) => {
+      const releaseId = derivedId(quotaContext.commandId, 'release');
+      await this.quotas.release(share.project_id, replicaId, {
+        ...quotaContext,
+        commandId: releaseId,
+      });
+      throw error;
+    });
+    await this.readYourWrites.waitFor(result.position);
+    // The replica as this request left it: the scheduler may have moved on already.
+    const replica = result.state.instances.find((i) => i.id === replicaId);
+    if (!replica) throw notFoundError(`Share replica ${replicaId} could not be found.`);
+    return toShareInstanceDocument(result.state, replica, result.revision);
+  }
+
+  /** Runs a command on the replica's share and waits until the read models show it. */
+  async run(shareId: string, ctx: RequestContext, command: ShareCommand): Promise<boolean> {
+    const result = await this.commands.handle(
+      shareDecider,
+      shareStream(shareId),
+      command,
+      commandContextOf(ctx),
+      { retryOnConflict: CONFLICT_RETRIES },
+    );
+    await this.readYourWrites.waitFor(result.position);
+    return result.position !== undefined;
+  }
+}

@@ -1,0 +1,296 @@
+import {
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
+
+const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
+const MEMBER_PROJECT = '22222222222222222222222222222222';
+const OTHER = 'bob:33333333333333333333333333333333:member,reader';
+
+/*
+ * Share replication over HTTP (reference 3.7 and 5, seed 001) on the simulated driver: two
+ * zones of one replication domain, replica states refreshed every second.
+ */
+describe('share replicas over HTTP (given a readable replicated share type)', () => {
+  let hawser: HawserTestServer;
+  let shareId: string;
+  let firstId: string;
+  let replicaId: string;
+
+  const member = (method: string, route: string, body?: unknown, version = '2.72') =>
+    hawser.request(method, route, body, { token: MEMBER, version });
+  const admin = (method: string, route: string, body?: unknown) =>
+    hawser.request(method, route, body);
+  const replica = async (id: string) =>
+    (await admin('GET', `/v2/share-replicas/${id}`)).body.share_replica;
+  const waitForReplica = (
+    id: string,
+    check: (r: Record<string, unknown>) => boolean,
+    what: string,
+  ) =>
+    eventually(
+      async () => {
+        const r = await replica(id);
+        return r && check(r) ? r : undefined;
+      },
+      10_000,
+      what,
+    );
+  const usage = async () => {
+    const quota = await admin('GET', `/v2/quota-sets/${MEMBER_PROJECT}/detail`);
+    const set = quota.body.quota_set;
+    return {
+      shares: set.shares.in_use,
+      share_replicas: set.share_replicas.in_use,
+      replica_gigabytes: set.replica_gigabytes.in_use,
+    };
+  };
+
+  beforeAll(async () => {
+    hawser = await startHawser({ env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' } });
+    for (const [name, specs] of [
+      ['readable', { replication_type: 'readable', snapshot_support: 'True' }],
+      ['plain', {}],
+    ] as const) {
+      const created = await admin('POST', '/v2/types', {
+        share_type: { name, extra_specs: { driver_handles_share_servers: 'false', ...specs } },
+      });
+      expect(created.status).toBe(200);
+    }
+    const created = await member('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 2, share_type: 'readable', availability_zone: 'az-1' },
+    });
+    expect(created.status).toBe(200);
+    shareId = created.body.share.id;
+    await eventually(
+      async () => {
+        const share = (await member('GET', `/v2/shares/${shareId}`)).body.share;
+        return share?.status === 'available' ? share : undefined;
+      },
+      10_000,
+      'the share to be available',
+    );
+  });
+  afterAll(() => hawser.close());
+
+  it('lists the first instance of the share as its active replica', async () => {
+    const listed = await member('GET', `/v2/share-replicas?share_id=${shareId}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.share_replicas).toEqual([
+      { id: expect.any(String), share_id: shareId, status: 'available', replica_state: 'active' },
+    ]);
+    firstId = listed.body.share_replicas[0].id;
+  });
+
+  it('is experimental from 2.11 to 2.55: 404 without the header, served with it', async () => {
+    expect((await member('GET', '/v2/share-replicas', undefined, '2.55')).status).toBe(404);
+    expect((await member('GET', '/v2/share-replicas', undefined, '2.10')).status).toBe(404);
+    const experimental = await hawser.request('GET', '/v2/share-replicas', undefined, {
+      token: MEMBER,
+      version: '2.11',
+      headers: { 'X-OpenStack-Manila-API-Experimental': 'True' },
+    });
+    expect(experimental.status).toBe(200);
+    expect(experimental.body.share_replicas).toHaveLength(1);
+  });
+
+  it('refuses a replica of a share whose type has no replication_type, and bad bodies', async () => {
+    const plain = await member('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'plain' },
+    });
+    const refused = await member('POST', '/v2/share-replicas', {
+      share_replica: { share_id: plain.body.share.id },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.badRequest.message).toMatch(/Replication not supported/);
+    expect((await member('POST', '/v2/share-replicas', {})).status).toBe(422);
+    expect((await member('POST', '/v2/share-replicas', { share_replica: {} })).status).toBe(400);
+    const missing = await member('POST', '/v2/share-replicas', {
+      share_replica: { share_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(missing.status).toBe(404);
+    const otherProject = await hawser.request(
+      'POST',
+      '/v2/share-replicas',
+      { share_replica: { share_id: shareId } },
+      { token: OTHER },
+    );
+    expect(otherProject.status).toBe(404);
+    expect((await usage()).share_replicas).toBe(1);
+  });
+
+  it('creates a replica in az-2: creating, then available and in_sync on a pool of the domain', async () => {
+    const created = await member('POST', '/v2/share-replicas', {
+      share_replica: { share_id: shareId, availability_zone: 'az-2' },
+    });
+    expect(created.status).toBe(202);
+    expect(created.body.share_replica).toMatchObject({
+      share_id: shareId,
+      status: 'creating',
+      availability_zone: 'az-2',
+      replica_state: null,
+    });
+    expect(created.body.share_replica.host).toBeUndefined();
+    replicaId = created.body.share_replica.id;
+    const ready = await waitForReplica(
+      replicaId,
+      (r) => r.status === 'available' && r.replica_state === 'in_sync',
+      'the replica to be in_sync',
+    );
+    expect(ready).toMatchObject({ availability_zone: 'az-2', cast_rules_to_readonly: true });
+    expect(ready.host).toMatch(/^sim@[ab]2#/);
+    const share = (await member('GET', `/v2/shares/${shareId}`)).body.share;
+    expect(share).toMatchObject({ has_replicas: true, replication_type: 'readable' });
+    expect(await usage()).toEqual({ shares: 2, share_replicas: 2, replica_gigabytes: 4 });
+  });
+
+  it('shows replica export locations with their replica_state (2.47+)', async () => {
+    const locations = await admin('GET', `/v2/share-replicas/${replicaId}/export-locations`);
+    expect(locations.status).toBe(200);
+    expect(locations.body.export_locations.length).toBeGreaterThan(0);
+    expect(locations.body.export_locations[0]).toMatchObject({
+      replica_state: 'in_sync',
+      availability_zone: 'az-2',
+      share_instance_id: replicaId,
+    });
+    const one = await admin(
+      'GET',
+      `/v2/share-replicas/${replicaId}/export-locations/${locations.body.export_locations[0].id}`,
+    );
+    expect(one.body.export_location).toMatchObject({
+      path: locations.body.export_locations[0].path,
+    });
+  });
+
+  it('takes a snapshot on every replica: available once it exists on both', async () => {
+    const created = await member('POST', '/v2/snapshots', { snapshot: { share_id: shareId } });
+    expect(created.status).toBe(202);
+    const snapshotId = created.body.snapshot.id;
+    await eventually(
+      async () => {
+        const s = (await member('GET', `/v2/snapshots/${snapshotId}`)).body.snapshot;
+        return s?.status === 'available' ? s : undefined;
+      },
+      10_000,
+      'the snapshot to be available',
+    );
+    expect((await member('DELETE', `/v2/snapshots/${snapshotId}`)).status).toBe(202);
+    await eventually(
+      async () =>
+        (await member('GET', `/v2/snapshots/${snapshotId}`)).status === 404 ? true : undefined,
+      10_000,
+      'the snapshot to be gone',
+    );
+  });
+
+  it('refuses to delete the share while it has replicas (409)', async () => {
+    expect((await member('DELETE', `/v2/shares/${shareId}`)).status).toBe(409);
+  });
+
+  it('promotes the in_sync replica through replication_change; the old active is in_sync', async () => {
+    const promoted = await member('POST', `/v2/share-replicas/${replicaId}/action`, {
+      promote: null,
+    });
+    expect(promoted.status).toBe(202);
+    expect(promoted.body.share_replica.status).toBe('replication_change');
+    await waitForReplica(
+      replicaId,
+      (r) => r.status === 'available' && r.replica_state === 'active',
+      'the replica to be active',
+    );
+    expect(await replica(firstId)).toMatchObject({
+      status: 'available',
+      replica_state: 'in_sync',
+      cast_rules_to_readonly: true,
+    });
+    expect(await replica(replicaId)).toMatchObject({ cast_rules_to_readonly: false });
+    const share = (await member('GET', `/v2/shares/${shareId}`)).body.share;
+    expect(share.availability_zone).toBe('az-2');
+  });
+
+  it('promoting the active replica is a 200 no-op', async () => {
+    const again = await member('POST', `/v2/share-replicas/${replicaId}/action`, { promote: null });
+    expect(again.status).toBe(200);
+    expect(again.body).toBeUndefined();
+  });
+
+  it('refuses to delete the only active replica (400)', async () => {
+    const refused = await member('DELETE', `/v2/share-replicas/${replicaId}`);
+    expect(refused.status).toBe(400);
+    const forced = await admin('POST', `/v2/share-replicas/${replicaId}/action`, {
+      force_delete: null,
+    });
+    expect(forced.status).toBe(400);
+  });
+
+  it("admins reset replica_state; the periodic refresh brings the driver's state back", async () => {
+    const forbidden = await member('POST', `/v2/share-replicas/${firstId}/action`, {
+      reset_replica_state: { replica_state: 'out_of_sync' },
+    });
+    expect(forbidden.status).toBe(403);
+    const bad = await admin('POST', `/v2/share-replicas/${firstId}/action`, {
+      reset_replica_state: { replica_state: 'sideways' },
+    });
+    expect(bad.status).toBe(400);
+    const reset = await admin('POST', `/v2/share-replicas/${firstId}/action`, {
+      reset_replica_state: { replica_state: 'out_of_sync' },
+    });
+    expect(reset.status).toBe(202);
+    await waitForReplica(firstId, (r) => r.replica_state === 'in_sync', 'the refresh to run');
+  });
+
+  it('admins reset status and resync', async () => {
+    const reset = await admin('POST', `/v2/share-replicas/${firstId}/action`, {
+      reset_status: { status: 'error' },
+    });
+    expect(reset.status).toBe(202);
+    expect((await replica(firstId)).status).toBe('error');
+    await admin('POST', `/v2/share-replicas/${firstId}/action`, {
+      reset_status: { status: 'available' },
+    });
+    const resync = await admin('POST', `/v2/share-replicas/${firstId}/action`, { resync: null });
+    expect(resync.status).toBe(202);
+    const active = await admin('POST', `/v2/share-replicas/${replicaId}/action`, { resync: null });
+    expect(active.status).toBe(200);
+  });
+
+  it('deletes the old active replica and gives its quota back', async () => {
+    expect((await member('DELETE', `/v2/share-replicas/${firstId}`)).status).toBe(202);
+    await eventually(
+      async () =>
+        (await admin('GET', `/v2/share-replicas/${firstId}`)).status === 404 ? true : undefined,
+      10_000,
+      'the replica to be gone',
+    );
+    expect(await usage()).toEqual({ shares: 2, share_replicas: 1, replica_gigabytes: 2 });
+  });
+
+  it('force-deletes a replica and then deletes the share: nothing is left counted', async () => {
+    const created = await member('POST', '/v2/share-replicas', {
+      share_replica: { share_id: shareId },
+    });
+    expect(created.status).toBe(202);
+    const id = created.body.share_replica.id;
+    await waitForReplica(id, (r) => r.status === 'available', 'the replica to be available');
+    const forced = await admin('POST', `/v2/share-replicas/${id}/action`, { force_delete: null });
+    expect(forced.status).toBe(202);
+    await eventually(
+      async () =>
+        (await admin('GET', `/v2/share-replicas/${id}`)).status === 404 ? true : undefined,
+      10_000,
+      'the replica to be gone',
+    );
+    expect((await member('DELETE', `/v2/shares/${shareId}`)).status).toBe(202);
+    await eventually(
+      async () => {
+        const u = await usage();
+        return u.shares === 1 ? u : undefined;
+      },
+      10_000,
+      'the share to be released',
+    );
+    // The plain share of the refusal test is all that still counts.
+    expect(await usage()).toEqual({ shares: 1, share_replicas: 0, replica_gigabytes: 0 });
+  });
+});
