@@ -219,6 +219,16 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     version: 1,
     meaning: 'An adjustment was given back (an extend that failed).',
   },
+  SnapshotMetadataChanged: {
+    category: 'share',
+    version: 1,
+    meaning: "Keys of a snapshot's metadata (2.73) were set or unset.",
+  },
+  AccessRuleMetadataChanged: {
+    category: 'share',
+    version: 1,
+    meaning: "Keys of an access rule's metadata (2.45) were set or unset.",
+  },
   UserMessageDeleted: { category: 'message', version: 1, meaning: 'A user deleted a message.' },
   ...REPLICA_EVENT_CATALOGUE,
 };

@@ -21,10 +21,12 @@ import { ShareReplicasController } from './share-replicas/share-replicas.control
 import { ShareReplicasService } from './share-replicas/share-replicas.service.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
 import { ShareTypesService } from './share-types/share-types.service.js';
+import { AccessRuleMetadataController } from './share-access-rules/access-rule-metadata.controller.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
 import { SharesService } from './shares/shares.service.js';
 import { SnapshotSourceResolver } from './shares/snapshot-source.resolver.js';
+import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { SnapshotsService } from './snapshots/snapshots.service.js';
 import { VersionsController } from './versions/versions.controller.js';
@@ -40,7 +42,9 @@ import { VersionsController } from './versions/versions.controller.js';
     ShareTypesController,
     SharesController,
     SnapshotsController,
+    SnapshotMetadataController,
     ShareAccessRulesController,
+    AccessRuleMetadataController,
     AvailabilityZonesController,
     AuditController,
     ProjectionsController,

@@ -152,6 +152,60 @@ describe('access rules and resizing over HTTP (simulated driver)', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("updates and unsets a rule's metadata (2.45+) without touching the driver", async () => {
+    const shareId = await availableShare(hawser);
+    const allowed = await allow(hawser, shareId, {
+      access_type: 'ip',
+      access_to: '10.9.0.0/16',
+      metadata: { owner: 'ops' },
+    });
+    expect(allowed.status).toBe(200);
+    const id = allowed.body.access.id as string;
+    await ruleState(hawser, id, 'active');
+    const route = `/v2/share-access-rules/${id}/metadata`;
+
+    const updated = await hawser.request(
+      'PUT',
+      route,
+      { metadata: { team: 'db' } },
+      {
+        token: MEMBER,
+      },
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ metadata: { owner: 'ops', team: 'db' } });
+    const unset = await hawser.request('DELETE', `${route}/owner`, undefined, { token: MEMBER });
+    expect(unset.status).toBe(200);
+    const shown = await hawser.request('GET', `/v2/share-access-rules/${id}`, undefined, {
+      token: MEMBER,
+    });
+    expect(shown.body.access).toMatchObject({ metadata: { team: 'db' }, state: 'active' });
+
+    for (const [method, path, body, token, status] of [
+      ['DELETE', `${route}/owner`, undefined, MEMBER, 404],
+      ['PUT', route, { metadata: { k: 7 } }, MEMBER, 400],
+      ['PUT', route, { meta: {} }, MEMBER, 422],
+      ['PUT', route, { metadata: { k: 'v' } }, OTHER, 404],
+    ] as const) {
+      const refused = await hawser.request(method, path, body, { token });
+      expect(refused.status).toBe(status);
+    }
+    const old = await hawser.request(
+      'PUT',
+      route,
+      { metadata: { k: 'v' } },
+      {
+        token: MEMBER,
+        version: '2.44',
+      },
+    );
+    expect(old.status).toBe(404);
+    const after = await hawser.request('GET', `/v2/share-access-rules/${id}`, undefined, {
+      token: MEMBER,
+    });
+    expect(after.body.access.metadata).toEqual({ team: 'db' });
+  });
+
   it('refuses invalid values, levels, duplicates and unknown shares with 400', async () => {
     const shareId = await availableShare(hawser);
     for (const access of [

@@ -234,6 +234,18 @@ if (!manila) {
       ]);
     });
 
+    it('access-metadata RULE set owner=ops, then unset owner: seen on the rule', async () => {
+      const rules = (await http('GET', `/v2/share-access-rules?share_id=${shareId}`)).body
+        .access_list as { id: string }[];
+      const ruleId = rules[0]!.id;
+      const ruleOverHttp = async () =>
+        (await http('GET', `/v2/share-access-rules/${ruleId}`)).body.access;
+      await cli('access-metadata', ruleId, 'set', 'owner=ops', 'team=db');
+      expect((await ruleOverHttp()).metadata).toEqual({ owner: 'ops', team: 'db' });
+      await cli('access-metadata', ruleId, 'unset', 'owner');
+      expect((await ruleOverHttp()).metadata).toEqual({ team: 'db' });
+    });
+
     it('pool-list --detail: every simulated pool with its capabilities', async () => {
       const overHttp = (await http('GET', '/v2/scheduler-stats/pools/detail')).body.pools as {
         name: string;

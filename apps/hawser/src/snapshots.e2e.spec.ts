@@ -214,4 +214,61 @@ describe('snapshots over HTTP (given available shares on the simulated driver)',
       'force-deleted snapshot to be gone',
     );
   });
+
+  it('keeps snapshot metadata from 2.73: create, show, merge, replace, item, delete, filter', async () => {
+    const shareId = await availableShare();
+    const v = { token: MEMBER, version: '2.73' };
+    const created = await hawser.request(
+      'POST',
+      '/v2/snapshots',
+      { snapshot: { share_id: shareId, name: 'tagged', metadata: { tier: 'gold' } } },
+      v,
+    );
+    expect(created.status).toBe(202);
+    expect(created.body.snapshot.metadata).toEqual({ tier: 'gold' });
+    const id = created.body.snapshot.id as string;
+    const route = `/v2/snapshots/${id}/metadata`;
+
+    expect((await hawser.request('GET', route, undefined, v)).body).toEqual({
+      metadata: { tier: 'gold' },
+    });
+    const merged = await hawser.request('POST', route, { metadata: { zone: 'a' } }, v);
+    expect(merged.status).toBe(200);
+    expect(merged.body).toEqual({ metadata: { tier: 'gold', zone: 'a' } });
+    const replaced = await hawser.request('PUT', route, { metadata: { zone: 'b' } }, v);
+    expect(replaced.body).toEqual({ metadata: { zone: 'b' } });
+    expect((await hawser.request('GET', `${route}/zone`, undefined, v)).body).toEqual({
+      meta: { zone: 'b' },
+    });
+    const filtered = await hawser.request(
+      'GET',
+      `/v2/snapshots?metadata=${encodeURIComponent("{'zone': 'b'}")}`,
+      undefined,
+      v,
+    );
+    expect(filtered.body.snapshots.map((x: { id: string }) => x.id)).toEqual([id]);
+
+    expect((await hawser.request('DELETE', `${route}/zone`, undefined, v)).status).toBe(200);
+    expect((await hawser.request('GET', `${route}/zone`, undefined, v)).status).toBe(404);
+    expect((await hawser.request('DELETE', `${route}/zone`, undefined, v)).status).toBe(404);
+    const shown = await hawser.request('GET', `/v2/snapshots/${id}`, undefined, v);
+    expect(shown.body.snapshot.metadata).toEqual({});
+
+    // Malformed bodies, other projects and older microversions change nothing.
+    expect((await hawser.request('POST', route, { metadata: { k: 1 } }, v)).status).toBe(400);
+    expect((await hawser.request('POST', route, { metadata: { k: '' } }, v)).status).toBe(400);
+    const other = await hawser.request(
+      'POST',
+      route,
+      { metadata: { k: 'v' } },
+      {
+        token: OTHER,
+        version: '2.73',
+      },
+    );
+    expect(other.status).toBe(404);
+    const old = await hawser.request('GET', route, undefined, { token: MEMBER, version: '2.72' });
+    expect(old.status).toBe(404);
+    expect((await hawser.request('GET', route, undefined, v)).body).toEqual({ metadata: {} });
+  });
 });

@@ -1,13 +1,7 @@
-import { badRequest } from './manila-error.js';
+import { nonNegativeParam } from './list-query.js';
 
 /** Manila's osapi_max_limit: a larger `limit` is served as this many. */
 export const MAX_LIMIT = 1000;
-
-const nonNegative = (name: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
-  return Number(value);
-};
 
 /**
  * One page of an in-memory listing by Manila's `limit` and `offset` query parameters
@@ -17,8 +11,8 @@ export const pageOf = <T>(
   items: readonly T[],
   query: Readonly<Record<string, string | undefined>>,
 ): { page: T[]; more: boolean } => {
-  const limit = nonNegative('limit', query.limit);
-  const offset = nonNegative('offset', query.offset) ?? 0;
+  const limit = nonNegativeParam('limit', query.limit);
+  const offset = nonNegativeParam('offset', query.offset) ?? 0;
   // No limit, or 0 (Manila's `if limit`), pages nothing: the rest from the offset, no link.
   if (!limit) return { page: items.slice(offset), more: false };
   const end = offset + Math.min(limit, MAX_LIMIT);

@@ -1,6 +1,7 @@
 import { toBoolean } from '#hawser/api-contracts';
 import { SHARES, shareDocumentOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
 import type { DocumentStore, Filter } from '#hawser/read-models';
+import { nonNegativeParam, parseMetadataFilter } from '../http/list-query.js';
 import { badRequest } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
 
@@ -26,25 +27,6 @@ const SORT_KEYS: Readonly<Record<string, string>> = {
   share_network_id: 'share_network_id',
 };
 
-const nonNegative = (name: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
-  return Number(value);
-};
-
-/** Manila's `metadata` filter is a Python-literal dict: {'k': 'v'}. */
-const parseMetadataFilter = (text: string): Record<string, string> => {
-  try {
-    const parsed: unknown = JSON.parse(text.replace(/'/g, '"'));
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
-    }
-  } catch {
-    // fall through to the 400 below
-  }
-  throw badRequest(`Invalid metadata filter: ${text}`);
-};
-
 export interface ShareListPage {
   readonly shares: ShareDocument[];
   readonly count: number;
@@ -59,8 +41,8 @@ export const listShares = async (
   version: Microversion,
   query: Record<string, string | undefined>,
 ): Promise<ShareListPage> => {
-  const limit = nonNegative('limit', query.limit);
-  const offset = nonNegative('offset', query.offset) ?? 0;
+  const limit = nonNegativeParam('limit', query.limit);
+  const offset = nonNegativeParam('offset', query.offset) ?? 0;
   const sortKey = query.sort_key ?? 'created_at';
   const sortField = Object.hasOwn(SORT_KEYS, sortKey) ? SORT_KEYS[sortKey] : undefined;
   if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);

@@ -33,6 +33,7 @@ import { Inject } from '@nestjs/common';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import { metadataFromBody } from '../http/metadata-body.js';
 import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
@@ -263,16 +264,7 @@ export class SharesController {
   private async changeMetadata(req: Request, id: string, body: unknown, replace: boolean) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
-    const metadata = requireBodyKey(body, 'metadata');
-    if (
-      typeof metadata !== 'object' ||
-      metadata === null ||
-      Array.isArray(metadata) ||
-      !Object.values(metadata).every((v) => typeof v === 'string')
-    ) {
-      throw badRequest('Malformed request body: metadata must be an object of strings.');
-    }
-    const set = metadata as Record<string, string>;
+    const set = metadataFromBody(body);
     const doc = await this.shares.findWritable(id, auth);
     if (!auth.isAdmin && Object.keys(set).some((k) => ADMIN_ONLY_METADATA.includes(k))) {
       throw forbiddenError('Cannot set or update admin only metadata.');

@@ -1,6 +1,7 @@
 import { toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore, Filter } from '#hawser/read-models';
+import { nonNegativeParam, parseMetadataFilter } from '../http/list-query.js';
 import { badRequest } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
 
@@ -24,13 +25,16 @@ const SORT_KEYS: Readonly<Record<string, string>> = {
 /** Manila's osapi_max_limit: no page is longer. */
 const MAX_LIMIT = 1000;
 
-const FILTERS = ['name', 'status', 'share_id', 'size', 'description', 'name~', 'description~'];
-
-const nonNegative = (name: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw badRequest(`${name} param must be an integer`);
-  return Number(value);
-};
+const FILTERS = [
+  'name',
+  'status',
+  'share_id',
+  'size',
+  'description',
+  'name~',
+  'description~',
+  'metadata',
+];
 
 /** GET /snapshots and /snapshots/detail (reference 3.6). */
 export const listSnapshots = async (
@@ -45,9 +49,9 @@ export const listSnapshots = async (
       throw badRequest(`Invalid value for filter ${key}: it must be a non-empty string.`);
     }
   }
-  const asked = nonNegative('limit', query.limit);
+  const asked = nonNegativeParam('limit', query.limit);
   const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
-  const offset = nonNegative('offset', query.offset) ?? 0;
+  const offset = nonNegativeParam('offset', query.offset) ?? 0;
   const sortKey = query.sort_key ?? 'created_at';
   const sortField = Object.hasOwn(SORT_KEYS, sortKey) ? SORT_KEYS[sortKey] : undefined;
   if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
@@ -60,12 +64,17 @@ export const listSnapshots = async (
   if (query.name !== undefined) filter.name = query.name;
   if (query.status !== undefined) filter.status = query.status;
   if (query.share_id !== undefined) filter.share_id = query.share_id;
-  if (query.size !== undefined) filter.size = Number(nonNegative('size', query.size));
+  if (query.size !== undefined) filter.size = Number(nonNegativeParam('size', query.size));
   if (atLeast(version, '2.36')) {
     if (query.description !== undefined) filter.description = query.description;
     if (query['name~'] !== undefined) filter.name = { $like: `%${query['name~']}%` };
     if (query['description~'] !== undefined) {
       filter.description = { $like: `%${query['description~']}%` };
+    }
+  }
+  if (atLeast(version, '2.73') && query.metadata !== undefined) {
+    for (const [key, value] of Object.entries(parseMetadataFilter(query.metadata))) {
+      filter[`metadata.${key}`] = value;
     }
   }
   const allTenants = auth.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;

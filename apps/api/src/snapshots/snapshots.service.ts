@@ -13,7 +13,7 @@ import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
 import { commandContextOf } from '../http/command-context.js';
 import { forbiddenError, ManilaHttpError, notFoundError } from '../http/manila-error.js';
-import type { AuthContext, RequestContext } from '../http/request-context.js';
+import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { SharesService } from '../shares/shares.service.js';
 
@@ -68,6 +68,7 @@ export class SnapshotsService {
           userId: auth.userId,
           name: dto.display_name ?? dto.name ?? null,
           description: dto.display_description ?? dto.description ?? null,
+          metadata: atLeast(ctx.microversion, '2.73') ? (dto.metadata ?? {}) : {},
           now: new Date().toISOString(),
         }),
     );

@@ -23,8 +23,7 @@ export const snapshotDetailView = (
     view.user_id = doc.user_id;
     view.project_id = doc.project_id;
   }
-  // Snapshot metadata (2.73) is not kept yet: the field is there, empty.
-  if (since(ctx, '2.73')) view.metadata = {};
+  if (since(ctx, '2.73')) view.metadata = doc.metadata ?? {};
   return view;
 };
 

@@ -14,6 +14,13 @@ export type AccessCommand =
     }
   | { type: 'DenyAccess'; accessId: string; now: string }
   | {
+      type: 'ChangeAccessRuleMetadata';
+      accessId: string;
+      set: Record<string, string>;
+      unset: string[];
+      now: string;
+    }
+  | {
       type: 'CompleteAccessUpdate';
       instanceId: string;
       commandId: string;

@@ -2,7 +2,7 @@ import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import type { AccessCommand } from './share-access.commands.js';
 import type { AccessEvent } from './share-access.events.js';
 import { validateAccessRule, type AccessLevel, type AccessType } from './share-access.state.js';
-import { validateMetadata } from './share-metadata.js';
+import { metadataChange, validateMetadata } from './share-metadata.js';
 import type { ShareState } from './share.state.js';
 import { TRANSITIONAL_STATUSES } from './share.types.js';
 
@@ -56,6 +56,18 @@ export const decideAccess = (command: AccessCommand, state: ShareState): AccessE
             instanceIds: state.instances.map((i) => i.id),
             createdAt: command.now,
           },
+        },
+      ];
+    }
+    case 'ChangeAccessRuleMetadata': {
+      const rule = state.accessRules.find((r) => r.id === command.accessId);
+      if (!rule) throw notFound(`Access rule ${command.accessId} could not be found.`);
+      const change = metadataChange(rule.metadata, command.set, command.unset);
+      if (!change) return [];
+      return [
+        {
+          type: 'AccessRuleMetadataChanged',
+          data: { accessId: rule.id, ...change, updatedAt: command.now },
         },
       ];
     }

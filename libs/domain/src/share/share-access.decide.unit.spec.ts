@@ -195,4 +195,49 @@ describe('share decider: access rules', () => {
       expect(state.accessRules).toEqual([]);
     });
   });
+
+  describe('ChangeAccessRuleMetadata (2.45)', () => {
+    const change = (set: Record<string, string>, unset: string[] = [], accessId = 'r1') => ({
+      type: 'ChangeAccessRuleMetadata' as const,
+      accessId,
+      set,
+      unset,
+      now: later,
+    });
+    const changed = (set: Record<string, string>, unset: string[] = []): ShareEvent => ({
+      type: 'AccessRuleMetadataChanged',
+      data: { accessId: 'r1', set, unset, updatedAt: later },
+    });
+
+    it('sets keys without involving the driver, and folds them into the rule', () => {
+      spec
+        .given(withRule)
+        .when(change({ owner: 'ops' }))
+        .then([changed({ owner: 'ops' })]);
+      const rule = stateOf([...withRule, changed({ owner: 'ops', tmp: '1' }), changed({}, ['tmp'])])
+        .accessRules[0];
+      expect(rule?.metadata).toEqual({ owner: 'ops' });
+      expect(rule?.instances).toEqual(stateOf(withRule).accessRules[0]?.instances);
+    });
+    it('unsets only keys the rule has, and records nothing for no change', () => {
+      spec
+        .given([...withRule, changed({ owner: 'ops' })])
+        .when(change({}, ['owner', 'absent']))
+        .then([changed({}, ['owner'])]);
+      spec
+        .given(withRule)
+        .when(change({}, ['absent']))
+        .thenNothing();
+    });
+    it('refuses an unknown rule and an empty value', () => {
+      spec
+        .given(withRule)
+        .when(change({ a: 'b' }, [], 'nope'))
+        .thenThrows('not_found');
+      spec
+        .given(withRule)
+        .when(change({ a: '' }))
+        .thenThrows('invalid');
+    });
+  });
 });

@@ -15,6 +15,12 @@ export type ShareAccessAllowed = DomainEvent<
   }
 >;
 
+/** A rule's metadata (2.45) was set or unset; the driver is not involved. */
+export type AccessRuleMetadataChanged = DomainEvent<
+  'AccessRuleMetadataChanged',
+  { accessId: string; set: Record<string, string>; unset: string[]; updatedAt: string }
+>;
+
 /** A rule is to go; every share instance holds it `queued_to_deny`. */
 export type ShareAccessDenied = DomainEvent<
   'ShareAccessDenied',
@@ -42,4 +48,8 @@ export type ShareAccessUpdateFailed = DomainEvent<
 >;
 
 export type AccessEvent =
-  ShareAccessAllowed | ShareAccessDenied | ShareAccessUpdated | ShareAccessUpdateFailed;
+  | ShareAccessAllowed
+  | AccessRuleMetadataChanged
+  | ShareAccessDenied
+  | ShareAccessUpdated
+  | ShareAccessUpdateFailed;

@@ -1,3 +1,4 @@
+import { applyMetadataChange } from './share-metadata.js';
 import { settlePending } from './share-pending.js';
 import type { AccessEvent } from './share-access.events.js';
 import type { AccessMappingState, AccessRuleState } from './share-access.state.js';
@@ -68,6 +69,17 @@ export const evolveAccess = (
         instances: Object.fromEntries(d.instanceIds.map((id) => [id, 'queued_to_apply'])),
       };
       return { ...state, accessRules: [...state.accessRules, rule] };
+    }
+    case 'AccessRuleMetadataChanged': {
+      const d = event.data;
+      return {
+        ...state,
+        accessRules: state.accessRules.map((rule) =>
+          rule.id === d.accessId
+            ? { ...rule, metadata: applyMetadataChange(rule.metadata, d), updatedAt: d.updatedAt }
+            : rule,
+        ),
+      };
     }
     case 'ShareAccessDenied': {
       const d = event.data;

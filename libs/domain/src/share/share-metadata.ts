@@ -3,6 +3,32 @@ import { invalid } from '../shared/domain-error.js';
 const METADATA_KEY_MAX = 255;
 const METADATA_VALUE_MAX = 1023;
 
+/**
+ * The change a metadata request makes to `current`: the keys to set (validated) and the keys to
+ * unset that exist and are not set again; null when it changes nothing.
+ */
+export const metadataChange = (
+  current: Readonly<Record<string, string>>,
+  set: Record<string, string>,
+  unset: readonly string[],
+): { set: Record<string, string>; unset: string[] } | null => {
+  validateMetadata(set);
+  const removed = unset.filter((key) => key in current && !(key in set));
+  const changed = Object.entries(set).filter(([key, value]) => current[key] !== value);
+  if (changed.length === 0 && removed.length === 0) return null;
+  return { set: Object.fromEntries(changed), unset: removed };
+};
+
+/** `current` with a change applied. */
+export const applyMetadataChange = (
+  current: Readonly<Record<string, string>>,
+  change: { readonly set: Record<string, string>; readonly unset: readonly string[] },
+): Record<string, string> => {
+  const metadata: Record<string, string> = { ...current, ...change.set };
+  for (const key of change.unset) delete metadata[key];
+  return metadata;
+};
+
 export const validateMetadata = (metadata: Record<string, string>): void => {
   for (const [key, value] of Object.entries(metadata)) {
     if (key.length === 0 || key.length > METADATA_KEY_MAX) {

@@ -8,6 +8,8 @@ export type SnapshotCommand =
       userId: string;
       name: string | null;
       description: string | null;
+      /** Snapshot metadata (2.73). */
+      metadata?: Record<string, string>;
       now: string;
     }
   | {
@@ -33,6 +35,13 @@ export type SnapshotCommand =
       snapshotId: string;
       name?: string | null;
       description?: string | null;
+      now: string;
+    }
+  | {
+      type: 'ChangeSnapshotMetadata';
+      snapshotId: string;
+      set: Record<string, string>;
+      unset: string[];
       now: string;
     }
   | { type: 'ResetSnapshotStatus'; snapshotId: string; status: SnapshotStatus; now: string }

@@ -1,4 +1,5 @@
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
+import { metadataChange } from './share-metadata.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import {
@@ -91,7 +92,18 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
             createdAt: command.now,
           },
         },
+        ...metadataEvents(command.snapshotId, {}, command.metadata ?? {}, [], command.now),
       ];
+    }
+    case 'ChangeSnapshotMetadata': {
+      const snapshot = snapshotOf(state, command.snapshotId);
+      return metadataEvents(
+        snapshot.id,
+        snapshot.metadata ?? {},
+        command.set,
+        command.unset,
+        command.now,
+      );
     }
     case 'CompleteSnapshotInstanceCreation': {
       const { snapshotId, snapshotInstanceId, commandId } = command;
@@ -207,4 +219,16 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
       ];
     }
   }
+};
+
+const metadataEvents = (
+  snapshotId: string,
+  current: Readonly<Record<string, string>>,
+  set: Record<string, string>,
+  unset: readonly string[],
+  now: string,
+): SnapshotEvent[] => {
+  const change = metadataChange(current, set, unset);
+  if (!change) return [];
+  return [{ type: 'SnapshotMetadataChanged', data: { snapshotId, ...change, updatedAt: now } }];
 };

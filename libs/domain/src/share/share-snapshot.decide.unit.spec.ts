@@ -332,4 +332,57 @@ describe('share decider: snapshots', () => {
       expect(snapshotAggregateStatus(snapshot, (id) => replicas[id])).toBe('available');
     });
   });
+
+  describe('metadata (2.73)', () => {
+    const metadataChanged = (set: Record<string, string>, unset: string[] = []): ShareEvent => ({
+      type: 'SnapshotMetadataChanged',
+      data: { snapshotId: 'snap1', set, unset, updatedAt: later },
+    });
+    const change = (set: Record<string, string>, unset: string[] = []) => ({
+      type: 'ChangeSnapshotMetadata' as const,
+      snapshotId: 'snap1',
+      set,
+      unset,
+      now: later,
+    });
+
+    it('records the metadata a snapshot is requested with', () =>
+      spec
+        .given(availableShare())
+        .when({ ...request, metadata: { tier: 'gold' } })
+        .then([requested, metadataChanged({ tier: 'gold' })]));
+    it('refuses an empty value, writing nothing', () =>
+      spec
+        .given(availableShare())
+        .when({ ...request, metadata: { tier: '' } })
+        .thenThrows('invalid', /Metadata value for tier/));
+    it('sets new and changed keys and unsets present ones', () =>
+      spec
+        .given([...withSnapshot, metadataChanged({ tier: 'gold', keep: 'x' })])
+        .when(change({ tier: 'silver', keep: 'x' }, ['keep', 'absent']))
+        .then([metadataChanged({ tier: 'silver' }, [])]));
+    it('unsets a key that is present', () =>
+      spec
+        .given([...withSnapshot, metadataChanged({ tier: 'gold' })])
+        .when(change({}, ['tier']))
+        .then([metadataChanged({}, ['tier'])]));
+    it('records nothing for a change that changes nothing', () =>
+      spec
+        .given([...withSnapshot, metadataChanged({ tier: 'gold' })])
+        .when(change({ tier: 'gold' }, ['absent']))
+        .thenNothing());
+    it('refuses an unknown snapshot', () =>
+      spec
+        .given(availableShare())
+        .when(change({ a: 'b' }))
+        .thenThrows('not_found'));
+    it('folds into the snapshot state', () => {
+      const state: ShareState = fold(shareDecider, [
+        ...withSnapshot,
+        metadataChanged({ tier: 'gold', zone: 'a' }),
+        metadataChanged({}, ['zone']),
+      ]);
+      expect(state.snapshots[0]?.metadata).toEqual({ tier: 'gold' });
+    });
+  });
 });

@@ -45,6 +45,12 @@ export type SnapshotUpdated = DomainEvent<
   { snapshotId: string; name?: string | null; description?: string | null; updatedAt: string }
 >;
 
+/** Snapshot metadata (2.73) was set or unset. */
+export type SnapshotMetadataChanged = DomainEvent<
+  'SnapshotMetadataChanged',
+  { snapshotId: string; set: Record<string, string>; unset: string[]; updatedAt: string }
+>;
+
 export type SnapshotStatusReset = DomainEvent<
   'SnapshotStatusReset',
   { snapshotId: string; snapshotInstanceId: string; status: SnapshotStatus; resetAt: string }
@@ -82,6 +88,7 @@ export type SnapshotEvent =
   | SnapshotInstanceCreated
   | SnapshotInstanceCreationFailed
   | SnapshotUpdated
+  | SnapshotMetadataChanged
   | SnapshotStatusReset
   | SnapshotDeletionRequested
   | SnapshotInstanceDeleted

@@ -1,3 +1,4 @@
+import { applyMetadataChange } from './share-metadata.js';
 import { settlePending } from './share-pending.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
@@ -83,6 +84,14 @@ export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareSt
         ...s,
         name: d.name === undefined ? s.name : d.name,
         description: d.description === undefined ? s.description : d.description,
+        updatedAt: d.updatedAt,
+      }));
+    }
+    case 'SnapshotMetadataChanged': {
+      const d = event.data;
+      return updateSnapshot(state, d.snapshotId, (s) => ({
+        ...s,
+        metadata: applyMetadataChange(s.metadata ?? {}, d),
         updatedAt: d.updatedAt,
       }));
     }

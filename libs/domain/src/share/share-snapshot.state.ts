@@ -41,6 +41,8 @@ export interface SnapshotState {
   readonly userId: string;
   readonly name: string | null;
   readonly description: string | null;
+  /** Absent in states stored before snapshot metadata existed. */
+  readonly metadata?: Readonly<Record<string, string>>;
   /** The share's size when the snapshot was taken. */
   readonly size: number;
   /** Deletion was forced: a driver failure then removes the instance anyway. */

@@ -245,12 +245,14 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     case 'CompleteSnapshotInstanceCreation':
     case 'FailSnapshotInstanceCreation':
     case 'UpdateSnapshot':
+    case 'ChangeSnapshotMetadata':
     case 'ResetSnapshotStatus':
     case 'DeleteSnapshot':
     case 'CompleteSnapshotInstanceDeletion':
     case 'FailSnapshotInstanceDeletion':
       return decideSnapshot(command, state);
     case 'AllowAccess':
+    case 'ChangeAccessRuleMetadata':
     case 'DenyAccess':
     case 'CompleteAccessUpdate':
     case 'FailAccessUpdate':

@@ -263,6 +263,7 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'SnapshotInstanceCreated':
     case 'SnapshotInstanceCreationFailed':
     case 'SnapshotUpdated':
+    case 'SnapshotMetadataChanged':
     case 'SnapshotStatusReset':
     case 'SnapshotDeletionRequested':
     case 'SnapshotInstanceDeleted':
@@ -270,6 +271,7 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'SnapshotDeleted':
       return evolveSnapshot(state, event);
     case 'ShareAccessAllowed':
+    case 'AccessRuleMetadataChanged':
     case 'ShareAccessDenied':
     case 'ShareAccessUpdated':
     case 'ShareAccessUpdateFailed':

@@ -34,6 +34,8 @@ export interface SnapshotDocument {
   provider_location: string | null;
   name: string | null;
   description: string | null;
+  /** Absent in documents written before snapshot metadata existed. */
+  metadata?: Record<string, string>;
   project_id: string;
   user_id: string;
   created_at: string;
@@ -60,6 +62,7 @@ export const toSnapshotDocument = (
     provider_location: preferred?.providerLocation ?? null,
     name: snapshot.name,
     description: snapshot.description,
+    metadata: { ...snapshot.metadata },
     project_id: snapshot.projectId,
     user_id: snapshot.userId,
     created_at: snapshot.createdAt,

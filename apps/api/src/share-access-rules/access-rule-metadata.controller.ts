@@ -1,0 +1,56 @@
+import { Body, Controller, Delete, Param, Put, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import type { AccessRuleDocument } from '#hawser/projections';
+import { notFoundError } from '../http/manila-error.js';
+import { metadataFromBody } from '../http/metadata-body.js';
+import { requireAuth } from '../http/policy.js';
+import { atLeast, contextOf } from '../http/request-context.js';
+import { SharesService } from '../shares/shares.service.js';
+
+/**
+ * An access rule's metadata (2.45+): PUT merges keys and answers the whole map, DELETE removes
+ * one key (`manila access-metadata RULE set|unset`). Writing needs write access to the share.
+ */
+@Controller('v2/share-access-rules')
+export class AccessRuleMetadataController {
+  constructor(private readonly shares: SharesService) {}
+
+  @Put(':id/metadata')
+  async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    const rule = await this.writableRule(req, id);
+    await this.run(req, rule, metadataFromBody(body), []);
+    const updated = await this.shares.findAccessRule(rule.id, requireAuth(contextOf(req)));
+    return { metadata: updated.metadata };
+  }
+
+  @Delete(':id/metadata/:key')
+  async remove(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
+    const rule = await this.writableRule(req, id);
+    if (rule.metadata[key] === undefined) throw notFoundError('Metadata item was not found');
+    await this.run(req, rule, {}, [key]);
+  }
+
+  private async writableRule(req: Request, id: string): Promise<AccessRuleDocument> {
+    const ctx = contextOf(req);
+    if (!atLeast(ctx.microversion, '2.45')) throw notFoundError('The resource could not be found.');
+    const auth = requireAuth(ctx);
+    const rule = await this.shares.findAccessRule(id, auth);
+    await this.shares.findWritable(rule.share_id, auth);
+    return rule;
+  }
+
+  private run(
+    req: Request,
+    rule: AccessRuleDocument,
+    set: Record<string, string>,
+    unset: string[],
+  ): Promise<void> {
+    return this.shares.run(rule.share_id, contextOf(req), {
+      type: 'ChangeAccessRuleMetadata',
+      accessId: rule.id,
+      set,
+      unset,
+      now: new Date().toISOString(),
+    });
+  }
+}
