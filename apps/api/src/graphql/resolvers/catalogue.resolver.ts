@@ -53,7 +53,7 @@ export class CatalogueResolver {
   ): Promise<UserMessage[]> {
     const query: Record<string, string> = { limit: String(Math.min(first, MAX_MESSAGES_PAGE)) };
     if (resourceId) query.resource_id = resourceId;
-    const messages = await listMessages(this.documents, ctx.auth, LATEST, query, new Date());
+    const { messages } = await listMessages(this.documents, ctx.auth, LATEST, query, new Date());
     return messages.map(userMessageOf);
   }
 }
