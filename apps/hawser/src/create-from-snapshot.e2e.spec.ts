@@ -1,55 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BackendConfig } from '#hawser/drivers';
 import {
   eventually,
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
 const OTHER = 'bob:33333333333333333333333333333333:member,reader';
 const MIB = 1024 * 1024;
-
-/**
- * Local back ends with real directories: `alpha` (two pools) in az-1 and `charlie` in az-2
- * share the replication domain `blue`; `isolated` in az-2 is alone in `red`. Copies across
- * pools are capped at 4 MiB/s so a few MiB take long enough to watch their progress.
- */
-export const fromSnapshotBackends = (dataDir: string): BackendConfig[] => {
-  const options = {
-    root: path.join(dataDir, 'pools'),
-    copyChunkBytes: 256 * 1024,
-    copyBytesPerSecond: 4 * MIB,
-  };
-  return [
-    {
-      name: 'node-az1@alpha',
-      driver: 'local',
-      availabilityZone: 'az-1',
-      replicationDomain: 'blue',
-      pools: [{ name: 'pool1' }, { name: 'pool2' }],
-      options,
-    },
-    {
-      name: 'node-az2@charlie',
-      driver: 'local',
-      availabilityZone: 'az-2',
-      replicationDomain: 'blue',
-      pools: [{ name: 'pool1' }],
-      options,
-    },
-    {
-      name: 'node-az2@isolated',
-      driver: 'local',
-      availabilityZone: 'az-2',
-      replicationDomain: 'red',
-      pools: [{ name: 'pool1' }],
-      options,
-    },
-  ];
-};
 
 const CLONABLE = {
   driver_handles_share_servers: 'false',

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
+import { eventually, startHawser } from './test-support/hawser-test-server.js';
+import {
+  cliError,
+  describeRun,
+  findManilaCli,
+  parseProperties,
+  parseTable,
+  runManila,
+  type ManilaCliResult,
+  type ManilaCliTarget,
+} from './test-support/manila-cli.js';
+
+/*
+ * A share created from a snapshot in another zone with the real manila CLI
+ * (python3-manilaclient), use_scheduler_creating_share_from_snapshot on: `manila create NFS 1
+ * --snapshot-id ... --az az-2`, then `manila show` until it is available, watching the status
+ * and the progress the share node's poll records. Each step is checked over HTTP too.
+ */
+
+const manila = findManilaCli();
+const PROJECT = 'feedc0defeedc0defeedc0defeedc0de';
+const ADMIN = `admin:${PROJECT}`;
+const MIB = 1024 * 1024;
+
+if (!manila) {
+  describe('the manila CLI creating shares from snapshots', () => {
+    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
+      expect(manila).toBeDefined();
+    });
+  });
+} else {
+  // 8 MiB copied at 256 KiB/s: about half a minute, long enough for several `manila show`s
+  // (each one a Python start-up).
+  const hawser = await startHawser({
+    backends: (dataDir) => fromSnapshotBackends(dataDir, MIB / 4),
+    env: {
+      HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
+      HAWSER_SHARE_STATUS_POLL_MS: '200',
+    },
+  });
+  const http = (method: string, route: string, body?: unknown) =>
+    hawser.request(method, route, body, { token: ADMIN });
+  const target: ManilaCliTarget = {
+    url: hawser.url,
+    userId: 'admin',
+    projectId: PROJECT,
+    microversion: '2.72',
+  };
+  const cli = async (...args: string[]): Promise<ManilaCliResult> => {
+    const result = await runManila(manila, target, args);
+    if (result.code !== 0) throw new Error(describeRun(args, result));
+    return result;
+  };
+  const show = async (name: string) => parseProperties((await cli('show', name)).stdout);
+  const localDirectoryOf = async (shareId: string): Promise<string> => {
+    const listed = await http('GET', `/v2/shares/${shareId}/export_locations`);
+    const local = (listed.body.export_locations as { path: string; is_admin_only: boolean }[]).find(
+      (l) => l.is_admin_only,
+    );
+    return (local as { path: string }).path;
+  };
+
+  // Without --share-type the CLI insists on a type named `default`; a clone then takes its
+  // source's type whatever its name.
+  describe('the manila CLI creating a share from a snapshot in another zone', () => {
+    const data = randomBytes(8 * MIB);
+    let sourceId: string;
+    let snapshotId: string;
+    let cloneId: string;
+
+    afterAll(() => hawser.close());
+
+    it('type-create default with snapshot and create-from-snapshot support, pinned to alpha', async () => {
+      await cli(
+        'type-create',
+        'default',
+        'false',
+        '--snapshot-support',
+        'true',
+        '--create-share-from-snapshot-support',
+        'true',
+        '--extra-specs',
+        'share_backend_name=alpha',
+      );
+      const types = (await http('GET', '/v2/types')).body.share_types as {
+        name: string;
+        extra_specs: Record<string, string>;
+      }[];
+      const type = types.find((t) => t.name === 'default');
+      expect(type?.extra_specs).toMatchObject({
+        snapshot_support: 'True',
+        create_share_from_snapshot_support: 'True',
+        share_backend_name: 'alpha',
+      });
+    });
+
+    it('create NFS 1 --name source: available on alpha in az-1; 8 MiB written into it; snapshot-create', async () => {
+      const created = parseProperties(
+        (await cli('create', 'NFS', '1', '--name', 'source', '--share-type', 'default')).stdout,
+      );
+      sourceId = created.id!;
+      await eventually(
+        async () => ((await show('source')).status === 'available' ? true : undefined),
+        30_000,
+        'the source share',
+      );
+      const source = (await http('GET', `/v2/shares/${sourceId}`)).body.share;
+      expect(source).toMatchObject({
+        availability_zone: 'az-1',
+        host: expect.stringMatching(/@alpha#/),
+      });
+      fs.writeFileSync(path.join(await localDirectoryOf(sourceId), 'data.bin'), data);
+
+      const snapshot = parseProperties(
+        (await cli('snapshot-create', 'source', '--name', 'snap')).stdout,
+      );
+      snapshotId = snapshot.id!;
+      await eventually(
+        async () =>
+          parseProperties((await cli('snapshot-show', 'snap')).stdout).status === 'available'
+            ? true
+            : undefined,
+        30_000,
+        'the snapshot',
+      );
+    }, 90_000);
+
+    it('create NFS 1 --snapshot-id ... --az az-2: creating_from_snapshot with rising progress, then available', async () => {
+      const created = parseProperties(
+        (
+          await cli(
+            'create',
+            'NFS',
+            '1',
+            '--snapshot-id',
+            snapshotId,
+            '--az',
+            'az-2',
+            '--name',
+            'clone',
+          )
+        ).stdout,
+      );
+      cloneId = created.id!;
+      expect(created).toMatchObject({
+        snapshot_id: snapshotId,
+        availability_zone: 'az-2',
+        share_type_name: 'default',
+      });
+
+      const seen: { status: string; progress: string }[] = [];
+      const final = await eventually(
+        async () => {
+          const shown = await show('clone');
+          seen.push({ status: shown.status!, progress: shown.progress! });
+          return shown.status === 'available' || shown.status === 'error' ? shown : undefined;
+        },
+        120_000,
+        'the clone to be available',
+      );
+      expect(final).toMatchObject({
+        status: 'available',
+        progress: '100%',
+        availability_zone: 'az-2',
+      });
+      expect(final.host).toBe('node-az2@charlie#pool1');
+
+      const during = seen.filter((s) => s.status === 'creating_from_snapshot');
+      const percents = during.map((s) => Number.parseInt(s.progress, 10));
+      console.info(`manila show during the copy: ${during.map((s) => s.progress).join(', ')}`);
+      expect(percents.length).toBeGreaterThan(1);
+      expect(percents).toEqual([...percents].sort((a, b) => a - b));
+      expect(new Set(percents).size).toBeGreaterThan(1);
+
+      const copied = fs.readFileSync(path.join(await localDirectoryOf(cloneId), 'data.bin'));
+      expect(copied.equals(data)).toBe(true);
+      const locations = parseTable((await cli('share-export-location-list', 'clone')).stdout);
+      expect(locations.length).toBeGreaterThan(0);
+    }, 180_000);
+
+    it('message-list --resource-id: the INFO messages of the background creation and its end', async () => {
+      const list = (...filters: string[]) =>
+        cli('message-list', '--resource-id', cloneId, ...filters).then((r) => parseTable(r.stdout));
+      const info = await list('--level', 'INFO');
+      expect(info.map((r) => [r['Action ID'], r['Detail ID']]).sort()).toEqual([
+        ['002', '901'],
+        ['005', '902'],
+      ]);
+      expect(await list('--level', 'ERROR')).toEqual([]);
+    });
+
+    it('create --snapshot-id ... --share-type other: refused with a 400, nothing created', async () => {
+      await cli('type-create', 'other', 'false');
+      const before = parseTable((await cli('list')).stdout).length;
+      const refused = await runManila(manila, target, [
+        'create',
+        'NFS',
+        '1',
+        '--snapshot-id',
+        snapshotId,
+        '--share-type',
+        'other',
+      ]);
+      expect(refused.code).not.toBe(0);
+      expect(cliError(refused)).toMatch(/must match the type of the source share.*HTTP 400/);
+      expect(parseTable((await cli('list')).stdout).length).toBe(before);
+    });
+  });
+}
