@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '#hawser/platform';
+import { createHawserApp } from './hawser.app.js';
 import {
   eventually,
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { manilaRequest } from './test-support/manila-http.js';
 import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
@@ -19,7 +23,7 @@ const CLONABLE = {
 };
 
 /** Share types, a source share with real data on a chosen back end, and its snapshot. */
-const fixtures = (hawser: HawserTestServer) => {
+const fixtures = (hawser: Pick<HawserTestServer, 'request'>) => {
   const createType = async (name: string, extraSpecs: Record<string, string>) => {
     const created = await hawser.request('POST', '/v2/types', {
       share_type: { name, extra_specs: extraSpecs },
@@ -296,4 +300,73 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
       }),
     ]);
   }, 60_000);
+});
+
+describe('a restart while a share is being created from a snapshot', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-restart-'));
+  const config = loadConfig({
+    HAWSER_DATA_DIR: dataDir,
+    HAWSER_AUTH: 'noauth',
+    HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
+    HAWSER_SHARE_STATUS_POLL_MS: '100',
+  });
+  /** Hawser on the same data directory each time, as after a process restart. */
+  const start = async () => {
+    const app = await createHawserApp(config, fromSnapshotBackends(dataDir, MIB), {
+      logger: false,
+    });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as { port: number };
+    const url = `http://127.0.0.1:${port}`;
+    return {
+      app,
+      request: (...args: Parameters<HawserTestServer['request']>) => manilaRequest(url, ...args),
+    };
+  };
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('goes on after the restart: the new node polls it from the log, the copy resumes, it ends available with the data', async () => {
+    const first = await start();
+    let f = fixtures(first);
+    await f.createType('restartable', { ...CLONABLE, share_backend_name: 'alpha' });
+    const source = await f.sourceWithSnapshot('restartable', 6 * MIB);
+    const created = await f.clone({ snapshot_id: source.snapshotId, availability_zone: 'az-2' });
+    expect(created.status).toBe(200);
+    const id = created.body.share.id as string;
+    const progressOf = async (hawser: typeof first) =>
+      (await hawser.request('GET', `/v2/shares/${id}`)).body.share as {
+        status: string;
+        progress: string | null;
+      };
+    const before = await eventually(
+      async () => {
+        const share = await progressOf(first);
+        return share.status === 'creating_from_snapshot' && share.progress !== '0%'
+          ? share
+          : undefined;
+      },
+      20_000,
+      'the copy to be under way',
+    );
+    const eventsBefore = (await first.request('GET', `/hawser/v1/streams/share-${id}?limit=1000`))
+      .body.events.length as number;
+    await first.app.close();
+
+    const second = await start();
+    try {
+      f = fixtures(second);
+      expect((await progressOf(second)).status).toBe('creating_from_snapshot');
+      const share = await f.waitForShare(id, 'available');
+      expect(share.progress).toBe('100%');
+      const copied = fs.readFileSync(path.join(await f.directoryOf(id), 'data.bin'));
+      expect(copied.equals(source.data)).toBe(true);
+      const stream = await second.request('GET', `/hawser/v1/streams/share-${id}?limit=1000`);
+      const after = (stream.body.events as { type: string }[]).slice(eventsBefore);
+      expect(after.map((e) => e.type)).toContain('ShareCreated');
+      expect(before.progress).toMatch(/^\d+%$/);
+      expect((await f.messagesOf(id)).map((m) => m.detail_id).sort()).toEqual(['901', '902']);
+    } finally {
+      await second.app.close();
+    }
+  }, 90_000);
 });
