@@ -10,6 +10,7 @@ import {
   type HawserConfig,
 } from '#hawser/platform';
 import { QuotaWorkflowsModule } from './quota-sets/quota-workflows.module.js';
+import { ShareWorkflowsModule } from './shares/share-workflows.module.js';
 import { PoolStateModule } from './scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from './api.module.js';
@@ -32,6 +33,7 @@ class ApiProcessModule {
         ProjectionsModule.forRoot(),
         ApiModule,
         QuotaWorkflowsModule,
+        ShareWorkflowsModule,
         ...(nats ? [NatsTransportModule.forRoot({ servers: nats, name: 'hawser-api' })] : []),
         PoolStateModule.fromCapabilityReports(),
       ],

@@ -11,6 +11,7 @@ import {
   type HawserConfig,
 } from '#hawser/platform';
 import { QuotaWorkflowsModule } from '../../api/src/quota-sets/quota-workflows.module.js';
+import { ShareWorkflowsModule } from '../../api/src/shares/share-workflows.module.js';
 import { PoolStateModule } from '../../api/src/scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from '../../api/src/api.module.js';
@@ -46,6 +47,7 @@ export class HawserModule {
         ShareNodeModule.forRoot({ nodeName: 'embedded', backends }),
         ApiModule,
         QuotaWorkflowsModule,
+        ShareWorkflowsModule,
         PoolStateModule.fromScheduler(SchedulerService, (scheduler) => scheduler.registry),
       ],
     };

@@ -5,7 +5,7 @@ import type {
   ReplicaPlacement,
   ReplicaPlacementRequest,
 } from '#hawser/process-managers';
-import type { FilterScheduler, SchedulingRequest } from '#hawser/scheduler';
+import type { AffinityConstraint, FilterScheduler, SchedulingRequest } from '#hawser/scheduler';
 import { replicaSchedulingRequest, typeAvailabilityZones } from './replica-scheduling-request.js';
 import {
   DEFAULT_FILTERS,
@@ -31,7 +31,11 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
     private readonly maxAttempts: number = DEFAULT_MAX_ATTEMPTS,
   ) {}
 
-  place(request: PlacementRequest, attemptedHosts: readonly string[]): PlacementDecision {
+  place(
+    request: PlacementRequest,
+    attemptedHosts: readonly string[],
+    affinity: AffinityConstraint,
+  ): PlacementDecision {
     // Manila's _populate_retry_share: attempt n + 1 after n refusals, refused past the maximum.
     if (attemptedHosts.length >= this.maxAttempts) {
       return {
@@ -58,6 +62,9 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
         availabilityZones: typeAvailabilityZones(request.shareType.extraSpecs),
         snapshotId: request.snapshotId,
         attemptedHosts,
+        sameHost: affinity.sameHost,
+        differentHost: affinity.differentHost,
+        onlyHost: request.schedulerHints?.onlyHost ?? null,
         snapshot: request.snapshotSource
           ? {
               id: request.snapshotSource.snapshotId,

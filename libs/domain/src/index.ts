@@ -37,3 +37,5 @@ export { progressText } from './share/share-from-snapshot.decide.js';
 export * from './share/share-replica.events.js';
 export * from './share/share-replica.commands.js';
 export * from './share/share-replica.state.js';
+export * from './share/share-affinity.js';
+export * from './share/share-affinity.commands.js';

@@ -5,3 +5,5 @@ export * from './share-node-operations/share-node-operations.process-manager.js'
 export * from './share-node-operations/replica-node-operations.process-manager.js';
 export * from './replica-scheduling/replica-placement.port.js';
 export * from './replica-scheduling/replica-scheduling.process-manager.js';
+export * from './share-affinity/affinity-hints.js';
+export * from './share-affinity/affinity-links.process-manager.js';

@@ -17,6 +17,7 @@ export * from './pipeline/scheduler-catalogue.js';
 export * from './pipeline/scheduling-result.js';
 export * from './pipeline/no-valid-host.js';
 export * from './pipeline/filter-scheduler.js';
+export * from './filters/affinity-check.js';
 
 // Building blocks, for custom filters and weighers.
 export type { PreparedFilter, SchedulerFilter } from './filters/scheduler-filter.js';

@@ -27,7 +27,7 @@ import {
   UpdateShareDto,
   visibleExportLocations,
 } from '#hawser/api-contracts';
-import type { ShareStatus } from '#hawser/domain';
+import { isAffinityKey, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
 import { Inject } from '@nestjs/common';
 import type { DocumentStore } from '#hawser/read-models';
@@ -42,7 +42,6 @@ import { nextPageLink } from '../http/next-page-link.js';
 import { listShares } from './share-list.query.js';
 import { SharesService } from './shares.service.js';
 
-const ADMIN_ONLY_METADATA = ['__affinity_same_host', '__affinity_different_host'];
 const now = () => new Date().toISOString();
 
 /** Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata. */
@@ -249,7 +248,7 @@ export class SharesController {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
     const doc = await this.shares.findWritable(id, auth);
-    if (ADMIN_ONLY_METADATA.includes(key) && !auth.isAdmin) {
+    if (isAffinityKey(key) && !auth.isAdmin) {
       throw forbiddenError('Cannot set or update admin only metadata.');
     }
     if (doc.metadata[key] === undefined) throw notFoundError('Metadata item was not found');
@@ -266,14 +265,12 @@ export class SharesController {
     const auth = requireAuth(ctx);
     const set = metadataFromBody(body);
     const doc = await this.shares.findWritable(id, auth);
-    if (!auth.isAdmin && Object.keys(set).some((k) => ADMIN_ONLY_METADATA.includes(k))) {
+    if (!auth.isAdmin && Object.keys(set).some(isAffinityKey)) {
       throw forbiddenError('Cannot set or update admin only metadata.');
     }
     // Replacing keeps admin-only keys for non-admins (reference 3.4.4).
     const unset = replace
-      ? Object.keys(doc.metadata).filter(
-          (k) => !(k in set) && (auth.isAdmin || !ADMIN_ONLY_METADATA.includes(k)),
-        )
+      ? Object.keys(doc.metadata).filter((k) => !(k in set) && (auth.isAdmin || !isAffinityKey(k)))
       : [];
     await this.shares.run(doc.id, ctx, { type: 'ChangeShareMetadata', set, unset, now: now() });
     return { metadata: (await this.shares.find(doc.id, auth)).metadata };

@@ -44,6 +44,7 @@ import { atLeast, type AuthContext, type RequestContext } from '../http/request-
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
 import { SnapshotSourceResolver } from './snapshot-source.resolver.js';
+import { createHintsOf } from './scheduler-hints.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -124,6 +125,8 @@ export class SharesService {
       );
     }
 
+    const hints = await createHintsOf(dto, ctx, auth, (id) => this.find(id, auth));
+
     const shareId = randomUUID();
     // The quota counts the share before it exists; a request that then fails gives it back.
     const quotaContext = commandContextOf(ctx);
@@ -146,11 +149,11 @@ export class SharesService {
         shareType: { id: shareType.id, name: shareType.name, extraSpecs: shareType.extra_specs },
         capabilities: capabilitiesOf(shareType.extra_specs),
         availabilityZone: clone?.availabilityZone ?? zone?.name ?? null,
-        metadata: dto.metadata ?? {},
+        metadata: hints.metadata,
         isPublic,
         snapshotId: clone?.source.snapshotId ?? null,
         ...(clone && { snapshotSource: clone.source }),
-        schedulerHints: null,
+        schedulerHints: hints.schedulerHints,
         createdAt: new Date().toISOString(),
       },
       commandContextOf(ctx),

@@ -1,4 +1,5 @@
 import { invalid } from '../shared/domain-error.js';
+import { isAffinityKey } from './share-affinity.js';
 
 const METADATA_KEY_MAX = 255;
 const METADATA_VALUE_MAX = 1023;
@@ -29,12 +30,17 @@ export const applyMetadataChange = (
   return metadata;
 };
 
+/**
+ * Manila's limits on metadata keys and values. The affinity keys hold lists of share ids that
+ * grow with every share naming this one, so their values have no length limit.
+ */
 export const validateMetadata = (metadata: Record<string, string>): void => {
   for (const [key, value] of Object.entries(metadata)) {
     if (key.length === 0 || key.length > METADATA_KEY_MAX) {
       throw invalid(`Metadata key must be 1 to ${METADATA_KEY_MAX} characters.`);
     }
-    if (typeof value !== 'string' || value.length === 0 || value.length > METADATA_VALUE_MAX) {
+    const max = isAffinityKey(key) ? Infinity : METADATA_VALUE_MAX;
+    if (typeof value !== 'string' || value.length === 0 || value.length > max) {
       throw invalid(`Metadata value for ${key} must be 1 to ${METADATA_VALUE_MAX} characters.`);
     }
   }

@@ -2,6 +2,7 @@ import type { AccessCommand } from './share-access.commands.js';
 import type { PlacementCommand } from './share-placement.commands.js';
 import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
+import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
@@ -15,6 +16,7 @@ export type ShareCommand =
   | PlacementCommand
   | FromSnapshotCommand
   | ReplicaCommand
+  | AffinityCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

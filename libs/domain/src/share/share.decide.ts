@@ -1,6 +1,7 @@
 import { assertNever, type Decider } from '../shared/decider.js';
 import { conflict, forbidden, invalid, notFound } from '../shared/domain-error.js';
 import { decideAccess } from './share-access.decide.js';
+import { decideAffinity } from './share-affinity.decide.js';
 import { validateMetadata } from './share-metadata.js';
 import { decidePlacement } from './share-placement.decide.js';
 import { decideFromSnapshot, decideSnapshotSourcePlacement } from './share-from-snapshot.decide.js';
@@ -266,6 +267,9 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     case 'RecordShareCreationDeferred':
     case 'RecordShareStatusPoll':
       return decideFromSnapshot(command, state);
+    case 'LinkAffinity':
+    case 'UnlinkAffinity':
+      return decideAffinity(command, state);
     default:
       return assertNever(command);
   }

@@ -1,4 +1,5 @@
 import type { ShareRequested } from '#hawser/domain';
+import type { AffinityConstraint } from '#hawser/scheduler';
 
 /** What to place: the share as requested (type, size, zone, hints). */
 export type PlacementRequest = ShareRequested['data'];
@@ -18,8 +19,13 @@ export interface Placement {
   /**
    * `attemptedHosts`: pools whose node refused this instance before (Manila's retry.hosts); the
    * placement avoids them, and past the maximum number of attempts fails the share.
+   * `affinity`: the hints resolved to hosts (`AffinityHints`); `NO_AFFINITY` when none.
    */
-  place(request: PlacementRequest, attemptedHosts: readonly string[]): PlacementDecision;
+  place(
+    request: PlacementRequest,
+    attemptedHosts: readonly string[],
+    affinity: AffinityConstraint,
+  ): PlacementDecision;
   /**
    * A placement was recorded (by this or another scheduler): debit the pool, once per instance,
    * unless the pool reported after `placedAt` (ms), which already counts it.

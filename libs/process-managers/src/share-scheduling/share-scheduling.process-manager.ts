@@ -1,5 +1,6 @@
 import type { CommandHandler } from '#hawser/application';
 import {
+  affinityHintsOf,
   derivedId,
   SHARE_STREAM_PREFIX,
   shareDecider,
@@ -9,6 +10,7 @@ import {
 } from '#hawser/domain';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import { AffinityHints, shareLoaderOf } from '../share-affinity/affinity-hints.js';
 import type { Placement, PlacementRequest } from './placement.port.js';
 
 /**
@@ -17,13 +19,15 @@ import type { Placement, PlacementRequest } from './placement.port.js';
  * recorded it, debits the chosen pool, so schedulers sharing a log do not double-book it. A
  * placement the pool's node refused (SharePlacementRejected) is placed again without the
  * pools that refused it. A share from a snapshot that is not to be scheduled was placed on its
- * source's pool when it was requested.
+ * source's pool when it was requested. Hints (the request's, else those an admin put in the
+ * share's metadata, reference 7.4) are resolved from the log before each placement.
  */
 export const shareSchedulingProcessManager = (
   commands: CommandHandler,
   placement: Placement,
   events: Pick<EventStore, 'readStream'>,
   clock: () => string = () => new Date().toISOString(),
+  affinity: AffinityHints = new AffinityHints(shareLoaderOf(commands)),
 ): ProcessManager => {
   /** The request as the user made it: the first event of the share's stream. */
   const requestOf = async (streamId: string): Promise<PlacementRequest | undefined> => {
@@ -37,7 +41,8 @@ export const shareSchedulingProcessManager = (
     attemptedHosts: readonly string[],
   ) => {
     if (request.snapshotSource?.placement === 'source-pool' && attemptedHosts.length === 0) return;
-    const decision = placement.place(request, attemptedHosts);
+    const hints = request.schedulerHints ?? affinityHintsOf(request.metadata);
+    const decision = placement.place(request, attemptedHosts, await affinity.resolve(hints));
     const ctx = {
       commandId: derivedId(event.id, 'schedule'),
       causationId: event.id,

@@ -1,10 +1,12 @@
 import type { ReferencedShare } from '../request/scheduling-request.js';
 
-/**
- * The hosts of the shares a hint names: for each share the set of its instances' hosts, or
- * the reason scheduling stops (a share that was not found or has no instance).
- */
-export const referencedHostSets = (
+/** Where a hint lets a share go, or why scheduling stops (a listed share is unknown). */
+export type HostRule =
+  | { readonly hosts: ReadonlySet<string>; readonly stopReason?: undefined }
+  | { readonly hosts?: undefined; readonly stopReason: string };
+
+/** The pool hosts of each listed share's instances, or the first share that has none. */
+const hostSets = (
   shares: readonly ReferencedShare[],
 ): { readonly sets: ReadonlySet<string>[] } | { readonly stopReason: string } => {
   const sets: ReadonlySet<string>[] = [];
@@ -15,3 +17,25 @@ export const referencedHostSets = (
   }
   return { sets };
 };
+
+/** same_host (reference 7.3): the hosts holding an instance of every listed share (∩). */
+export const sameHostAllowed = (shares: readonly ReferencedShare[]): HostRule => {
+  const resolved = hostSets(shares);
+  if ('stopReason' in resolved) return resolved;
+  const [first, ...others] = resolved.sets;
+  return {
+    hosts: new Set([...(first ?? [])].filter((host) => others.every((set) => set.has(host)))),
+  };
+};
+
+/** different_host (reference 7.3): the hosts holding an instance of any listed share (∪). */
+export const differentHostForbidden = (shares: readonly ReferencedShare[]): HostRule => {
+  const resolved = hostSets(shares);
+  if ('stopReason' in resolved) return resolved;
+  return { hosts: new Set(resolved.sets.flatMap((set) => [...set])) };
+};
+
+/** A hint that names no share is no hint (Manila skips the filter). */
+export const named = (
+  shares: readonly ReferencedShare[] | null,
+): shares is readonly ReferencedShare[] => shares !== null && shares.length > 0;

@@ -1,4 +1,4 @@
-import { referencedHostSets } from './affinity-hosts.js';
+import { named, sameHostAllowed } from './affinity-hosts.js';
 import { keepNothing, keepWhere, type SchedulerFilter } from './scheduler-filter.js';
 
 /**
@@ -8,13 +8,9 @@ import { keepNothing, keepWhere, type SchedulerFilter } from './scheduler-filter
 export const affinityFilter: SchedulerFilter = {
   name: 'AffinityFilter',
   prepare({ request, columns }) {
-    if (request.sameHost === null) return null;
-    const resolved = referencedHostSets(request.sameHost);
-    if ('stopReason' in resolved) return keepNothing(resolved.stopReason);
-    const [first, ...others] = resolved.sets;
-    const allowed = new Set(
-      [...(first ?? [])].filter((host) => others.every((set) => set.has(host))),
-    );
-    return keepWhere((pool) => allowed.has(columns.host[pool] as string));
+    if (!named(request.sameHost)) return null;
+    const rule = sameHostAllowed(request.sameHost);
+    if (rule.stopReason !== undefined) return keepNothing(rule.stopReason);
+    return keepWhere((pool) => rule.hosts.has(columns.host[pool] as string));
   },
 };

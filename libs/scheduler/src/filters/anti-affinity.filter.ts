@@ -1,4 +1,4 @@
-import { referencedHostSets } from './affinity-hosts.js';
+import { differentHostForbidden, named } from './affinity-hosts.js';
 import { keepNothing, type SchedulerFilter } from './scheduler-filter.js';
 
 /**
@@ -8,16 +8,14 @@ import { keepNothing, type SchedulerFilter } from './scheduler-filter.js';
 export const antiAffinityFilter: SchedulerFilter = {
   name: 'AntiAffinityFilter',
   prepare({ request, registry }) {
-    if (request.differentHost === null) return null;
-    const resolved = referencedHostSets(request.differentHost);
-    if ('stopReason' in resolved) return keepNothing(resolved.stopReason);
+    if (!named(request.differentHost)) return null;
+    const rule = differentHostForbidden(request.differentHost);
+    if (rule.stopReason !== undefined) return keepNothing(rule.stopReason);
     // A hint names a handful of shares: a short array beats a Set per candidate.
     const forbidden: number[] = [];
-    for (const set of resolved.sets) {
-      for (const host of set) {
-        const pool = registry.poolIndex(host);
-        if (pool !== undefined && !forbidden.includes(pool)) forbidden.push(pool);
-      }
+    for (const host of rule.hosts) {
+      const pool = registry.poolIndex(host);
+      if (pool !== undefined) forbidden.push(pool);
     }
     return {
       keep(candidates, count) {

@@ -1,18 +1,7 @@
 import { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
-import { pool, registryWith, request } from '../test-support/scheduler-fixtures.js';
+import { failed, placed, pool, registryWith, request } from '../test-support/scheduler-fixtures.js';
 import { FilterScheduler } from './filter-scheduler.js';
 import { UnknownSchedulerComponentError } from './scheduler-catalogue.js';
-import type { NoValidHost, Placement, SchedulingResult } from './scheduling-result.js';
-
-const placed = (result: SchedulingResult): Placement => {
-  if (result.outcome !== 'placed') throw new Error(`expected a placement, got ${result.message}`);
-  return result;
-};
-const failed = (result: SchedulingResult): NoValidHost => {
-  if (result.outcome !== 'no-valid-host')
-    throw new Error(`expected no valid host, got ${result.host}`);
-  return result;
-};
 
 describe('FilterScheduler', () => {
   describe('given the default filters and weighers', () => {

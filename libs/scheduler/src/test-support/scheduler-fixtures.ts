@@ -1,5 +1,6 @@
 import type { SchedulerFilter } from '../filters/scheduler-filter.js';
 import type { SchedulerConfig } from '../pipeline/scheduler-config.js';
+import type { NoValidHost, Placement, SchedulingResult } from '../pipeline/scheduling-result.js';
 import { DEFAULT_SCHEDULER_CONFIG } from '../pipeline/scheduler-config.js';
 import type { ReportedPoolCapabilities } from '../pool-state/pool-capabilities.js';
 import { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
@@ -94,4 +95,17 @@ export const rawWeights = (
   return Object.fromEntries(
     [...live].map((index, i) => [registry.columns.host[index] as string, raw[i] as number]),
   );
+};
+
+/** The placement a result must be. */
+export const placed = (result: SchedulingResult): Placement => {
+  if (result.outcome !== 'placed') throw new Error(`expected a placement, got ${result.message}`);
+  return result;
+};
+
+/** The no-valid-host a result must be. */
+export const failed = (result: SchedulingResult): NoValidHost => {
+  if (result.outcome !== 'no-valid-host')
+    throw new Error(`expected no valid host, got ${result.host}`);
+  return result;
 };

@@ -1,0 +1,20 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler } from '#hawser/application';
+import type { EventStore } from '#hawser/eventstore';
+import { affinityLinksProcessManager } from '#hawser/process-managers';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE, EVENT_STORE, WorkflowRunners } from '#hawser/platform';
+import { ProcessManagerHost } from '../workflows/process-manager-host.js';
+
+/** Keeps the affinity metadata symmetric, in the process that serves the shares API. */
+@Injectable()
+export class AffinityLinksWorkflow extends ProcessManagerHost {
+  constructor(
+    @Inject(EVENT_STORE) events: EventStore,
+    @Inject(DOCUMENT_STORE) documents: DocumentStore,
+    commands: CommandHandler,
+    workflows: WorkflowRunners,
+  ) {
+    super(events, documents, workflows, [affinityLinksProcessManager(commands)]);
+  }
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { AffinityLinksWorkflow } from './affinity-links.workflow.js';
+
+/** The shares' process managers; imported by the process that owns the shares API. */
+@Module({ providers: [AffinityLinksWorkflow] })
+export class ShareWorkflowsModule {}

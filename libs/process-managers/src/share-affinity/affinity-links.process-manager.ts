@@ -1,0 +1,94 @@
+import type { CommandContext, CommandHandler } from '#hawser/application';
+import {
+  AFFINITY_HINTS,
+  AFFINITY_KEYS,
+  derivedId,
+  DomainError,
+  linkedShareIds,
+  SHARE_STREAM_PREFIX,
+  shareDecider,
+  shareIdOfStream,
+  shareStream,
+  type AffinityCommand,
+  type ShareRequested,
+} from '#hawser/domain';
+import type { RecordedEvent } from '#hawser/eventstore';
+import type { ProcessManager } from '../runtime/process-manager.js';
+
+/**
+ * The symmetric side of scheduler hints (reference 7.2, 7.5), each change on the stream of the
+ * share it concerns:
+ * - ShareRequested with hints: every share named gets the new share's id under the same key; a
+ *   named share that is gone by now is taken off the new share's list instead.
+ * - ShareDeleted: every share the deleted one lists (its own hints and the links others made to
+ *   it) loses the deleted share's id.
+ * Command ids derive from the event and the share concerned, and links are idempotent by state,
+ * so a replay repeats nothing.
+ */
+export const affinityLinksProcessManager = (
+  commands: CommandHandler,
+  clock: () => string = () => new Date().toISOString(),
+): ProcessManager => ({
+  name: 'affinity-links',
+  filter: { streamPrefixes: [SHARE_STREAM_PREFIX], eventTypes: ['ShareRequested', 'ShareDeleted'] },
+  async handle(event: RecordedEvent): Promise<void> {
+    const shareId = shareIdOfStream(event.streamId);
+    const ctx = (purpose: string): CommandContext => ({
+      commandId: derivedId(event.id, purpose),
+      causationId: event.id,
+      correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
+      userId: 'affinity',
+    });
+    const send = (target: string, command: AffinityCommand, purpose: string) =>
+      applied(commands, target, command, ctx(purpose));
+
+    if (event.type === 'ShareRequested') {
+      const hints = (event.data as ShareRequested['data']).schedulerHints;
+      for (const hint of AFFINITY_HINTS) {
+        for (const other of new Set(hints?.[hint] ?? [])) {
+          const linked = await send(
+            other,
+            { type: 'LinkAffinity', hint, shareId, now: clock() },
+            `link:${hint}:${other}`,
+          );
+          if (!linked) {
+            await send(
+              shareId,
+              { type: 'UnlinkAffinity', hint, shareId: other, now: clock() },
+              `unlink:${hint}:${other}`,
+            );
+          }
+        }
+      }
+      return;
+    }
+    const { state } = await commands.load(shareDecider, event.streamId);
+    for (const hint of AFFINITY_HINTS) {
+      for (const other of new Set(linkedShareIds(state.metadata[AFFINITY_KEYS[hint]]))) {
+        await send(
+          other,
+          { type: 'UnlinkAffinity', hint, shareId, now: clock() },
+          `unlink:${hint}:${other}`,
+        );
+      }
+    }
+  },
+});
+
+/** Runs the command on a share; false when that share does not exist (any more). */
+const applied = async (
+  commands: CommandHandler,
+  shareId: string,
+  command: AffinityCommand,
+  ctx: CommandContext,
+): Promise<boolean> => {
+  try {
+    await commands.handle(shareDecider, shareStream(shareId), command, ctx, {
+      retryOnConflict: 50,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return false;
+    throw error;
+  }
+};
