@@ -51,17 +51,21 @@ export const startHawser = async (
   };
 };
 
-/** Polls until `check` returns a value that is not undefined, or fails after `timeoutMs`. */
+/**
+ * Polls until `check` returns a value that is not undefined, or fails after `timeoutMs`; an
+ * expensive check (a listing of every share) polls less often with a longer `intervalMs`.
+ */
 export const eventually = async <T>(
   check: () => Promise<T | undefined>,
   timeoutMs = 5_000,
   what = 'condition',
+  intervalMs = 10,
 ): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 };

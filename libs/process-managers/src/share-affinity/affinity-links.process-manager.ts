@@ -64,7 +64,9 @@ export const affinityLinksProcessManager = (
     }
     const { state } = await commands.load(shareDecider, event.streamId);
     for (const hint of AFFINITY_HINTS) {
-      for (const other of new Set(linkedShareIds(state.metadata[AFFINITY_KEYS[hint]]))) {
+      // Its own hints too, in case an admin edited the key away.
+      const listed = linkedShareIds(state.metadata[AFFINITY_KEYS[hint]]);
+      for (const other of new Set([...listed, ...(state.schedulerHints?.[hint] ?? [])])) {
         await send(
           other,
           { type: 'UnlinkAffinity', hint, shareId, now: clock() },
