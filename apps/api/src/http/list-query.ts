@@ -1,3 +1,4 @@
+import { toBoolean } from '#hawser/api-contracts';
 import { badRequest } from './manila-error.js';
 
 /** A non-negative integer query parameter (limit, offset, size), else Manila's 400. */
@@ -7,8 +8,8 @@ export const nonNegativeParam = (name: string, value: string | undefined): numbe
   return Number(value);
 };
 
-/** Manila's `metadata` filter is a Python-literal dict: {'k': 'v'}. */
-export const parseMetadataFilter = (text: string): Record<string, string> => {
+/** A filter Manila reads as a Python-literal dict (`{'k': 'v'}`); anything else is a 400. */
+export const parseDictFilter = (name: string, text: string): Record<string, string> => {
   try {
     const parsed: unknown = JSON.parse(text.replace(/'/g, '"'));
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
@@ -17,5 +18,26 @@ export const parseMetadataFilter = (text: string): Record<string, string> => {
   } catch {
     // fall through to the 400 below
   }
-  throw badRequest(`Invalid metadata filter: ${text}`);
+  throw badRequest(`Invalid ${name} filter: ${text}`);
 };
+
+/** Manila's `metadata` filter is a Python-literal dict: {'k': 'v'}. */
+export const parseMetadataFilter = (text: string): Record<string, string> =>
+  parseDictFilter('metadata', text);
+
+/**
+ * A boolean query parameter as Manila's `get_bool_from_api_params` reads it: absent is false,
+ * a word other than oslo's boolean words is a 400.
+ */
+export const booleanParam = (name: string, value: string | undefined): boolean => {
+  if (value === undefined) return false;
+  const parsed = toBoolean(value);
+  if (parsed === undefined) {
+    throw badRequest(`Invalid value ${value} for ${name}. Expecting a boolean.`);
+  }
+  return parsed;
+};
+
+/** Manila's `is_all_tenants`: present but empty means yes, otherwise a strict boolean. */
+export const allTenantsParam = (value: string | undefined): boolean =>
+  value === '' ? true : booleanParam('all_tenants', value);

@@ -18,6 +18,8 @@ import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
+import { parseDictFilter } from '../http/list-query.js';
+import { matchesExtraSpecs } from './extra-specs-filter.js';
 import { withBooleanSpecsAsText } from './extra-specs-input.js';
 import { ShareTypesService } from './share-types.service.js';
 
@@ -53,9 +55,22 @@ export class ShareTypesController {
   }
 
   @Get()
-  async list(@Req() req: Request, @Query('is_public') isPublic?: string) {
+  async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
-    const docs = await this.types.list(requireAuth(ctx), isPublic);
+    const auth = requireAuth(ctx);
+    let extraSpecs: Record<string, string> | undefined;
+    if (query.extra_specs) {
+      if (!atLeast(ctx.microversion, '2.43')) {
+        throw badRequest(
+          "Filter by 'extra_specs' is not supported by this microversion. Use 2.43 or greater " +
+            "microversion to be able to use filter search by 'extra_specs.",
+        );
+      }
+      extraSpecs = parseDictFilter('extra_specs', query.extra_specs);
+    }
+    const docs = (await this.types.list(auth, query.is_public)).filter(
+      (d) => extraSpecs === undefined || matchesExtraSpecs(d.extra_specs, extraSpecs),
+    );
     const views = docs.map((d) => this.view(d, ctx).share_type);
     return { share_types: views, volume_types: views };
   }

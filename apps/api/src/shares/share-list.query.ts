@@ -1,7 +1,11 @@
-import { toBoolean } from '#hawser/api-contracts';
 import { SHARES, shareDocumentOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
 import type { DocumentStore, Filter } from '#hawser/read-models';
-import { nonNegativeParam, parseMetadataFilter } from '../http/list-query.js';
+import {
+  allTenantsParam,
+  booleanParam,
+  nonNegativeParam,
+  parseMetadataFilter,
+} from '../http/list-query.js';
 import { badRequest } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
 
@@ -52,7 +56,7 @@ export const listShares = async (
       `Wrong sorting data provided: sort key is '${sortKey}' and sort direction is '${sortDir}'.`,
     );
   }
-  if (atLeast(version, '2.69') && toBoolean(query.is_soft_deleted ?? 'false')) {
+  if (atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted)) {
     return { shares: [], count: 0, nextMarker: undefined };
   }
 
@@ -75,7 +79,7 @@ export const listShares = async (
   }
   if (auth.isAdmin && query.host !== undefined) filter.host = query.host;
 
-  const allTenants = auth.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;
+  const allTenants = auth.isAdmin && allTenantsParam(query.all_tenants);
   if (allTenants && query.project_id !== undefined) filter.project_id = query.project_id;
   const sort = [[sortField, sortDir === 'asc' ? 1 : -1] as const, ['id', 1] as const];
 
@@ -88,7 +92,7 @@ export const listShares = async (
       { ...filter, project_id: auth.projectId },
       { sort },
     );
-    if (toBoolean(query.is_public ?? 'false')) {
+    if (booleanParam('is_public', query.is_public)) {
       const others = await documents.find<ShareRecord>(
         SHARES,
         { ...filter, is_public: true },

@@ -39,6 +39,7 @@ import { atLeast, contextOf, type RequestContext } from '../http/request-context
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
+import { booleanParam } from '../http/list-query.js';
 import { listShares } from './share-list.query.js';
 import { SharesService } from './shares.service.js';
 
@@ -88,7 +89,7 @@ export class SharesController {
       params.delete('offset');
       body.shares_links = nextPageLink(req, ctx, params);
     }
-    if (atLeast(ctx.microversion, '2.42') && toBoolean(query.with_count ?? 'false')) {
+    if (atLeast(ctx.microversion, '2.42') && booleanParam('with_count', query.with_count)) {
       body.count = result.count;
     }
     return body;

@@ -1,0 +1,39 @@
+import { allTenantsParam, booleanParam, parseDictFilter } from './list-query.js';
+
+describe('boolean query parameters', () => {
+  it.each([
+    [undefined, false],
+    ['true', true],
+    ['Yes', true],
+    ['1', true],
+    ['false', false],
+    ['off', false],
+  ])('%s reads as %s', (value, expected) => {
+    expect(booleanParam('with_count', value)).toBe(expected);
+  });
+
+  it('answers another word with a Manila 400 naming the parameter', () => {
+    expect(() => booleanParam('with_count', 'maybe')).toThrow(
+      'Invalid value maybe for with_count. Expecting a boolean.',
+    );
+  });
+
+  it('takes an empty all_tenants as yes, as Manila does', () => {
+    expect(allTenantsParam('')).toBe(true);
+    expect(allTenantsParam(undefined)).toBe(false);
+    expect(allTenantsParam('0')).toBe(false);
+    expect(() => allTenantsParam('everyone')).toThrow(/Expecting a boolean/);
+  });
+});
+
+describe('dict query parameters', () => {
+  it('reads Python-literal dicts, values as text', () => {
+    expect(parseDictFilter('metadata', "{'team': 'a', 'n': 1}")).toEqual({ team: 'a', n: '1' });
+  });
+
+  it.each(['notadict', "['a']", '{'])('answers %s with a 400', (text) => {
+    expect(() => parseDictFilter('extra_specs', text)).toThrow(
+      `Invalid extra_specs filter: ${text}`,
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+
+const PROJECT = '6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b';
+const MEMBER = `ivan:${PROJECT}:member,reader`;
+
+/** Listing parameters Manila parses strictly: booleans, all_tenants, the types' extra_specs. */
+describe('listing parameters over HTTP', () => {
+  let hawser: HawserTestServer;
+  let shareId: string;
+
+  beforeAll(async () => {
+    hawser = await startHawser();
+    await hawser.request('POST', '/v2/types', {
+      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
+    });
+    await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'zoned',
+        extra_specs: {
+          driver_handles_share_servers: 'false',
+          snapshot_support: 'True',
+          availability_zones: 'az-1,az-2',
+        },
+      },
+    });
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'default' } },
+      { token: MEMBER },
+    );
+    shareId = created.body.share.id;
+  });
+  afterAll(() => hawser.close());
+
+  it('answers a non-boolean with_count, is_public or is_soft_deleted with a 400', async () => {
+    for (const query of ['with_count=maybe', 'is_public=maybe', 'is_soft_deleted=perhaps']) {
+      const listed = await hawser.request('GET', `/v2/shares?${query}`, undefined, {
+        token: MEMBER,
+      });
+      expect(listed.status).toBe(400);
+      expect(listed.body.badRequest.message).toMatch(/Expecting a boolean/);
+    }
+    const counted = await hawser.request('GET', '/v2/shares?with_count=yes', undefined, {
+      token: MEMBER,
+    });
+    expect(counted.body.count).toBe(1);
+  });
+
+  it('takes an empty all_tenants as yes for admins', async () => {
+    const own = await hawser.request('GET', '/v2/shares');
+    expect(own.body.shares).toEqual([]);
+    const all = await hawser.request('GET', '/v2/shares?all_tenants');
+    expect(all.body.shares.map((s: { id: string }) => s.id)).toEqual([shareId]);
+  });
+
+  it('filters share types by extra_specs from 2.43, a 400 before', async () => {
+    const names = async (filter: string, version = '2.43') => {
+      const listed = await hawser.request(
+        'GET',
+        `/v2/types?extra_specs=${encodeURIComponent(filter)}`,
+        undefined,
+        { token: MEMBER, version },
+      );
+      expect(listed.status).toBe(200);
+      expect(listed.body.volume_types).toEqual(listed.body.share_types);
+      return listed.body.share_types.map((t: { name: string }) => t.name);
+    };
+    expect(await names("{'snapshot_support': 'True'}")).toEqual(['zoned']);
+    expect(await names("{'driver_handles_share_servers': 'false'}")).toEqual(['default', 'zoned']);
+    expect(await names("{'availability_zones': 'az-2'}")).toEqual(['default', 'zoned']);
+    expect(await names("{'availability_zones': 'az-3'}")).toEqual(['default']);
+
+    const early = await hawser.request('GET', "/v2/types?extra_specs={'a':'b'}", undefined, {
+      version: '2.42',
+    });
+    expect(early.status).toBe(400);
+    expect(early.body.badRequest.message).toMatch(/not supported by this microversion/);
+    const malformed = await hawser.request('GET', '/v2/types?extra_specs=notadict');
+    expect(malformed.status).toBe(400);
+  });
+});
