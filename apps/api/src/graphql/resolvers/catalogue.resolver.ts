@@ -51,6 +51,8 @@ export class CatalogueResolver {
     @Args('first', { type: () => Int, defaultValue: 50 }) first = 50,
     @Args('resourceId', { type: () => ID, nullable: true }) resourceId?: string,
   ): Promise<UserMessage[]> {
+    // A REST limit of 0 means no limit; here it means none.
+    if (first === 0) return [];
     const query: Record<string, string> = { limit: String(Math.min(first, MAX_MESSAGES_PAGE)) };
     if (resourceId) query.resource_id = resourceId;
     const { messages } = await listMessages(this.documents, ctx.auth, LATEST, query, new Date());
