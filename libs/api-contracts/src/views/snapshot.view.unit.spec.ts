@@ -55,6 +55,12 @@ describe('snapshot detail view: the field set per microversion', () => {
     },
   );
 
+  it('shows the metadata from 2.73, an empty map for documents written before it existed', () => {
+    const tagged = { ...snapshot, metadata: { purpose: 'backup' } };
+    expect(snapshotDetailView(tagged, viewContext('2.73')).metadata).toEqual({ purpose: 'backup' });
+    expect(snapshotDetailView(snapshot, viewContext('2.73')).metadata).toEqual({});
+  });
+
   it('has no progress at snapshot level', () => {
     expect(snapshotDetailView(snapshot, viewContext('2.73', { isAdmin: true }))).not.toHaveProperty(
       'progress',
