@@ -16,6 +16,7 @@ import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
 import { ServicesController } from './services/services.controller.js';
+import { ShareInstanceActionsController } from './share-instances/share-instance-actions.controller.js';
 import { ShareInstancesController } from './share-instances/share-instances.controller.js';
 import { ShareReplicasController } from './share-replicas/share-replicas.controller.js';
 import { ShareReplicasService } from './share-replicas/share-replicas.service.js';
@@ -56,6 +57,7 @@ import { VersionsController } from './versions/versions.controller.js';
     SchedulerStatsController,
     ServicesController,
     ShareInstancesController,
+    ShareInstanceActionsController,
     ShareReplicasController,
   ],
   providers: [

@@ -84,4 +84,49 @@ describe('share instances over HTTP (given an available share)', () => {
       (await hawser.request('GET', '/v2/share_instances', undefined, { version: '2.2' })).status,
     ).toBe(404);
   });
+
+  it('resets one instance status and force-deletes it, admin only, refusing bad input with 4xx', async () => {
+    const [instance] = (await hawser.request('GET', `/v2/shares/${shareId}/instances`)).body
+      .share_instances;
+    const action = (body: unknown, token?: string, version?: string) =>
+      hawser.request('POST', `/v2/share_instances/${instance.id}/action`, body, { token, version });
+
+    for (const [body, token, status] of [
+      [{ reset_status: { status: 'error' } }, MEMBER, 403],
+      [{ reset_status: { status: 'nonsense' } }, undefined, 400],
+      [{ reset_status: {} }, undefined, 400],
+      [{ reset_status: {}, force_delete: null }, undefined, 400],
+      [{ promote: null }, undefined, 400],
+      [{ force_delete: null }, MEMBER, 403],
+    ] as const) {
+      expect((await action(body, token)).status).toBe(status);
+    }
+    expect((await action({ reset_status: { status: 'error' } }, undefined, '2.2')).status).toBe(
+      404,
+    );
+    const unknown = await hawser.request(
+      'POST',
+      '/v2/share_instances/00000000-0000-4000-8000-000000000000/action',
+      { reset_status: { status: 'error' } },
+    );
+    expect(unknown.status).toBe(404);
+    const unchanged = await hawser.request('GET', `/v2/share_instances/${instance.id}`);
+    expect(unchanged.body.share_instance.status).toBe('available');
+
+    expect(
+      (await action({ 'os-reset_status': { status: 'error' } }, undefined, '2.6')).status,
+    ).toBe(202);
+    const reset = await hawser.request('GET', `/v2/share_instances/${instance.id}`);
+    expect(reset.body.share_instance.status).toBe('error');
+    expect((await hawser.request('GET', `/v2/shares/${shareId}`)).body.share.status).toBe('error');
+
+    expect((await action({ force_delete: null })).status).toBe(202);
+    await eventually(
+      async () =>
+        (await hawser.request('GET', `/v2/shares/${shareId}`)).status === 404 ? true : undefined,
+      5_000,
+      'the force-deleted share to be gone',
+    );
+    expect((await hawser.request('GET', `/v2/share_instances/${instance.id}`)).status).toBe(404);
+  });
 });

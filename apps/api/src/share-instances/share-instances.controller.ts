@@ -30,8 +30,8 @@ const matchesExportLocation = (
 
 /**
  * Manila's share instances (2.3+, admin only; reference 1.2 and 3.4.3), from the
- * share-instances read model, a page at a time with `limit` and `offset`. The reset_status and
- * force_delete actions are not served here.
+ * share-instances read model, a page at a time with `limit` and `offset`. Their actions are
+ * in ShareInstanceActionsController.
  */
 @Controller('v2')
 export class ShareInstancesController {

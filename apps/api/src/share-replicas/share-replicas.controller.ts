@@ -19,6 +19,7 @@ import {
 } from '#hawser/api-contracts';
 import type { ReplicaState, ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument } from '#hawser/projections';
+import { actionOf, statusArgument } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
 import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
@@ -122,10 +123,7 @@ export class ShareReplicasController {
     const ctx = contextOf(req);
     requireReplicasApi(ctx);
     const auth = requireAuth(ctx);
-    if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
-      throw badRequest('Malformed request body: exactly one action is expected.');
-    }
-    const [name, argument] = Object.entries(body)[0] as [string, unknown];
+    const { name, argument } = actionOf(body, ctx);
     const doc = await this.replicas.find(id, auth);
     const base = { replicaId: doc.id, now: now() };
     switch (name) {
@@ -154,12 +152,10 @@ export class ShareReplicasController {
       }
       case 'reset_status': {
         requireAdmin(ctx, 'share_replica:reset_status');
-        const status = (argument as { status?: unknown } | null)?.status;
-        if (typeof status !== 'string') throw badRequest('Must specify a status.');
         await this.replicas.run(doc.share_id, ctx, {
           type: 'ResetReplicaStatus',
           ...base,
-          status: status as ShareStatus,
+          status: statusArgument(argument) as ShareStatus,
         });
         return;
       }

@@ -13,6 +13,7 @@ import {
 import type { Request } from 'express';
 import { CreateShareTypeDto, ExtraSpecsDto, shareTypeView, toBoolean } from '#hawser/api-contracts';
 import type { ShareTypeDocument } from '#hawser/projections';
+import { actionOf } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
 import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
@@ -153,10 +154,7 @@ export class ShareTypesController {
   async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     const auth = requireAdmin(ctx, 'share_type:add_project_access');
-    if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
-      throw badRequest('Malformed request body: exactly one action is expected.');
-    }
-    const [name, argument] = Object.entries(body)[0] as [string, unknown];
+    const { name, argument } = actionOf(body, ctx);
     if (name !== 'addProjectAccess' && name !== 'removeProjectAccess') {
       throw badRequest(`There is no such action: ${name}`);
     }

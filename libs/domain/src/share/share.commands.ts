@@ -70,7 +70,13 @@ export type ShareCommand =
       unset: string[];
       now: string;
     }
-  | { type: 'ResetShareStatus'; status: ShareStatus; now: string }
+  | {
+      type: 'ResetShareStatus';
+      status: ShareStatus;
+      /** One instance (the share-instances API); the preferred instance when absent. */
+      instanceId?: string;
+      now: string;
+    }
   | { type: 'DeleteShare'; force: boolean; now: string }
   | { type: 'CompleteShareInstanceDeletion'; instanceId: string; commandId: string; now: string }
   | {

@@ -168,7 +168,13 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
       if (!RESETTABLE_STATUSES.includes(command.status)) {
         throw invalid(`Invalid status provided: ${command.status}.`);
       }
-      const instance = preferredInstance(state.instances);
+      const instance =
+        command.instanceId === undefined
+          ? preferredInstance(state.instances)
+          : state.instances.find((i) => i.id === command.instanceId);
+      if (!instance && command.instanceId !== undefined) {
+        throw notFound(`Share instance ${command.instanceId} could not be found.`);
+      }
       if (!instance) throw invalid(`Share ${state.id} has no instance.`);
       return [
         {

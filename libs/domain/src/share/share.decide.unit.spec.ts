@@ -325,5 +325,21 @@ describe('share decider', () => {
         .when({ type: 'ResetShareStatus', status: 'inactive', now })
         .thenThrows('invalid');
     });
+
+    it('resets one named instance (the share-instances API), and refuses an unknown one', () => {
+      spec
+        .given([shareRequested])
+        .when({ type: 'ResetShareStatus', status: 'available', instanceId: 'i1', now })
+        .then([
+          {
+            type: 'ShareStatusReset',
+            data: { instanceId: 'i1', status: 'available', resetAt: now },
+          },
+        ]);
+      spec
+        .given([shareRequested])
+        .when({ type: 'ResetShareStatus', status: 'available', instanceId: 'nope', now })
+        .thenThrows('not_found');
+    });
   });
 });

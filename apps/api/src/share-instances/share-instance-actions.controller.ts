@@ -1,0 +1,75 @@
+import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import type { ShareStatus } from '#hawser/domain';
+import {
+  SHARE_INSTANCES,
+  SHARES,
+  type ShareInstanceDocument,
+  type ShareRecord,
+} from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE } from '#hawser/platform';
+import { actionOf, statusArgument } from '../http/action-body.js';
+import { badRequest, notFoundError } from '../http/manila-error.js';
+import { requireAdmin } from '../http/policy.js';
+import { atLeast, contextOf } from '../http/request-context.js';
+import { SharesService } from '../shares/shares.service.js';
+
+/**
+ * The admin actions on one share instance (2.3+, reference 3.4.3): reset_status sets that
+ * instance's status; force_delete removes it whatever its back end says: the whole share when
+ * it is the share's only instance, else that replica.
+ */
+@Controller('v2/share_instances')
+export class ShareInstanceActionsController {
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly shares: SharesService,
+  ) {}
+
+  @Post(':id/action')
+  @HttpCode(202)
+  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    const ctx = contextOf(req);
+    if (!atLeast(ctx.microversion, '2.3')) {
+      throw notFoundError('The resource could not be found.');
+    }
+    const { name, action, argument } = actionOf(body, ctx);
+    switch (action) {
+      case 'reset_status': {
+        requireAdmin(ctx, 'share_instance:reset_status');
+        const status = statusArgument(argument);
+        const instance = await this.instance(id);
+        await this.shares.run(instance.share_id, ctx, {
+          type: 'ResetShareStatus',
+          status: status as ShareStatus,
+          instanceId: instance.id,
+          now: new Date().toISOString(),
+        });
+        return;
+      }
+      case 'force_delete': {
+        requireAdmin(ctx, 'share_instance:force_delete');
+        const instance = await this.instance(id);
+        const share = await this.documents.get<ShareRecord>(SHARES, instance.share_id);
+        const now = new Date().toISOString();
+        await this.shares.run(
+          instance.share_id,
+          ctx,
+          (share?.state.instances.length ?? 0) > 1
+            ? { type: 'DeleteReplica', replicaId: instance.id, force: true, now }
+            : { type: 'DeleteShare', force: true, now },
+        );
+        return;
+      }
+      default:
+        throw badRequest(`There is no such action: ${name}`);
+    }
+  }
+
+  private async instance(id: string): Promise<ShareInstanceDocument> {
+    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
+    return doc;
+  }
+}
