@@ -34,7 +34,6 @@ describe('the GraphQL read API over HTTP', () => {
   };
 
   let first: string;
-  let second: string;
   let othersPrivate: string;
   let othersPublic: string;
 
@@ -45,7 +44,7 @@ describe('the GraphQL read API over HTTP', () => {
     });
     expect(type.status).toBe(200);
     first = await createShare('alpha', MEMBER, { metadata: { team: 'blue' } });
-    second = await createShare('beta', MEMBER, { size: 2 });
+    await createShare('beta', MEMBER, { size: 2 });
     othersPrivate = await createShare('gamma', OTHER);
     // Only admins create public shares; this one belongs to bob's project.
     othersPublic = await createShare('delta', 'admin:33333333333333333333333333333333', {
@@ -201,6 +200,37 @@ describe('the GraphQL read API over HTTP', () => {
     ).toBeGreaterThan(0);
   });
 
+  it("lists the user messages of the caller's project, e.g. why a share could not be placed", async () => {
+    const nowhere = await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'nowhere',
+        extra_specs: { driver_handles_share_servers: 'false', vendor_name: 'Nobody' },
+      },
+    });
+    expect(nowhere.status).toBe(200);
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, name: 'unplaced', share_type: 'nowhere' } },
+      { token: MEMBER },
+    );
+    expect(created.status).toBe(200);
+    const id = created.body.share.id as string;
+    const messages = `query($id: ID!) { messages(resourceId: $id) { resourceId resourceType actionId userMessage projectId } }`;
+    const found = await eventually(async () => {
+      const result = await query(messages, { id });
+      return result.body.data?.messages.length > 0 ? result.body.data.messages : undefined;
+    });
+    expect(found[0]).toMatchObject({
+      resourceId: id,
+      resourceType: 'SHARE',
+      actionId: '001',
+      projectId: '22222222222222222222222222222222',
+    });
+    const others = await query(messages, { id }, OTHER);
+    expect(others.body.data.messages).toEqual([]);
+  });
+
   it('answers bad input with GraphQL errors, never a 500', async () => {
     const badCursor = await query(`{ shares(after: "bm9wZQ") { totalCount } }`);
     expect(badCursor.status).toBe(200);
@@ -237,10 +267,11 @@ describe('the GraphQL read API over HTTP', () => {
     expect(deep.body.errors).toBeUndefined();
     // A replica leads back to its share: a cycle a request could follow for ever.
     const cycle = (levels: number) =>
-      `{ shares { nodes { ${'replicas { share { '.repeat(levels)}id${' } }'.repeat(levels)} } } }`;
+      `{ shares { nodes { id ${'replicas { share { '.repeat(levels)}id${' } }'.repeat(levels)} } } }`;
     const deepest = await query(cycle(2));
     expect(deepest.body.errors).toBeUndefined();
-    expect(deepest.body.data.shares.nodes[0].replicas[0].share.replicas[0].share.id).toBe(second);
+    const node = deepest.body.data.shares.nodes[0];
+    expect(node.replicas[0].share.replicas[0].share.id).toBe(node.id);
     const tooDeep = await query(cycle(3));
     expect(tooDeep.status).toBe(400);
     expect(tooDeep.body.errors[0]).toMatchObject({
