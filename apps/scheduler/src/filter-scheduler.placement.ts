@@ -11,6 +11,7 @@ import {
   DEFAULT_FILTERS,
   DEFAULT_MAX_ATTEMPTS,
   exceededAttemptsMessage,
+  NO_AFFINITY,
   noValidHostUserMessage,
   schedulingRequest,
   type PoolStateRegistry,
@@ -34,7 +35,7 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
   place(
     request: PlacementRequest,
     attemptedHosts: readonly string[],
-    affinity: AffinityConstraint,
+    affinity: AffinityConstraint = NO_AFFINITY,
   ): PlacementDecision {
     // Manila's _populate_retry_share: attempt n + 1 after n refusals, refused past the maximum.
     if (attemptedHosts.length >= this.maxAttempts) {

@@ -19,12 +19,12 @@ export interface Placement {
   /**
    * `attemptedHosts`: pools whose node refused this instance before (Manila's retry.hosts); the
    * placement avoids them, and past the maximum number of attempts fails the share.
-   * `affinity`: the hints resolved to hosts (`AffinityHints`); `NO_AFFINITY` when none.
+   * `affinity`: the hints resolved to hosts (`AffinityHints`); none when left out.
    */
   place(
     request: PlacementRequest,
     attemptedHosts: readonly string[],
-    affinity: AffinityConstraint,
+    affinity?: AffinityConstraint,
   ): PlacementDecision;
   /**
    * A placement was recorded (by this or another scheduler): debit the pool, once per instance,
