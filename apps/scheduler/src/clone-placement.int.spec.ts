@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { capabilitiesOf, type SnapshotSource } from '#hawser/domain';
 import { SimulatedShareDriver, type SimulatedBackendConfig } from '#hawser/drivers';
 import type { PlacementRequest } from '#hawser/process-managers';
-import { FilterScheduler, PoolStateRegistry } from '#hawser/scheduler';
+import { FilterScheduler, NO_AFFINITY, PoolStateRegistry } from '#hawser/scheduler';
 import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from './filter-scheduler.placement.js';
 
 /**
@@ -111,7 +111,7 @@ describe('placing a share created from a snapshot (scheduler on)', () => {
       'node-az1@alpha#p2': 500,
       'node-az1@bravo#p1': 500,
     });
-    expect(hostOf(placement.place(clone(), []))).toBe(SOURCE_HOST);
+    expect(hostOf(placement.place(clone(), [], NO_AFFINITY))).toBe(SOURCE_HOST);
   });
 
   it("another pool of the same back end: Manila's example, free 100 / 300 / 200 -> the sibling pool", async () => {
@@ -120,7 +120,7 @@ describe('placing a share created from a snapshot (scheduler on)', () => {
       'node-az1@alpha#p2': 700,
       'node-az1@bravo#p1': 800,
     });
-    expect(hostOf(placement.place(clone(), []))).toBe('node-az1@alpha#p2');
+    expect(hostOf(placement.place(clone(), [], NO_AFFINITY))).toBe('node-az1@alpha#p2');
   });
 
   it('another back end in the same zone: the source back end has no room left', async () => {
@@ -128,12 +128,12 @@ describe('placing a share created from a snapshot (scheduler on)', () => {
       'node-az1@alpha#p1': 995,
       'node-az1@alpha#p2': 995,
     });
-    expect(hostOf(placement.place(clone(), []))).toBe('node-az1@bravo#p1');
+    expect(hostOf(placement.place(clone(), [], NO_AFFINITY))).toBe('node-az1@bravo#p1');
   });
 
   it('another zone: the requested zone is honoured, on the compatible back end there', async () => {
     const placement = await schedulerWith({});
-    const decision = placement.place(clone('az-2'), []);
+    const decision = placement.place(clone('az-2'), [], NO_AFFINITY);
     expect(decision).toEqual({
       placed: true,
       host: 'node-az2@charlie#p1',
@@ -144,9 +144,9 @@ describe('placing a share created from a snapshot (scheduler on)', () => {
   it('an incompatible back end is filtered out: the largest pool, in another replication domain, is never chosen', async () => {
     const placement = await schedulerWith({});
     // A share not made from a snapshot goes to the largest pool...
-    expect(hostOf(placement.place(clone('az-1', null), []))).toBe('node-az1@red#p1');
+    expect(hostOf(placement.place(clone('az-1', null), [], NO_AFFINITY))).toBe('node-az1@red#p1');
     // ...a clone of a snapshot on alpha does not.
-    expect(hostOf(placement.place(clone(), []))).toMatch(/^node-az1@(alpha|bravo)#/);
+    expect(hostOf(placement.place(clone(), [], NO_AFFINITY))).toMatch(/^node-az1@(alpha|bravo)#/);
   });
 
   it('no compatible pool: no valid host, CreateFromSnapshotFilter last, user message detail 016', async () => {
@@ -155,7 +155,7 @@ describe('placing a share created from a snapshot (scheduler on)', () => {
       'node-az1@alpha#p2': 995,
       'node-az1@bravo#p1': 995,
     });
-    const decision = placement.place(clone(), []);
+    const decision = placement.place(clone(), [], NO_AFFINITY);
     expect(decision.placed).toBe(false);
     if (decision.placed) return;
     expect(decision.message).toBe(
@@ -171,7 +171,11 @@ describe('placing a share created from a snapshot (scheduler on)', () => {
 
   it('a clone kept on its source pool (scheduler off) that its node handed back has nowhere else to go', async () => {
     const placement = await schedulerWith({});
-    const decision = placement.place(clone('az-1', source('source-pool')), [SOURCE_HOST]);
+    const decision = placement.place(
+      clone('az-1', source('source-pool')),
+      [SOURCE_HOST],
+      NO_AFFINITY,
+    );
     expect(decision.placed).toBe(false);
   });
 });
