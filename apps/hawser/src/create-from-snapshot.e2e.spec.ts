@@ -12,7 +12,8 @@ import {
 import { manilaRequest } from './test-support/manila-http.js';
 import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
 
-const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
+const MEMBER_PROJECT = '22222222222222222222222222222222';
+const MEMBER = `alice:${MEMBER_PROJECT}:member,reader`;
 const OTHER = 'bob:33333333333333333333333333333333:member,reader';
 const MIB = 1024 * 1024;
 
@@ -119,8 +120,15 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
 
   it('puts the share on the source pool without scheduling, with the snapshot data, size and type by default', async () => {
     const source = await f.sourceWithSnapshot('clonable', 256 * 1024);
+    const usage = async () =>
+      (await hawser.request('GET', `/v2/quota-sets/${MEMBER_PROJECT}/detail`)).body.quota_set;
+    const before = await usage();
     const created = await f.clone({ snapshot_id: source.snapshotId });
     expect(created.status).toBe(200);
+    // Quotas count the clone as any other share.
+    const after = await usage();
+    expect(after.shares.in_use).toBe(before.shares.in_use + 1);
+    expect(after.gigabytes.in_use).toBe(before.gigabytes.in_use + 1);
     expect(created.body.share).toMatchObject({
       snapshot_id: source.snapshotId,
       size: 1,

@@ -109,6 +109,23 @@ describe('share decider: creating from a snapshot', () => {
           now: later,
         })
         .thenNothing());
+    it('makes the instance of a replicated share its active replica, as creation does', () => {
+      const replicated = shareRequested({ replication_type: 'readable' });
+      if (
+        replicated.type !== 'ShareRequested' ||
+        creatingFromSnapshot[0]?.type !== 'ShareRequested'
+      )
+        throw new Error('unexpected history');
+      const history: ShareEvent[] = [
+        {
+          type: 'ShareRequested',
+          data: { ...creatingFromSnapshot[0].data, capabilities: replicated.data.capabilities },
+        },
+        ...creatingFromSnapshot.slice(1),
+      ];
+      const state = history.reduce(shareDecider.evolve, shareDecider.initialState());
+      expect(state.instances[0]?.replicaState).toBe('active');
+    });
     it('leaves the claim settled, the status shown and progress 0%', () => {
       const state = creatingFromSnapshot.reduce(shareDecider.evolve, shareDecider.initialState());
       expect(state.instances[0]).toMatchObject({

@@ -13,6 +13,8 @@ export const evolveFromSnapshot = (state: ShareState, event: FromSnapshotEvent):
             ...i,
             status: i.status === 'deleting' ? 'deleting' : 'creating_from_snapshot',
             progress: event.data.progress,
+            // As on creation: a replicated share's first instance is its active replica.
+            replicaState: state.capabilities?.replicationType ? 'active' : null,
             pendingOperation: null,
             updatedAt: event.data.answeredAt,
           };
