@@ -224,6 +224,36 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
   }, 60_000);
   afterAll(() => hawser.close());
 
+  it('copies into another pool of the same back end in the background when the source pool does not take the share', async () => {
+    // The first share on alpha goes to pool1 (equal pools: the first wins); a 2 GiB clone
+    // may not go there, so the source zone leaves alpha's pool2 (affinity 75).
+    const source = await f.sourceWithSnapshot('on-alpha', 2 * MIB);
+    expect(source.host).toBe('node-az1@alpha#pool1');
+    const created = await f.clone({ snapshot_id: source.snapshotId, size: 2 });
+    expect(created.status).toBe(200);
+    const id = created.body.share.id as string;
+    const statuses = new Set<string>();
+    const share = await eventually(
+      async () => {
+        const show = (await hawser.request('GET', `/v2/shares/${id}`)).body.share;
+        statuses.add(show.status);
+        return show.status === 'available' || show.status === 'error' ? show : undefined;
+      },
+      30_000,
+      'the clone to finish',
+    );
+    expect(share).toMatchObject({
+      status: 'available',
+      progress: '100%',
+      host: 'node-az1@alpha#pool2',
+      availability_zone: 'az-1',
+      size: 2,
+    });
+    expect(statuses).toContain('creating_from_snapshot');
+    const copied = fs.readFileSync(path.join(await f.directoryOf(id), 'data.bin'));
+    expect(copied.equals(source.data)).toBe(true);
+  }, 60_000);
+
   it('copies into another zone in the background: creating_from_snapshot with rising progress (2.54+), then available with the data', async () => {
     const source = await f.sourceWithSnapshot('on-alpha', 6 * MIB);
     const created = await f.clone({ snapshot_id: source.snapshotId, availability_zone: 'az-2' });

@@ -4,8 +4,9 @@ import type { BackendConfig } from '#hawser/drivers';
 const MIB = 1024 * 1024;
 
 /**
- * Local back ends with real directories: `alpha` (two pools) in az-1 and `charlie` in az-2
- * share the replication domain `blue`; `isolated` in az-2 is alone in `red`. Copies across
+ * Local back ends with real directories: `alpha` (two pools, the first only for shares under
+ * 2 GiB) in az-1 and `charlie` in az-2 share the replication domain `blue`; `isolated` in az-2
+ * is alone in `red`. Copies across
  * pools are capped (4 MiB/s by default) so a few MiB take long enough to watch their progress.
  */
 export const fromSnapshotBackends = (
@@ -24,7 +25,11 @@ export const fromSnapshotBackends = (
       availabilityZone: 'az-1',
       replicationDomain: 'blue',
       pools: [{ name: 'pool1' }, { name: 'pool2' }],
-      options,
+      // An operator's rule (DriverFilter): pool1 takes only shares under 2 GiB.
+      options: {
+        ...options,
+        filterFunction: "share.size < 2 or capabilities.pool_name != 'pool1'",
+      },
     },
     {
       name: 'node-az2@charlie',
