@@ -69,6 +69,60 @@ describe('view field sets and listing links over HTTP', () => {
     ]);
   });
 
+  it('export location show: the detail, 404 for another id, instance locations for admins', async () => {
+    const listed = await hawser.request('GET', `/v2/shares/${available[0]}/export_locations`);
+    const [first] = listed.body.export_locations;
+    const shown = await hawser.request(
+      'GET',
+      `/v2/shares/${available[0]}/export_locations/${first.id}`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(shown.status).toBe(200);
+    expect(Object.keys(shown.body.export_location).sort()).toEqual([
+      'created_at',
+      'id',
+      'path',
+      'preferred',
+      'updated_at',
+    ]);
+    expect(shown.body.export_location).toMatchObject({ id: first.id, path: first.path });
+    const elsewhere = await hawser.request(
+      'GET',
+      `/v2/shares/${available[1]}/export_locations/${first.id}`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.itemNotFound.message).toBe(`Export location '${first.id}' not found.`);
+    const early = await hawser.request(
+      'GET',
+      `/v2/shares/${available[0]}/export_locations/${first.id}`,
+      undefined,
+      { version: '2.8' },
+    );
+    expect(early.status).toBe(404);
+
+    const ofInstance = await hawser.request(
+      'GET',
+      `/v2/share_instances/${first.share_instance_id}/export_locations`,
+    );
+    expect(ofInstance.body.export_locations).toEqual(listed.body.export_locations);
+    const oneOfInstance = await hawser.request(
+      'GET',
+      `/v2/share_instances/${first.share_instance_id}/export_locations/${first.id}`,
+    );
+    expect(oneOfInstance.body.export_location).toMatchObject(first);
+    expect(oneOfInstance.body.export_location).toHaveProperty('created_at');
+    const asMember = await hawser.request(
+      'GET',
+      `/v2/share_instances/${first.share_instance_id}/export_locations`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(asMember.status).toBe(403);
+  });
+
   it('availability zones: {id, name, created_at, updated_at} under both paths', async () => {
     const zones = await hawser.request('GET', '/v2/availability-zones', undefined, {
       token: MEMBER,

@@ -18,14 +18,12 @@ import {
   AllowAccessDto,
   CreateShareDto,
   DenyAccessDto,
-  exportLocationView,
   legacyAccessState,
   ResizeShareDto,
   shareDetailView,
   shareSummaryView,
   toBoolean,
   UpdateShareDto,
-  visibleExportLocations,
 } from '#hawser/api-contracts';
 import { isAffinityKey, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
@@ -199,19 +197,6 @@ export class SharesController {
       default:
         throw badRequest(`There is no such action: ${name}`);
     }
-  }
-
-  @Get(':id/export_locations')
-  async exportLocations(@Req() req: Request, @Param('id') id: string) {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.9')) throw notFoundError('The resource could not be found.');
-    const doc = await this.shares.find(id, requireAuth(ctx));
-    const view = viewContextOf(ctx);
-    return {
-      export_locations: visibleExportLocations(doc.export_locations, view).map((l) =>
-        exportLocationView(l, view),
-      ),
-    };
   }
 
   @Get(':id/metadata')

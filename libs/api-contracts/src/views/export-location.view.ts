@@ -1,4 +1,4 @@
-import type { ExportLocationDocument } from '#hawser/projections';
+import type { ExportLocationDocument, ShareInstanceDocument } from '#hawser/projections';
 import { since, type ViewContext } from './view-context.js';
 
 /**
@@ -18,8 +18,36 @@ export const exportLocationView = (
   return view;
 };
 
+/**
+ * The detail (show) adds when the location was recorded. Hawser keeps no timestamps per
+ * location: those of the instance that holds it stand in.
+ */
+export const exportLocationDetailView = (
+  location: ExportLocationDocument,
+  instance: ShareInstanceDocument,
+  ctx: ViewContext,
+): Record<string, unknown> => ({
+  ...exportLocationView(location, ctx),
+  created_at: instance.created_at,
+  updated_at: instance.updated_at,
+});
+
 /** The locations a caller may list: non-admins never see admin-only ones. */
 export const visibleExportLocations = (
   locations: readonly ExportLocationDocument[],
   ctx: ViewContext,
 ): ExportLocationDocument[] => locations.filter((l) => ctx.isAdmin || !l.is_admin_only);
+
+/**
+ * The instances whose locations GET /shares/{id}/export_locations shows: all but a migration
+ * destination, and from 2.47 no secondary replica (`ignore_secondary_replicas`).
+ */
+export const exportingInstances = (
+  instances: readonly ShareInstanceDocument[],
+  ctx: ViewContext,
+): ShareInstanceDocument[] =>
+  instances.filter(
+    (i) =>
+      i.status !== 'migrating_to' &&
+      (!since(ctx, '2.47') || i.replica_state === null || i.replica_state === 'active'),
+  );

@@ -1,5 +1,10 @@
-import type { ExportLocationDocument } from '#hawser/projections';
-import { exportLocationView, visibleExportLocations } from './export-location.view.js';
+import type { ExportLocationDocument, ShareInstanceDocument } from '#hawser/projections';
+import {
+  exportingInstances,
+  exportLocationDetailView,
+  exportLocationView,
+  visibleExportLocations,
+} from './export-location.view.js';
 import {
   ALL_VERSIONS,
   expectedKeys,
@@ -60,5 +65,51 @@ describe('export locations a caller may list', () => {
     expect(
       visibleExportLocations([location, adminOnly], viewContext('2.9', { isAdmin: true })),
     ).toEqual([location, adminOnly]);
+  });
+});
+
+const instance = (id: string, status: string, replicaState: string | null) =>
+  ({
+    id,
+    status,
+    replica_state: replicaState,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:05.000Z',
+    export_locations: [{ ...location, id: `el-${id}`, share_instance_id: id }],
+  }) as Partial<ShareInstanceDocument> as ShareInstanceDocument;
+
+describe('export location detail view', () => {
+  it.each([
+    ['2.9', false, ['created_at', 'id', 'path', 'updated_at']],
+    ['2.14', false, ['created_at', 'id', 'path', 'preferred', 'updated_at']],
+    [
+      '2.14',
+      true,
+      ['created_at', 'id', 'is_admin_only', 'path', 'preferred', 'share_instance_id', 'updated_at'],
+    ],
+  ])('at %s (admin: %s) is the summary plus created_at and updated_at', (v, isAdmin, keys) => {
+    const holder = instance('i1', 'available', null);
+    const view = exportLocationDetailView(location, holder, viewContext(v, { isAdmin }));
+    expect(keysOf(view)).toEqual(keys);
+    expect(view).toMatchObject({ created_at: holder.created_at, updated_at: holder.updated_at });
+  });
+});
+
+describe("the instances a share's export-location listing shows", () => {
+  const instances = [
+    instance('active', 'available', 'active'),
+    instance('secondary', 'available', 'in_sync'),
+    instance('plain', 'extending', null),
+    instance('destination', 'migrating_to', null),
+  ];
+  const ids = (version: string) =>
+    exportingInstances(instances, viewContext(version)).map((i) => i.id);
+
+  it('every instance but a migration destination up to 2.46, whatever its status', () => {
+    expect(ids('2.46')).toEqual(['active', 'secondary', 'plain']);
+  });
+
+  it('no secondary replica from 2.47', () => {
+    expect(ids('2.47')).toEqual(['active', 'plain']);
   });
 });

@@ -1,0 +1,113 @@
+import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  exportingInstances,
+  exportLocationDetailView,
+  exportLocationView,
+  visibleExportLocations,
+  type ViewContext,
+} from '#hawser/api-contracts';
+import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import { DOCUMENT_STORE } from '#hawser/platform';
+import { forbiddenError, notFoundError } from '../http/manila-error.js';
+import { requireAdmin, requireAuth } from '../http/policy.js';
+import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { viewContextOf } from '../http/view-context.js';
+import { SharesService } from '../shares/shares.service.js';
+
+const located = (instances: readonly ShareInstanceDocument[], locationId: string) => {
+  for (const instance of instances) {
+    const location = instance.export_locations.find((l) => l.id === locationId);
+    if (location) return { instance, location };
+  }
+  return undefined;
+};
+
+/**
+ * Export locations of a share (2.9+, reference 1.4 and 3.5) and of a share instance (admin):
+ * the summary in lists, the detail when shown.
+ */
+@Controller('v2')
+export class ExportLocationsController {
+  constructor(
+    private readonly shares: SharesService,
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+  ) {}
+
+  @Get('shares/:id/export_locations')
+  async ofShare(@Req() req: Request, @Param('id') id: string) {
+    const { view, instances } = await this.shareInstances(req, id);
+    const locations = instances.flatMap((i) => i.export_locations);
+    return {
+      export_locations: visibleExportLocations(locations, view).map((l) =>
+        exportLocationView(l, view),
+      ),
+    };
+  }
+
+  /** A non-admin asking for an admin-only location is refused (403), as in Manila. */
+  @Get('shares/:id/export_locations/:locationId')
+  async oneOfShare(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('locationId') locationId: string,
+  ) {
+    const { view, instances } = await this.shareInstances(req, id);
+    const found = located(instances, locationId);
+    if (!found) throw notFoundError(`Export location '${locationId}' not found.`);
+    if (found.location.is_admin_only && !view.isAdmin) {
+      throw forbiddenError('Access was denied to this resource.');
+    }
+    return { export_location: exportLocationDetailView(found.location, found.instance, view) };
+  }
+
+  @Get('share_instances/:id/export_locations')
+  async ofInstance(@Req() req: Request, @Param('id') id: string) {
+    const { view, instance } = await this.instance(req, id, 'index');
+    return { export_locations: instance.export_locations.map((l) => exportLocationView(l, view)) };
+  }
+
+  @Get('share_instances/:id/export_locations/:locationId')
+  async oneOfInstance(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('locationId') locationId: string,
+  ) {
+    const { view, instance } = await this.instance(req, id, 'show');
+    const location = instance.export_locations.find((l) => l.id === locationId);
+    if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
+    return { export_location: exportLocationDetailView(location, instance, view) };
+  }
+
+  private versioned(req: Request): RequestContext {
+    const ctx = contextOf(req);
+    if (!atLeast(ctx.microversion, '2.9')) throw notFoundError('The resource could not be found.');
+    return ctx;
+  }
+
+  private async shareInstances(req: Request, id: string) {
+    const ctx = this.versioned(req);
+    const share = await this.shares.find(id, requireAuth(ctx));
+    const view: ViewContext = viewContextOf(ctx);
+    const instances = await this.documents.find<ShareInstanceDocument>(
+      SHARE_INSTANCES,
+      { share_id: share.id },
+      {
+        sort: [
+          ['created_at', 1],
+          ['id', 1],
+        ],
+      },
+    );
+    return { view, instances: exportingInstances(instances, view) };
+  }
+
+  private async instance(req: Request, id: string, action: 'index' | 'show') {
+    const ctx = this.versioned(req);
+    requireAdmin(ctx, `share_instance_export_location:${action}`);
+    const instance = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    if (!instance) throw notFoundError(`Share instance '${id}' not found.`);
+    return { view: viewContextOf(ctx), instance };
+  }
+}

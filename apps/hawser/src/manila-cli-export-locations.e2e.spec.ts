@@ -1,0 +1,79 @@
+import {
+  describeRun,
+  findManilaCli,
+  parseProperties,
+  parseTable,
+  runManila,
+  type ManilaCliTarget,
+} from './test-support/manila-cli.js';
+import { eventually, startHawser } from './test-support/hawser-test-server.js';
+
+/*
+ * Export locations and share instances as the real manila CLI shows them: the list and show
+ * commands read Hawser's views and print every field they carry.
+ */
+
+const manila = findManilaCli();
+const PROJECT = 'e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1';
+
+if (!manila) {
+  describe('the manila CLI: export locations', () => {
+    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
+      expect(manila).toBeDefined();
+    });
+  });
+} else {
+  describe('the manila CLI: export locations and share instances', () => {
+    const target: ManilaCliTarget = {
+      url: '',
+      userId: 'admin',
+      projectId: PROJECT,
+      microversion: '2.72',
+    };
+    let hawser: Awaited<ReturnType<typeof startHawser>>;
+    let shareId: string;
+
+    const cli = async (...args: string[]) => {
+      const result = await runManila(manila, target, args);
+      if (result.code !== 0) throw new Error(describeRun(args, result));
+      return result.stdout;
+    };
+
+    beforeAll(async () => {
+      hawser = await startHawser();
+      target.url = hawser.url;
+      await cli('type-create', 'default', 'false');
+      shareId = parseProperties(await cli('create', 'NFS', '1', '--share-type', 'default')).id!;
+      await eventually(async () => {
+        const share = (await hawser.request('GET', `/v2/shares/${shareId}`)).body.share;
+        return share.status === 'available' ? share : undefined;
+      });
+    });
+    afterAll(() => hawser.close());
+
+    it('share-export-location-show: every field of the detail view', async () => {
+      const [row] = parseTable(await cli('share-export-location-list', shareId));
+      const shown = parseProperties(await cli('share-export-location-show', shareId, row!.ID!));
+      const api = (await hawser.request('GET', `/v2/shares/${shareId}/export_locations/${row!.ID}`))
+        .body.export_location;
+      expect(Object.keys(shown).sort()).toEqual(Object.keys(api).sort());
+      expect(shown).toMatchObject({
+        id: api.id,
+        path: api.path,
+        preferred: api.preferred ? 'True' : 'False',
+        is_admin_only: api.is_admin_only ? 'True' : 'False',
+        share_instance_id: api.share_instance_id,
+      });
+    });
+
+    it('share-instance-list and share-instance-export-location-list', async () => {
+      const [instance] = parseTable(await cli('share-instance-list', '--share-id', shareId));
+      expect(instance).toMatchObject({ 'Share ID': shareId, Status: 'available' });
+      const rows = parseTable(await cli('share-instance-export-location-list', instance!.ID!));
+      const api = (
+        await hawser.request('GET', `/v2/share_instances/${instance!.ID}/export_locations`)
+      ).body.export_locations as { id: string; path: string }[];
+      expect(rows.map((r) => [r.ID, r.Path])).toEqual(api.map((l) => [l.id, l.path]));
+    });
+  });
+}
