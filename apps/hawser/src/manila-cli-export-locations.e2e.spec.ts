@@ -24,12 +24,7 @@ if (!manila) {
   });
 } else {
   describe('the manila CLI: export locations and share instances', () => {
-    const target: ManilaCliTarget = {
-      url: '',
-      userId: 'admin',
-      projectId: PROJECT,
-      microversion: '2.72',
-    };
+    let target: ManilaCliTarget;
     let hawser: Awaited<ReturnType<typeof startHawser>>;
     let shareId: string;
 
@@ -41,7 +36,7 @@ if (!manila) {
 
     beforeAll(async () => {
       hawser = await startHawser();
-      target.url = hawser.url;
+      target = { url: hawser.url, userId: 'admin', projectId: PROJECT, microversion: '2.72' };
       await cli('type-create', 'default', 'false');
       shareId = parseProperties(await cli('create', 'NFS', '1', '--share-type', 'default')).id!;
       await eventually(async () => {
