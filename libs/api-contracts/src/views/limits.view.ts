@@ -1,23 +1,23 @@
 import type { QuotaResource } from '#hawser/domain';
-import type { ViewContext } from './view-context.js';
-import { visibleQuotaResources } from './quota-set.view.js';
+import { since, type ViewContext } from './view-context.js';
 
-/** Manila's names for a resource's limit and usage in the absolute limits. */
-const ABSOLUTE_NAMES: Partial<Record<QuotaResource, readonly [string, string]>> = {
-  gigabytes: ['maxTotalShareGigabytes', 'totalShareGigabytesUsed'],
-  snapshot_gigabytes: ['maxTotalSnapshotGigabytes', 'totalSnapshotGigabytesUsed'],
-  shares: ['maxTotalShares', 'totalSharesUsed'],
-  snapshots: ['maxTotalShareSnapshots', 'totalShareSnapshotsUsed'],
-  share_networks: ['maxTotalShareNetworks', 'totalShareNetworksUsed'],
-  share_groups: ['maxTotalShareGroups', 'totalShareGroupsUsed'],
-  share_group_snapshots: ['maxTotalShareGroupSnapshots', 'totalShareGroupSnapshotsUsed'],
-  share_replicas: ['maxTotalShareReplicas', 'totalShareReplicasUsed'],
-  replica_gigabytes: ['maxTotalReplicaGigabytes', 'totalReplicaGigabytesUsed'],
-};
+/** Manila's names for a resource's limit and usage, and the microversion showing them. */
+const ABSOLUTE_NAMES: readonly (readonly [QuotaResource, string, string, string])[] = [
+  ['gigabytes', 'maxTotalShareGigabytes', 'totalShareGigabytesUsed', '2.0'],
+  ['snapshot_gigabytes', 'maxTotalSnapshotGigabytes', 'totalSnapshotGigabytesUsed', '2.0'],
+  ['shares', 'maxTotalShares', 'totalSharesUsed', '2.0'],
+  ['snapshots', 'maxTotalShareSnapshots', 'totalShareSnapshotsUsed', '2.0'],
+  ['share_networks', 'maxTotalShareNetworks', 'totalShareNetworksUsed', '2.0'],
+  ['share_replicas', 'maxTotalShareReplicas', 'totalShareReplicasUsed', '2.53'],
+  ['replica_gigabytes', 'maxTotalReplicaGigabytes', 'totalReplicaGigabytesUsed', '2.53'],
+  ['share_groups', 'maxTotalShareGroups', 'totalShareGroupsUsed', '2.58'],
+  ['share_group_snapshots', 'maxTotalShareGroupSnapshots', 'totalShareGroupSnapshotsUsed', '2.58'],
+];
 
 /**
- * GET /limits: the project's quota limits and usage under Manila's absolute-limit names (groups
- * from 2.40, replicas from 2.53, as the quota sets show them); no rate limits are configured.
+ * GET /limits (`api/views/limits.py`): the project's quota limits and usage under Manila's
+ * absolute-limit names, replicas from 2.53 and share groups from 2.58 (later than the quota
+ * sets show them, 2.40); no rate limits are configured.
  */
 export const limitsView = (
   limits: Readonly<Record<QuotaResource, number>>,
@@ -25,11 +25,10 @@ export const limitsView = (
   ctx: ViewContext,
 ) => {
   const absolute: Record<string, number> = {};
-  for (const resource of visibleQuotaResources(ctx)) {
-    const names = ABSOLUTE_NAMES[resource];
-    if (!names) continue;
-    absolute[names[0]] = limits[resource];
-    absolute[names[1]] = inUse[resource];
+  for (const [resource, limitName, usedName, from] of ABSOLUTE_NAMES) {
+    if (!since(ctx, from)) continue;
+    absolute[limitName] = limits[resource];
+    absolute[usedName] = inUse[resource];
   }
   return { limits: { rate: [], absolute } };
 };
