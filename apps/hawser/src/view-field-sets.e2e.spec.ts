@@ -123,6 +123,65 @@ describe('view field sets and listing links over HTTP', () => {
     expect(asMember.status).toBe(403);
   });
 
+  it('share detail and access rules: the key sets at the boundary microversions', async () => {
+    const shareKeys = async (version: string) =>
+      Object.keys(
+        (await hawser.request('GET', `/v2/shares/${available[0]}`, undefined, { version })).body
+          .share,
+      );
+    expect(await shareKeys('2.8')).toEqual(
+      expect.arrayContaining(['export_location', 'export_locations']),
+    );
+    expect(await shareKeys('2.9')).not.toContain('export_locations');
+    expect(await shareKeys('2.53')).not.toContain('progress');
+    expect(await shareKeys('2.54')).toContain('progress');
+
+    const allowed = await hawser.request(
+      'POST',
+      `/v2/shares/${available[0]}/action`,
+      { allow_access: { access_type: 'ip', access_to: '10.1.0.0/24' } },
+      { token: MEMBER, version: '2.20' },
+    );
+    expect(allowed.status).toBe(200);
+    expect(Object.keys(allowed.body.access).sort()).toEqual(
+      ['access_level', 'access_to', 'access_type', 'id', 'share_id', 'state'].sort(),
+    );
+    const listed = async (version: string) => {
+      const answer = await hawser.request(
+        'POST',
+        `/v2/shares/${available[0]}/action`,
+        { access_list: null },
+        { token: MEMBER, version },
+      );
+      expect(answer.status).toBe(200);
+      return Object.keys(answer.body.access_list[0]).sort();
+    };
+    const base = ['access_level', 'access_to', 'access_type', 'id', 'state'];
+    expect(await listed('2.20')).toEqual(base);
+    expect(await listed('2.32')).toEqual([...base, 'access_key'].sort());
+    expect(await listed('2.44')).toEqual(
+      [...base, 'access_key', 'created_at', 'updated_at'].sort(),
+    );
+    const rules = await hawser.request(
+      'GET',
+      `/v2/share-access-rules?share_id=${available[0]}`,
+      undefined,
+      { token: MEMBER, version: '2.45' },
+    );
+    expect(Object.keys(rules.body.access_list[0]).sort()).toEqual(
+      [...base, 'access_key', 'created_at', 'updated_at', 'metadata'].sort(),
+    );
+    const one = await hawser.request(
+      'GET',
+      `/v2/share-access-rules/${allowed.body.access.id}`,
+      undefined,
+      { token: MEMBER, version: '2.45' },
+    );
+    expect(Object.keys(one.body.access).sort()).toEqual(
+      [...base, 'access_key', 'created_at', 'updated_at', 'metadata', 'share_id'].sort(),
+    );
+  });
+
   it('availability zones: {id, name, created_at, updated_at} under both paths', async () => {
     const zones = await hawser.request('GET', '/v2/availability-zones', undefined, {
       token: MEMBER,
