@@ -331,6 +331,25 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       expect(await store.get(`shares@${generation}`, 'x')).toEqual({ id: 'x' });
     });
 
+    it('a generation indexed once loaded keeps the declared indexes after the swap', async () => {
+      await store.ensureIndex('shares', ['project.id', 'created_at']);
+      const generation = await store.prepareGeneration(['shares']);
+      await store.write(
+        shares.map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
+      );
+
+      await store.indexGeneration(['shares'], generation);
+      await store.indexGeneration(['shares'], generation);
+      await store.swap(['shares'], generation);
+
+      const found = await store.find(
+        'shares',
+        { 'project.id': 'p1' },
+        { sort: [['created_at', 1]] },
+      );
+      expect(ids(found)).toEqual(['s2', 's1']);
+    });
+
     it('swapping to a generation that was never prepared fails', async () => {
       await expect(store.swap(['shares'], 'unknown')).rejects.toThrow(/not prepared/);
     });

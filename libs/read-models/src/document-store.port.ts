@@ -97,9 +97,17 @@ export interface DocumentStore {
    */
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
 
-  /** Creates empty physical collections for a rebuild and returns their generation. */
+  /**
+   * Creates empty physical collections for a rebuild and returns their generation. They may
+   * lack the declared indexes until `indexGeneration`, so that loading them is cheap.
+   */
   prepareGeneration(collections: readonly string[]): Promise<string>;
-  /** Points the logical names at the generation's physical collections, dropping the old ones. */
+  /** Builds the declared indexes on a generation's collections, once loaded. Idempotent. */
+  indexGeneration(collections: readonly string[], generation: string): Promise<void>;
+  /**
+   * Points the logical names at the generation's physical collections (building any declared
+   * index they still lack first), dropping the old ones.
+   */
   swap(collections: readonly string[], generation: string): Promise<void>;
 
   close(): Promise<void>;

@@ -148,18 +148,20 @@ export class MongoDbDocumentStore implements DocumentStore {
 
   async prepareGeneration(collections: readonly string[]): Promise<string> {
     const generation = newGenerationId();
+    for (const collection of collections) {
+      await this.db.createCollection(generationCollection(collection, generation));
+    }
+    return generation;
+  }
+
+  async indexGeneration(collections: readonly string[], generation: string): Promise<void> {
     const indexes = await this.db
       .collection<IndexRecord>(INDEXES)
       .find({ collection: { $in: [...collections] } })
       .toArray();
-    for (const collection of collections) {
-      const physical = generationCollection(collection, generation);
-      await this.db.createCollection(physical);
-      for (const index of indexes.filter((record) => record.collection === collection)) {
-        await this.buildIndex(physical, index.fields);
-      }
+    for (const index of indexes) {
+      await this.buildIndex(generationCollection(index.collection, generation), index.fields);
     }
-    return generation;
   }
 
   async swap(collections: readonly string[], generation: string): Promise<void> {
@@ -171,6 +173,7 @@ export class MongoDbDocumentStore implements DocumentStore {
     if (missing.length > 0) {
       throw new Error(`generation ${generation} was not prepared: ${missing.join(', ')}`);
     }
+    await this.indexGeneration(collections, generation);
     const old = await Promise.all(collections.map((collection) => this.physical(collection)));
     await this.inTransactionIfSupported(async (session) => {
       await this.db.collection<AliasRecord>(ALIASES).bulkWrite(

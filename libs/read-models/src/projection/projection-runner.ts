@@ -85,7 +85,7 @@ export class ProjectionRunner {
   /**
    * Rebuilds a projection from the start of the log into a fresh generation of its collections
    * while the live generation keeps answering reads and following the log. Once the rebuild
-   * has caught up, the live worker pauses briefly, the rebuild takes the last events up to the
+   * has caught up, its indexes are built, then the live worker pauses briefly, the rebuild takes the last events up to the
    * same position, and the new generation is swapped in; the live worker then continues on it.
    * Resolves when swapped. If it fails, the live generation stays as it was.
    */
@@ -106,7 +106,14 @@ export class ProjectionRunner {
         this.workerOptions,
       );
       // Catch up without ever passing the live worker, so both end on the same position.
-      while (!(await rebuild.step(live.examined))) this.assertRunning();
+      const catchUp = async () => {
+        while (!(await rebuild.step(live.examined))) this.assertRunning();
+      };
+      await catchUp();
+      // Indexes are built once over the loaded generation (cheaper than maintained on every
+      // write), before the pause, so the live worker waits only for what came in meanwhile.
+      await this.documents.indexGeneration(collections, generation);
+      await catchUp();
       await live.pause();
       try {
         this.assertRunning();

@@ -50,7 +50,7 @@ describe('SQLite document store listing 10,000 shares of a project', () => {
   });
 
   it('given an index on project and creation time, the query walks the index instead of sorting', () => {
-    const query = findSql('shares', { project_id: 'p1' }, listing);
+    const query = findSql('"collection:shares"', { project_id: 'p1' }, listing);
     const db = new Database(file, { readonly: true });
     try {
       const plan = db
@@ -59,7 +59,7 @@ describe('SQLite document store listing 10,000 shares of a project', () => {
         .map((row) => (row as { detail: string }).detail)
         .join('\n');
 
-      expect(plan).toMatch(/USING INDEX documents_by_project_id__created_at/);
+      expect(plan).toMatch(/USING INDEX collection:shares:by:project_id,created_at/);
       expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
     } finally {
       db.close();
@@ -77,5 +77,141 @@ describe('SQLite document store listing 10,000 shares of a project', () => {
     expect(page[0]?.id).toBe('share-00148');
     expect(page[49]?.id).toBe('share-00001');
     expect(await store.count('shares', { project_id: 'p1' })).toBe(10_000);
+  });
+});
+
+describe('SQLite document store tables', () => {
+  let dir: string;
+  let file: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+    file = path.join(dir, 'read-models.sqlite');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const schema = (): { tables: string[]; indexes: string[] } => {
+    const db = new Database(file, { readonly: true });
+    try {
+      const names = (type: string) =>
+        db
+          .prepare(
+            `SELECT name FROM sqlite_schema WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+          )
+          .pluck()
+          .all(type) as string[];
+      return { tables: names('table'), indexes: names('index') };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('keeps each collection in its own table, with only its own indexes', async () => {
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['project_id']);
+    await store.write([
+      { kind: 'put', collection: 'shares', document: { id: 's1', project_id: 'p1' } },
+      { kind: 'put', collection: 'snapshots', document: { id: 'n1', share_id: 's1' } },
+    ]);
+    await store.close();
+
+    const { tables, indexes } = schema();
+    expect(tables).toEqual(expect.arrayContaining(['collection:shares', 'collection:snapshots']));
+    expect(tables).not.toContain('documents');
+    expect(indexes).toEqual(['collection:shares:by:project_id']);
+  });
+
+  it('a rebuild generation loads without indexes, is indexed once loaded, and the swap drops the old table', async () => {
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['project_id']);
+    await store.write([{ kind: 'put', collection: 'shares', document: { id: 'old' } }]);
+    const generation = await store.prepareGeneration(['shares']);
+    await store.write([
+      { kind: 'put', collection: `shares@${generation}`, document: { id: 'new', project_id: 'p' } },
+    ]);
+    const loaded = schema();
+
+    await store.indexGeneration(['shares'], generation);
+    const indexed = schema();
+    await store.swap(['shares'], generation);
+    const swapped = schema();
+    const found = await store.find('shares', { project_id: 'p' });
+    await store.close();
+
+    expect(loaded.indexes).toEqual(['collection:shares:by:project_id']);
+    expect(indexed.indexes).toEqual([
+      'collection:shares:by:project_id',
+      `collection:shares@${generation}:by:project_id`,
+    ]);
+    expect(swapped.tables).toContain(`collection:shares@${generation}`);
+    expect(swapped.tables).not.toContain('collection:shares');
+    expect(swapped.indexes).toEqual([`collection:shares@${generation}:by:project_id`]);
+    expect(found).toEqual([{ id: 'new', project_id: 'p' }]);
+  });
+
+  it('a read after another process swapped the collection away sees the new generation', async () => {
+    const reader = new SqliteDocumentStore({ file });
+    const writer = new SqliteDocumentStore({ file });
+    await writer.write([{ kind: 'put', collection: 'shares', document: { id: 'old' } }]);
+    expect(await reader.get('shares', 'old')).toEqual({ id: 'old' });
+
+    const generation = await writer.prepareGeneration(['shares']);
+    await writer.write([
+      { kind: 'put', collection: `shares@${generation}`, document: { id: 'new' } },
+    ]);
+    await writer.swap(['shares'], generation);
+
+    expect(await reader.get('shares', 'old')).toBeUndefined();
+    expect(await reader.find('shares')).toEqual([{ id: 'new' }]);
+    await reader.close();
+    await writer.close();
+  });
+
+  it('a file of the shared-table layout is moved to one table per collection on open', async () => {
+    const old = new Database(file);
+    old.exec(`
+      CREATE TABLE documents (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL,
+        PRIMARY KEY (collection, id));
+      CREATE TABLE collection_aliases (logical TEXT PRIMARY KEY, physical TEXT NOT NULL);
+      CREATE TABLE prepared_generations (collection TEXT NOT NULL, generation TEXT NOT NULL,
+        PRIMARY KEY (collection, generation));
+      CREATE TABLE checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE INDEX documents_by_project_id ON documents
+        (collection, json_extract(doc, '$.project_id'));
+      INSERT INTO collection_aliases VALUES ('shares', 'shares@g1');
+      INSERT INTO checkpoints VALUES ('shares', 42);
+    `);
+    const insert = old.prepare('INSERT INTO documents VALUES (?, ?, ?)');
+    insert.run('shares@g1', 's1', JSON.stringify({ id: 's1', project_id: 'p1' }));
+    insert.run('shares@g1', 's2', JSON.stringify({ id: 's2', project_id: 'p2' }));
+    insert.run('share_types', 't1', JSON.stringify({ id: 't1', name: 'gold' }));
+    old.close();
+
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['project_id']);
+
+    expect(await store.find('shares', { project_id: 'p2' })).toEqual([
+      { id: 's2', project_id: 'p2' },
+    ]);
+    expect(await store.get('share_types', 't1')).toEqual({ id: 't1', name: 'gold' });
+    expect(await store.readCheckpoint('shares')).toBe(42);
+    await store.commit([{ kind: 'put', collection: 'shares', document: { id: 's3' } }], {
+      name: 'shares',
+      position: 43,
+      expectedPosition: 42,
+    });
+    expect(await store.count('shares')).toBe(3);
+    await store.close();
+    const { tables, indexes } = schema();
+    expect(tables).not.toContain('documents');
+    expect(tables).toEqual(
+      expect.arrayContaining(['collection:shares@g1', 'collection:share_types']),
+    );
+    expect(indexes).toEqual(['collection:shares@g1:by:project_id']);
+
+    // Opening again finds nothing left to move.
+    const reopened = new SqliteDocumentStore({ file });
+    expect(await reopened.count('shares')).toBe(3);
+    await reopened.close();
   });
 });

@@ -10,7 +10,9 @@ import {
   type FindOptions,
 } from '../document-store.port.js';
 import { generationCollection, isGenerationAddress, newGenerationId } from '../generation-id.js';
-import { findSql, valueSql, whereSql } from './sqlite-filter.js';
+import { CollectionTables, tableSql, type TableStatements } from './sqlite-collection-tables.js';
+import { findSql, whereSql } from './sqlite-filter.js';
+import { migrateSharedDocumentsTable } from './sqlite-layout-migration.js';
 
 export interface SqliteDocumentStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -22,19 +24,17 @@ const BUSY_TIMEOUT_MS = 5_000;
 const MAX_CACHED_STATEMENTS = 500;
 
 /**
- * Read-model documents in one SQLite file (WAL): one table keyed by physical collection and
- * id, documents as JSON text queried with json_extract. Logical names map to physical
- * generations through `collection_aliases`; a name never swapped is its own physical name.
- * better-sqlite3 is synchronous, so each method has done its work when its promise is made.
+ * Read-model documents in one SQLite file (WAL): one table per physical collection, keyed by
+ * id, documents as JSON text queried with json_extract (`CollectionTables`). Logical names map
+ * to physical generations through `collection_aliases`; a name never swapped is its own
+ * physical name. better-sqlite3 is synchronous, so each method has done its work when its
+ * promise is made.
  */
 export class SqliteDocumentStore implements DocumentStore {
   private readonly db: Database.Database;
+  private readonly tables: CollectionTables;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly selectAlias: Database.Statement;
-  private readonly selectDocument: Database.Statement;
-  private readonly selectDocuments: Database.Statement;
-  private readonly upsertDocument: Database.Statement;
-  private readonly deleteDocument: Database.Statement;
   private readonly selectCheckpoint: Database.Statement;
   private readonly upsertCheckpoint: Database.Statement;
   private readonly commitTransaction: (
@@ -52,12 +52,6 @@ export class SqliteDocumentStore implements DocumentStore {
     // Listings and rebuilds walk tens of MB of documents; the default 2 MB cache thrashes.
     this.db.pragma('cache_size = -65536');
     this.db.exec(`
-      CREATE TABLE IF NOT EXISTS documents (
-        collection TEXT NOT NULL,
-        id         TEXT NOT NULL,
-        doc        TEXT NOT NULL,
-        PRIMARY KEY (collection, id)
-      );
       CREATE TABLE IF NOT EXISTS collection_aliases (
         logical  TEXT PRIMARY KEY,
         physical TEXT NOT NULL
@@ -72,22 +66,11 @@ export class SqliteDocumentStore implements DocumentStore {
         position INTEGER NOT NULL
       );
     `);
+    this.tables = new CollectionTables(this.db);
+    migrateSharedDocumentsTable(this.db, this.tables, BUSY_TIMEOUT_MS);
     this.selectAlias = this.db
       .prepare('SELECT physical FROM collection_aliases WHERE logical = ?')
       .pluck();
-    this.selectDocument = this.db
-      .prepare('SELECT doc FROM documents WHERE collection = ? AND id = ?')
-      .pluck();
-    this.selectDocuments = this.db
-      .prepare(
-        'SELECT doc FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?))',
-      )
-      .pluck();
-    this.upsertDocument = this.db.prepare(
-      'INSERT INTO documents (collection, id, doc) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc',
-    );
-    this.deleteDocument = this.db.prepare('DELETE FROM documents WHERE collection = ? AND id = ?');
     this.selectCheckpoint = this.db
       .prepare('SELECT position FROM checkpoints WHERE name = ?')
       .pluck();
@@ -126,7 +109,11 @@ export class SqliteDocumentStore implements DocumentStore {
     collection: string,
     id: string,
   ): Promise<T | undefined> {
-    const doc = this.selectDocument.get(this.physical(collection), id) as string | undefined;
+    const doc = this.tables.read(
+      this.physical(collection),
+      (table) => table.selectOne.get(id) as string | undefined,
+      undefined,
+    );
     return doc === undefined ? undefined : (JSON.parse(doc) as T);
   }
 
@@ -134,10 +121,11 @@ export class SqliteDocumentStore implements DocumentStore {
     collection: string,
     ids: readonly string[],
   ): Promise<T[]> {
-    const rows = this.selectDocuments.all(
+    const rows = this.tables.read(
       this.physical(collection),
-      JSON.stringify(ids),
-    ) as string[];
+      (table) => table.selectMany.all(JSON.stringify(ids)) as string[],
+      [],
+    );
     const byId = new Map(rows.map((row) => JSON.parse(row) as T).map((doc) => [doc.id, doc]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -147,19 +135,31 @@ export class SqliteDocumentStore implements DocumentStore {
     filter?: Filter,
     options: FindOptions = {},
   ): Promise<T[]> {
-    const query = findSql(this.physical(collection), filter, options);
-    const rows = this.statement(query.sql)
-      .pluck()
-      .all(...query.params) as string[];
+    const physical = this.physical(collection);
+    const query = findSql(tableSql(physical), filter, options);
+    const rows = this.tables.read(
+      physical,
+      () =>
+        this.statement(query.sql)
+          .pluck()
+          .all(...query.params) as string[],
+      [],
+    );
     return rows.map((row) => JSON.parse(row) as T);
   }
 
   async count(collection: string, filter?: Filter): Promise<number> {
+    const physical = this.physical(collection);
     const where = whereSql(filter);
-    const sql = `SELECT COUNT(*) FROM documents WHERE collection = ?${where.sql}`;
-    return this.statement(sql)
-      .pluck()
-      .get(this.physical(collection), ...where.params) as number;
+    const sql = `SELECT COUNT(*) FROM ${tableSql(physical)}${where.sql}`;
+    return this.tables.read(
+      physical,
+      () =>
+        this.statement(sql)
+          .pluck()
+          .get(...where.params) as number,
+      0,
+    );
   }
 
   async commit(
@@ -177,28 +177,37 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.storedCheckpoint(name);
   }
 
-  /**
-   * One expression index over the whole table, led by the collection, so it serves every
-   * collection and generation that filters and sorts on these fields.
-   */
-  async ensureIndex(_collection: string, fields: readonly string[]): Promise<void> {
+  /** Declared for the logical name, and built on the table of its live generation. */
+  async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
     if (fields.length === 0) return;
-    const expressions = fields.map(valueSql);
-    const name = `documents_by_${fields.join('__').replaceAll('.', '_')}`;
-    this.db.exec(
-      `CREATE INDEX IF NOT EXISTS "${name}" ON documents (collection, ${expressions.join(', ')})`,
-    );
+    this.db.transaction(() => {
+      if (!isGenerationAddress(collection)) this.tables.declare(collection, fields);
+      this.tables.ensure(this.physical(collection));
+      this.tables.index(this.physical(collection), fields);
+    })();
   }
 
+  /** Empty tables without indexes: loading a rebuild maintains nothing but the ids. */
   async prepareGeneration(collections: readonly string[]): Promise<string> {
     const generation = newGenerationId();
     const insert = this.db.prepare(
       'INSERT INTO prepared_generations (collection, generation) VALUES (?, ?)',
     );
     this.db.transaction(() => {
-      for (const collection of collections) insert.run(collection, generation);
+      for (const collection of collections) {
+        insert.run(collection, generation);
+        this.tables.ensure(generationCollection(collection, generation));
+      }
     })();
     return generation;
+  }
+
+  async indexGeneration(collections: readonly string[], generation: string): Promise<void> {
+    this.db.transaction(() => {
+      for (const collection of collections) {
+        this.tables.indexAsDeclared(generationCollection(collection, generation));
+      }
+    })();
   }
 
   async swap(collections: readonly string[], generation: string): Promise<void> {
@@ -217,39 +226,37 @@ export class SqliteDocumentStore implements DocumentStore {
       'INSERT INTO collection_aliases (logical, physical) VALUES (?, ?) ' +
         'ON CONFLICT (logical) DO UPDATE SET physical = excluded.physical',
     );
-    const dropCollection = this.db.prepare('DELETE FROM documents WHERE collection = ?');
     for (const collection of collections) {
       if (forget.run(collection, generation).changes === 0) {
         throw new Error(`generation ${generation} of ${collection} was not prepared`);
       }
       const old = this.physical(collection);
-      setAlias.run(collection, generationCollection(collection, generation));
-      dropCollection.run(old);
+      const next = generationCollection(collection, generation);
+      this.tables.ensure(next);
+      this.tables.indexAsDeclared(next);
+      setAlias.run(collection, next);
+      this.tables.drop(old);
     }
   }
 
   private applyWrites(writes: readonly DocumentWrite[]): void {
-    const physical = new Map<string, string>();
-    const resolve = (collection: string): string => {
-      let name = physical.get(collection);
-      if (name === undefined) {
-        name = this.physical(collection);
-        physical.set(collection, name);
+    const tables = new Map<string, TableStatements>();
+    const tableOf = (collection: string): TableStatements => {
+      let table = tables.get(collection);
+      if (table === undefined) {
+        table = this.tables.ensure(this.physical(collection));
+        tables.set(collection, table);
       }
-      return name;
+      return table;
     };
     for (const write of writes) {
       if (write.kind === 'put') {
         if (typeof write.document.id !== 'string') {
           throw new Error(`a document of ${write.collection} has no string id`);
         }
-        this.upsertDocument.run(
-          resolve(write.collection),
-          write.document.id,
-          JSON.stringify(write.document),
-        );
+        tableOf(write.collection).upsert.run(write.document.id, JSON.stringify(write.document));
       } else {
-        this.deleteDocument.run(resolve(write.collection), write.id);
+        tableOf(write.collection).remove.run(write.id);
       }
     }
   }

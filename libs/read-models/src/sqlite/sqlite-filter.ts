@@ -4,7 +4,7 @@ import { assertFieldName, operatorOf } from '../field-name.js';
 export type SqlParam = string | number | null;
 
 export interface SqlWhere {
-  /** ' AND ...' to append after the collection test, or '' when the filter is empty. */
+  /** ' WHERE ...', or '' when the filter is empty. */
   readonly sql: string;
   readonly params: readonly SqlParam[];
 }
@@ -25,7 +25,7 @@ function typeSql(field: string): string {
 }
 
 /**
- * Translates a filter into SQL over `documents.doc`, with MongoDB's meaning where the two
+ * Translates a filter into SQL over a collection table's `doc`, with MongoDB's meaning where the two
  * differ: null matches a missing field, booleans are not numbers, and range operators compare
  * only values of the operand's type.
  */
@@ -35,7 +35,7 @@ export function whereSql(filter: Filter | undefined): SqlWhere {
   for (const [field, condition] of Object.entries(filter ?? {})) {
     parts.push(conditionSql(field, condition, params));
   }
-  return { sql: parts.map((part) => ` AND ${part}`).join(''), params };
+  return { sql: parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`, params };
 }
 
 function conditionSql(field: string, condition: FieldCondition, params: SqlParam[]): string {
@@ -103,21 +103,21 @@ export function orderSql(sort: FindOptions['sort']): string {
   return ` ORDER BY ${keys.join(', ')}`;
 }
 
-/** The query `find` runs for one physical collection. */
+/** The query `find` runs on one collection's table (quoted). */
 export function findSql(
-  collection: string,
+  table: string,
   filter: Filter | undefined,
   options: FindOptions,
 ): { sql: string; params: SqlParam[] } {
   const where = whereSql(filter);
-  const params: SqlParam[] = [collection, ...where.params];
+  const params: SqlParam[] = [...where.params];
   let page = '';
   if (options.limit !== undefined || options.skip !== undefined) {
     page = ' LIMIT ? OFFSET ?';
     params.push(options.limit ?? -1, options.skip ?? 0);
   }
   return {
-    sql: `SELECT doc FROM documents WHERE collection = ?${where.sql}${orderSql(options.sort)}${page}`,
+    sql: `SELECT doc FROM ${table}${where.sql}${orderSql(options.sort)}${page}`,
     params,
   };
 }

@@ -1,0 +1,155 @@
+import type Database from 'better-sqlite3';
+import { isGenerationAddress } from '../generation-id.js';
+import { valueSql } from './sqlite-filter.js';
+
+/** The prepared statements of one collection's table. */
+export interface TableStatements {
+  /** `"collection:<physical>"` (`tableSql`). */
+  readonly table: string;
+  readonly selectOne: Database.Statement;
+  readonly selectMany: Database.Statement;
+  readonly upsert: Database.Statement;
+  readonly remove: Database.Statement;
+}
+
+/** An identifier in double quotes, safe whatever the collection name holds. */
+const quoted = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
+
+const tableName = (physical: string): string => `collection:${physical}`;
+
+/** The table of a physical collection, quoted for SQL. */
+export const tableSql = (physical: string): string => quoted(tableName(physical));
+
+/** The name a generation address belongs to (`shares@g1` -> `shares`). */
+const logicalOf = (physical: string): string => physical.split('@')[0] as string;
+
+/**
+ * One table per physical collection (`"collection:shares"`, `"collection:shares@<generation>"`),
+ * holding only that collection's indexes, so a write maintains no index of another collection
+ * and a rebuild's generation loads unindexed until `indexAsDeclared`. Declared indexes are
+ * kept per logical name in `collection_indexes` and given to every table of that name.
+ *
+ * Tables are created on first write and dropped at a swap, possibly by another process
+ * sharing the file: what this connection knows exists is cached, and a read that finds its
+ * table gone reads as empty.
+ */
+export class CollectionTables {
+  private readonly known = new Map<string, TableStatements>();
+  private readonly selectTable: Database.Statement;
+  private readonly selectDeclared: Database.Statement;
+  private readonly insertDeclared: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS collection_indexes (
+        collection TEXT NOT NULL,
+        fields     TEXT NOT NULL,
+        PRIMARY KEY (collection, fields)
+      );
+    `);
+    this.selectTable = db
+      .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`)
+      .pluck();
+    this.selectDeclared = db
+      .prepare('SELECT fields FROM collection_indexes WHERE collection = ?')
+      .pluck();
+    this.insertDeclared = db.prepare(
+      'INSERT INTO collection_indexes (collection, fields) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+  }
+
+  /** The statements of an existing table, or undefined when the collection has none (empty). */
+  existing(physical: string): TableStatements | undefined {
+    const known = this.known.get(physical);
+    if (known !== undefined) return known;
+    if (this.selectTable.get(tableName(physical)) === undefined) return undefined;
+    return this.remember(physical);
+  }
+
+  /**
+   * Runs a read on the collection's table; `empty` when there is no table, or when another
+   * process dropped it (a swap) since this connection last looked.
+   */
+  read<T>(physical: string, query: (table: TableStatements) => T, empty: T): T {
+    const table = this.existing(physical);
+    if (table === undefined) return empty;
+    try {
+      return query(table);
+    } catch (error) {
+      if (!isMissingTable(error)) throw error;
+      this.known.delete(physical);
+      const again = this.existing(physical);
+      return again === undefined ? empty : query(again);
+    }
+  }
+
+  /**
+   * The collection's table, created when missing: with the declared indexes for a live name,
+   * without any for a generation (a rebuild indexes it once loaded).
+   */
+  ensure(physical: string): TableStatements {
+    const existing = this.existing(physical);
+    if (existing !== undefined) return existing;
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${tableSql(physical)} (
+        id  TEXT PRIMARY KEY,
+        doc TEXT NOT NULL
+      )`,
+    );
+    if (!isGenerationAddress(physical)) this.indexAsDeclared(physical);
+    return this.remember(physical);
+  }
+
+  /** Records an index for every table of the logical name (present and future). */
+  declare(logical: string, fields: readonly string[]): void {
+    this.insertDeclared.run(logical, JSON.stringify(fields));
+  }
+
+  /** Creates the declared indexes of the table's logical name that it lacks. */
+  indexAsDeclared(physical: string): void {
+    for (const fields of this.selectDeclared.all(logicalOf(physical)) as string[]) {
+      this.index(physical, JSON.parse(fields) as string[]);
+    }
+  }
+
+  /** One expression index on the table, over the same SQL the filters and sorts use. */
+  index(physical: string, fields: readonly string[]): void {
+    const table = tableName(physical);
+    const name = `${table}:by:${fields.join(',')}`;
+    this.db.exec(
+      `CREATE INDEX IF NOT EXISTS ${quoted(name)} ON ${quoted(table)} (${fields.map(valueSql).join(', ')})`,
+    );
+  }
+
+  drop(physical: string): void {
+    this.db.exec(`DROP TABLE IF EXISTS ${tableSql(physical)}`);
+    this.known.delete(physical);
+  }
+
+  private remember(physical: string): TableStatements {
+    const table = tableSql(physical);
+    const statements: TableStatements = {
+      table,
+      selectOne: this.db.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
+      selectMany: this.db
+        .prepare(`SELECT doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
+        .pluck(),
+      upsert: this.db.prepare(
+        `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
+      ),
+      remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ?`),
+    };
+    this.known.set(physical, statements);
+    return statements;
+  }
+}
+
+/** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */
+function isMissingTable(error: unknown): boolean {
+  const failure = error as { code?: unknown; message?: unknown } | null;
+  return (
+    failure?.code === 'SQLITE_ERROR' &&
+    typeof failure.message === 'string' &&
+    failure.message.startsWith('no such table')
+  );
+}
