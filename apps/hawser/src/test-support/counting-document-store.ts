@@ -73,6 +73,10 @@ export class CountingDocumentStore implements DocumentStore {
     return this.real.prepareGeneration(collections);
   }
 
+  indexGeneration(collections: readonly string[], generation: string): Promise<void> {
+    return this.real.indexGeneration(collections, generation);
+  }
+
   swap(collections: readonly string[], generation: string): Promise<void> {
     return this.real.swap(collections, generation);
   }
