@@ -1,9 +1,9 @@
-import type { SimulatedBackendConfig } from '#hawser/drivers';
 import {
   eventually,
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { backendsWithOneBigPool, BIG_POOL as BIG } from './test-support/simulated-backends.js';
 
 /*
  * Scheduler hints (reference 7) over HTTP: the seed's example (a share anti-affine to three
@@ -17,27 +17,11 @@ const OTHER = 'bob:55555555555555555555555555555555:member,reader';
 const SAME = '__affinity_same_host';
 const DIFFERENT = '__affinity_different_host';
 
-/**
- * One pool far emptier than the others: without hints every share goes to `east@sim#big`, so a
- * placement anywhere else is the hints' doing.
- */
-const BIG = 'east@sim#big';
-const backends = (): SimulatedBackendConfig[] =>
-  [
-    { name: 'east@sim', pools: ['big', 'small'] },
-    { name: 'west@sim', pools: ['small', 'other'] },
-  ].map(({ name, pools }) => ({
-    name,
-    driver: 'simulated' as const,
-    availabilityZone: 'az-1',
-    pools: pools.map((pool) => ({ name: pool, totalCapacityGb: pool === 'big' ? 10_000 : 1000 })),
-  }));
-
 describe('scheduler hints over HTTP (microversion 2.65+)', () => {
   let hawser: HawserTestServer;
 
   beforeAll(async () => {
-    hawser = await startHawser({ backends });
+    hawser = await startHawser({ backends: backendsWithOneBigPool });
     const type = await hawser.request('POST', '/v2/types', {
       share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
     });

@@ -1,9 +1,9 @@
-import type { SimulatedBackendConfig } from '#hawser/drivers';
 import {
   eventually,
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { simulatedPools } from './test-support/simulated-backends.js';
 
 /*
  * Anti-affinity at scale: 1,000 shares, each created with different_host naming 3 random shares
@@ -19,16 +19,11 @@ const BATCH = 8;
 const PROJECTS = 25;
 const DIFFERENT = '__affinity_different_host';
 
-const backends = (): SimulatedBackendConfig[] =>
-  ['east@sim', 'west@sim'].map((name) => ({
-    name,
-    driver: 'simulated' as const,
-    availabilityZone: 'az-1',
-    pools: [
-      { name: 'p1', totalCapacityGb: 100_000 },
-      { name: 'p2', totalCapacityGb: 100_000 },
-    ],
-  }));
+const backends = () =>
+  simulatedPools({
+    'east@sim': { p1: 100_000, p2: 100_000 },
+    'west@sim': { p1: 100_000, p2: 100_000 },
+  });
 
 /** A small seeded generator (mulberry32): the same shares are named on every run. */
 const random = (seed: number) => () => {

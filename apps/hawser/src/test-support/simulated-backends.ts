@@ -18,3 +18,30 @@ export const simulatedBackends = (
       options,
     })),
   );
+
+/** Simulated back ends in one zone, with the pools (name: GiB) given for each. */
+export const simulatedPools = (
+  layout: Readonly<Record<string, Readonly<Record<string, number>>>>,
+): SimulatedBackendConfig[] =>
+  Object.entries(layout).map(([name, pools]) => ({
+    name,
+    driver: 'simulated' as const,
+    availabilityZone: 'az-1',
+    pools: Object.entries(pools).map(([pool, totalCapacityGb]) => ({
+      name: pool,
+      totalCapacityGb,
+    })),
+  }));
+
+/** The pool a share without hints goes to in `backendsWithOneBigPool`. */
+export const BIG_POOL = 'east@sim#big';
+
+/**
+ * One pool far emptier than the three others: without hints every share goes to `BIG_POOL`,
+ * so a placement anywhere else is the hints' doing.
+ */
+export const backendsWithOneBigPool = (): SimulatedBackendConfig[] =>
+  simulatedPools({
+    'east@sim': { big: 10_000, small: 1000 },
+    'west@sim': { small: 1000, other: 1000 },
+  });
