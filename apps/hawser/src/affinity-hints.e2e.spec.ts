@@ -22,10 +22,15 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
 
   beforeAll(async () => {
     hawser = await startHawser({ backends: backendsWithOneBigPool });
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    expect(type.status).toBe(200);
+    for (const [name, specs] of [
+      ['default', {}],
+      ['readable', { replication_type: 'readable' }],
+    ] as const) {
+      const type = await hawser.request('POST', '/v2/types', {
+        share_type: { name, extra_specs: { driver_handles_share_servers: 'false', ...specs } },
+      });
+      expect(type.status).toBe(200);
+    }
   });
   afterAll(() => hawser.close());
 
@@ -231,5 +236,37 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
     const byAdmin = await hawser.request('DELETE', `/v2/shares/${second.id}/metadata/${SAME}`);
     expect(byAdmin.status).toBe(200);
     expect(await metadataOf(second.id)).toEqual({ a: 'b' });
+  });
+
+  it('a new replica keeps to the hints its share records (reference 7.4)', async () => {
+    const anchor = await newShare({ share_type: 'readable' });
+    const share = await newShare({
+      share_type: 'readable',
+      scheduler_hints: { different_host: anchor.id },
+    });
+    expect([anchor.host, share.host]).toEqual([BIG, expect.not.stringMatching(/#big$/)]);
+
+    const requested = await hawser.request(
+      'POST',
+      '/v2/share-replicas',
+      { share_replica: { share_id: share.id } },
+      { token: MEMBER },
+    );
+    expect(requested.status).toBe(202);
+    const replica = await eventually(
+      async () => {
+        const shown = await hawser.request(
+          'GET',
+          `/v2/share-replicas/${requested.body.share_replica.id}`,
+        );
+        return shown.body.share_replica?.host ? shown.body.share_replica : undefined;
+      },
+      10_000,
+      'the replica to be placed',
+    );
+    // Not on the share's own pool (ShareReplicationFilter), nor on the big pool where it would
+    // go without the share's different_host hint.
+    expect(replica.host).not.toBe(share.host);
+    expect(replica.host).not.toBe(BIG);
   });
 });

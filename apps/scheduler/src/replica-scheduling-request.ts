@@ -17,6 +17,7 @@ export const typeAvailabilityZones = (extraSpecs: Readonly<Record<string, string
 export const replicaSchedulingRequest = ({
   share,
   replica,
+  affinity,
 }: ReplicaPlacementRequest): SchedulingRequest => {
   const active = share.instances.find(
     (i) => i.replicaState === 'active' && i.status === 'available',
@@ -31,5 +32,7 @@ export const replicaSchedulingRequest = ({
     availabilityZones: typeAvailabilityZones(shareType.extraSpecs),
     activeReplicaHost: active?.host ?? null,
     allReplicaHosts: share.instances.map((i) => i.host),
+    sameHost: affinity?.sameHost ?? null,
+    differentHost: affinity?.differentHost ?? null,
   });
 };

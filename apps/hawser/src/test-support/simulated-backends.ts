@@ -19,7 +19,7 @@ export const simulatedBackends = (
     })),
   );
 
-/** Simulated back ends in one zone, with the pools (name: GiB) given for each. */
+/** Simulated back ends in one zone and replication domain, with the pools (name: GiB) given. */
 export const simulatedPools = (
   layout: Readonly<Record<string, Readonly<Record<string, number>>>>,
 ): SimulatedBackendConfig[] =>
@@ -27,6 +27,7 @@ export const simulatedPools = (
     name,
     driver: 'simulated' as const,
     availabilityZone: 'az-1',
+    replicationDomain: 'sim-domain',
     pools: Object.entries(pools).map(([pool, totalCapacityGb]) => ({
       name: pool,
       totalCapacityGb,

@@ -8,17 +8,20 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import { AffinityHints, shareLoaderOf } from '../share-affinity/affinity-hints.js';
 import type { ReplicaPlacement } from './replica-placement.port.js';
 
 /**
  * Places every requested replica among the pools of the active replica's replication domain
  * (reference 5.1): ReplicaRequested -> the scheduler -> ReplicaScheduled, or
- * ReplicaSchedulingFailed. Every ReplicaScheduled debits the chosen pool.
+ * ReplicaSchedulingFailed. Every ReplicaScheduled debits the chosen pool. The share's
+ * scheduler hints, as its metadata records them now, apply to the replica too (reference 7.4).
  */
 export const replicaSchedulingProcessManager = (
   commands: CommandHandler,
   placement: ReplicaPlacement,
   clock: () => string = () => new Date().toISOString(),
+  hints: AffinityHints = new AffinityHints(shareLoaderOf(commands)),
 ): ProcessManager => ({
   name: 'replica-scheduling',
   filter: {
@@ -36,7 +39,8 @@ export const replicaSchedulingProcessManager = (
     const replica = state.instances.find((i) => i.id === replicaId);
     // Deleted meanwhile, or placed already by an earlier run of this event.
     if (!replica || replica.host !== '' || replica.status !== 'creating') return;
-    const decision = placement.placeReplica({ share: state, replica });
+    const affinity = await hints.ofShare(state);
+    const decision = placement.placeReplica({ share: state, replica, affinity });
     await commands.handle(
       shareDecider,
       event.streamId,
