@@ -7,10 +7,10 @@ import {
 } from './export-location.view.js';
 import {
   ALL_VERSIONS,
-  expectedKeys,
+  type FieldRow,
+  itShowsTheTableKeys,
   keysOf,
   viewContext,
-  type FieldRow,
 } from './test-support/view-context.js';
 
 /** Manila's export location summary, reference 1.4 (`api/views/export_locations.py`). */
@@ -39,14 +39,9 @@ const adminOnly: ExportLocationDocument = {
 
 describe('export location view: the field set per microversion', () => {
   // The API exists from 2.9; the view is the same below, where nothing calls it.
-  it.each(ALL_VERSIONS.slice(9).flatMap((v) => [[v, false] as const, [v, true] as const]))(
-    'at %s (admin: %s) shows exactly the reference keys',
-    (version, isAdmin) => {
-      expect(keysOf(exportLocationView(location, viewContext(version, { isAdmin })))).toEqual(
-        expectedKeys(EXPORT_LOCATION, version, isAdmin),
-      );
-    },
-  );
+  itShowsTheTableKeys(EXPORT_LOCATION, (ctx) => exportLocationView(location, ctx), {
+    versions: ALL_VERSIONS.slice(9),
+  });
 
   it('gives preferred as a boolean and the admin fields as stored', () => {
     expect(exportLocationView(adminOnly, viewContext('2.14', { isAdmin: true }))).toEqual({

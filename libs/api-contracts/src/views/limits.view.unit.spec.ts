@@ -1,12 +1,6 @@
 import type { QuotaResource } from '#hawser/domain';
 import { limitsView } from './limits.view.js';
-import {
-  ALL_VERSIONS,
-  expectedKeys,
-  keysOf,
-  viewContext,
-  type FieldRow,
-} from './test-support/view-context.js';
+import { type FieldRow, itShowsTheTableKeys, viewContext } from './test-support/view-context.js';
 
 /** Manila's absolute limits (`api/views/limits.py`): groups from 2.58, replicas from 2.53. */
 const ABSOLUTE: readonly FieldRow[] = [
@@ -34,10 +28,12 @@ const figures = (value: number) =>
   new Proxy({}, { get: () => value }) as Record<QuotaResource, number>;
 
 describe('limits view: the absolute limits per microversion', () => {
-  it.each(ALL_VERSIONS)('at %s shows exactly the reference names', (version) => {
-    const view = limitsView(figures(50), figures(3), viewContext(version));
-    expect(keysOf(view.limits.absolute)).toEqual(expectedKeys(ABSOLUTE, version, false));
-    expect(view.limits.rate).toEqual([]);
+  itShowsTheTableKeys(ABSOLUTE, (ctx) => limitsView(figures(50), figures(3), ctx).limits.absolute, {
+    callers: [false],
+  });
+
+  it('has no rate limits', () => {
+    expect(limitsView(figures(50), figures(3), viewContext('2.73')).limits.rate).toEqual([]);
   });
 
   it('puts the limit under maxTotal* and the usage under total*Used', () => {

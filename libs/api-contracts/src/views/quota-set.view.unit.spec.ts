@@ -1,11 +1,5 @@
 import { quotaSetView } from './quota-set.view.js';
-import {
-  ALL_VERSIONS,
-  expectedKeys,
-  keysOf,
-  viewContext,
-  type FieldRow,
-} from './test-support/view-context.js';
+import { type FieldRow, itShowsTheTableKeys, viewContext } from './test-support/view-context.js';
 
 /** Manila's quota set, reference 1.10 (`api/views/quota_sets.py`), of a project. */
 const PROJECT_QUOTA_SET: readonly FieldRow[] = [
@@ -27,13 +21,16 @@ const SHARE_TYPE_QUOTA_SET = PROJECT_QUOTA_SET.filter(
 );
 
 describe('quota set view: the field set per microversion', () => {
-  it.each(ALL_VERSIONS)('at %s shows exactly the reference keys', (version) => {
-    const ctx = viewContext(version);
-    expect(keysOf(quotaSetView(() => 10, ctx, 'p1').quota_set)).toEqual(
-      expectedKeys(PROJECT_QUOTA_SET, version, false),
-    );
-    expect(keysOf(quotaSetView(() => 10, ctx, 'p1', true).quota_set)).toEqual(
-      expectedKeys(SHARE_TYPE_QUOTA_SET, version, false),
+  describe('of a project', () => {
+    itShowsTheTableKeys(PROJECT_QUOTA_SET, (ctx) => quotaSetView(() => 10, ctx, 'p1').quota_set, {
+      callers: [false],
+    });
+  });
+  describe('of a share type', () => {
+    itShowsTheTableKeys(
+      SHARE_TYPE_QUOTA_SET,
+      (ctx) => quotaSetView(() => 10, ctx, 'p1', true).quota_set,
+      { callers: [false] },
     );
   });
 

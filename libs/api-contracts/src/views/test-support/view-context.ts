@@ -42,3 +42,23 @@ export const expectedKeys = (
 
 /** Every 2.x microversion Hawser speaks: 2.0 to 2.73. */
 export const ALL_VERSIONS = Array.from({ length: 74 }, (_, i) => `2.${i}`);
+
+/**
+ * One Jest case per microversion and caller: the rendered view's keys are exactly the table's.
+ * `callers` are the admin flags to try; `versions` defaults to every one Hawser speaks.
+ */
+export const itShowsTheTableKeys = (
+  table: readonly FieldRow[],
+  render: (ctx: ViewContext) => object,
+  {
+    versions = ALL_VERSIONS,
+    callers = [false, true],
+  }: { versions?: string[]; callers?: boolean[] } = {},
+): void => {
+  const cases = versions.flatMap((v) => callers.map((isAdmin) => [v, isAdmin] as const));
+  it.each(cases)('at %s (admin: %s) shows exactly the reference keys', (version, isAdmin) => {
+    expect(keysOf(render(viewContext(version, { isAdmin })))).toEqual(
+      expectedKeys(table, version, isAdmin),
+    );
+  });
+};
