@@ -1,6 +1,7 @@
 import type { ShareTypeDocument } from '#hawser/projections';
 import { since, type ViewContext } from './view-context.js';
 
+/** Manila's ExtraSpecs.TENANT_VISIBLE: the required spec and the standard optional ones. */
 const TENANT_VISIBLE_SPECS = new Set([
   'driver_handles_share_servers',
   'snapshot_support',
@@ -9,6 +10,8 @@ const TENANT_VISIBLE_SPECS = new Set([
   'mount_snapshot_support',
   'replication_type',
   'availability_zones',
+  'provisioning:max_share_size',
+  'provisioning:min_share_size',
 ]);
 const INFERRED_SPECS = [
   'snapshot_support',

@@ -49,6 +49,33 @@ describe('share type view', () => {
     });
   });
 
+  it('shows a tenant the standard optional specs, provisioning sizes included, and no others', () => {
+    const sized = {
+      ...type,
+      extra_specs: {
+        driver_handles_share_servers: 'False',
+        replication_type: 'dr',
+        availability_zones: 'az-1',
+        'provisioning:max_share_size': '10',
+        'provisioning:min_share_size': '1',
+        'capabilities:dedupe': '<is> True',
+      },
+    };
+    expect(
+      Object.keys(shareTypeView(sized, context(false), undefined).extra_specs as object),
+    ).toEqual([
+      'driver_handles_share_servers',
+      'replication_type',
+      'availability_zones',
+      'provisioning:max_share_size',
+      'provisioning:min_share_size',
+      'snapshot_support',
+      'create_share_from_snapshot_support',
+      'revert_to_snapshot_support',
+      'mount_snapshot_support',
+    ]);
+  });
+
   it('shows an admin every spec as stored', () => {
     expect(shareTypeView(type, context(true), undefined).extra_specs).toEqual(type.extra_specs);
   });
