@@ -255,7 +255,20 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
     expect(active.status).toBe(200);
   });
 
-  it('deletes the old active replica and gives its quota back', async () => {
+  it('extends every replica; deleting the old active one gives back exactly what it counted', async () => {
+    const extended = await member('POST', `/v2/shares/${shareId}/action`, {
+      extend: { new_size: 3 },
+    });
+    expect(extended.status).toBe(202);
+    await eventually(
+      async () => {
+        const share = (await member('GET', `/v2/shares/${shareId}`)).body.share;
+        return share.size === 3 && share.status === 'available' ? share : undefined;
+      },
+      10_000,
+      'the extend to finish',
+    );
+    expect(await usage()).toEqual({ shares: 2, share_replicas: 2, replica_gigabytes: 6 });
     expect((await member('DELETE', `/v2/share-replicas/${firstId}`)).status).toBe(202);
     await eventually(
       async () =>
@@ -263,7 +276,15 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
       10_000,
       'the replica to be gone',
     );
-    expect(await usage()).toEqual({ shares: 2, share_replicas: 1, replica_gigabytes: 2 });
+    await eventually(
+      async () => {
+        const u = await usage();
+        return u.share_replicas === 1 ? u : undefined;
+      },
+      10_000,
+      'the replica quota to be released',
+    );
+    expect(await usage()).toEqual({ shares: 2, share_replicas: 1, replica_gigabytes: 3 });
   });
 
   it('force-deletes a replica and then deletes the share: nothing is left counted', async () => {

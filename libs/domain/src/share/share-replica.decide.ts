@@ -54,7 +54,13 @@ const removal = (
   const quotaHolderId = quotaHolders.includes(replica.id) ? replica.id : (quotaHolders[0] ?? null);
   return {
     type: 'ReplicaDeleted',
-    data: { replicaId: replica.id, commandId, quotaHolderId, deletedAt: now },
+    data: {
+      replicaId: replica.id,
+      commandId,
+      quotaHolderId,
+      shareSize: state.size,
+      deletedAt: now,
+    },
   };
 };
 

@@ -449,7 +449,7 @@ describe('share decider: replicas', () => {
     });
     const deleted = (holder: string | null, commandId: string | null = 'c-delete'): ShareEvent => ({
       type: 'ReplicaDeleted',
-      data: { replicaId: 'r1', commandId, quotaHolderId: holder, deletedAt: later },
+      data: { replicaId: 'r1', commandId, quotaHolderId: holder, shareSize: 2, deletedAt: later },
     });
     it('refuses to delete the only active replica, forced or not', () => {
       spec
@@ -526,7 +526,13 @@ describe('share decider: replicas', () => {
         .then([
           {
             type: 'ReplicaDeleted',
-            data: { replicaId: 'i1', commandId: 'c-del-i1', quotaHolderId: 'r1', deletedAt: later },
+            data: {
+              replicaId: 'i1',
+              commandId: 'c-del-i1',
+              quotaHolderId: 'r1',
+              shareSize: 2,
+              deletedAt: later,
+            },
           },
         ]);
     });

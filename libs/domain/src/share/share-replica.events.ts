@@ -55,10 +55,19 @@ export type ReplicaDeletionRequested = DomainEvent<
   { replicaId: string; force: boolean; requestedAt: string }
 >;
 
-/** The replica is gone, with its snapshot instances and rule mappings; its quota is released. */
+/**
+ * The replica is gone, with its snapshot instances and rule mappings; its quota is released.
+ * `shareSize` is the share's size then: what the replica counted since its reservation.
+ */
 export type ReplicaDeleted = DomainEvent<
   'ReplicaDeleted',
-  { replicaId: string; commandId: string | null; quotaHolderId: string | null; deletedAt: string }
+  {
+    replicaId: string;
+    commandId: string | null;
+    quotaHolderId: string | null;
+    shareSize: number;
+    deletedAt: string;
+  }
 >;
 
 /** The driver could not delete it: `error_deleting`, replica_state `error`. */

@@ -69,6 +69,9 @@ export const quotaReleaseProcessManager = (
           const [first] = await events.readStream(event.streamId, { maxCount: 1 });
           if (first?.type !== 'ShareRequested') return;
           const { projectId } = first.data as ShareRequested['data'];
+          if (event.type === 'ReplicaDeleted') {
+            await settleReplicaResizes(commands, event, projectId, holderId, clock());
+          }
           await onQuota(event, { type: 'ReleaseQuota', projectId, holderId, now: clock() });
           return;
         }
@@ -97,6 +100,42 @@ export const quotaReleaseProcessManager = (
       }
     },
   };
+};
+
+/**
+ * A replica holder counts the share's size when the replica was added; extends and shrinks
+ * since then were counted on the share's holder for every replica (reference 5.9). Before the
+ * holder goes, the share's holder gives back (or takes) the difference for this replica, so the
+ * replica's gigabytes are released exactly. Done first, so a replay still sees the holder.
+ */
+const settleReplicaResizes = async (
+  commands: CommandHandler,
+  event: RecordedEvent,
+  projectId: string,
+  holderId: string,
+  now: string,
+): Promise<void> => {
+  const { state } = await commands.load(quotaDecider, quotaStream(projectId));
+  const reserved = state.holdings[holderId]?.deltas.replica_gigabytes;
+  const { shareSize } = event.data as ReplicaDeleted['data'];
+  if (reserved === undefined || reserved === shareSize) return;
+  const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
+  if (!state.holdings[shareId]) return;
+  await commands.handle(
+    quotaDecider,
+    quotaStream(projectId),
+    {
+      type: 'AdjustQuota',
+      projectId,
+      holderId: shareId,
+      adjustmentId: derivedId(event.id, 'replica-resizes'),
+      deltas: { replica_gigabytes: reserved - shareSize },
+      defaults: MANILA_DEFAULT_QUOTAS,
+      now,
+    },
+    { ...contextOf(event, projectId), commandId: derivedId(event.id, 'quota-replica-resizes') },
+    { retryOnConflict: 50 },
+  );
 };
 
 /** The quota change a resize outcome calls for, once the share's resize is over. */
