@@ -315,3 +315,76 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
     expect(await usage()).toEqual({ shares: 1, share_replicas: 0, replica_gigabytes: 0 });
   });
 });
+
+describe('replica placement honours the affinity hints of the share (reference 7.4)', () => {
+  let hawser: HawserTestServer;
+
+  beforeAll(async () => {
+    hawser = await startHawser();
+    await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'readable',
+        extra_specs: { driver_handles_share_servers: 'false', replication_type: 'readable' },
+      },
+    });
+  });
+  afterAll(() => hawser.close());
+
+  const availableShare = async (extra: Record<string, unknown> = {}) => {
+    const created = await hawser.request('POST', '/v2/shares', {
+      share: {
+        share_proto: 'NFS',
+        size: 1,
+        share_type: 'readable',
+        availability_zone: 'az-1',
+        ...extra,
+      },
+    });
+    expect(created.status).toBe(200);
+    return eventually(
+      async () => {
+        const share = (await hawser.request('GET', `/v2/shares/${created.body.share.id}`)).body
+          .share;
+        return share?.status === 'available' ? share : undefined;
+      },
+      10_000,
+      'the share to be available',
+    );
+  };
+
+  it('a share tied by same_host to one in az-1 gets no replica in az-2: no valid host', async () => {
+    const anchor = await availableShare();
+    const tied = await availableShare({ scheduler_hints: { same_host: anchor.id } });
+    expect(tied.host).toBe(anchor.host);
+    const created = await hawser.request('POST', '/v2/share-replicas', {
+      share_replica: { share_id: tied.id, availability_zone: 'az-2' },
+    });
+    expect(created.status).toBe(202);
+    const failed = await eventually(
+      async () => {
+        const r = (
+          await hawser.request('GET', `/v2/share-replicas/${created.body.share_replica.id}`)
+        ).body.share_replica;
+        return r?.status === 'error' ? r : undefined;
+      },
+      10_000,
+      'the replica to fail scheduling',
+    );
+    expect(failed.replica_state).toBe('error');
+    // Without the hint the same request is placed.
+    const free = await availableShare();
+    const placed = await hawser.request('POST', '/v2/share-replicas', {
+      share_replica: { share_id: free.id, availability_zone: 'az-2' },
+    });
+    await eventually(
+      async () => {
+        const r = (
+          await hawser.request('GET', `/v2/share-replicas/${placed.body.share_replica.id}`)
+        ).body.share_replica;
+        return r?.status === 'available' ? r : undefined;
+      },
+      10_000,
+      'the unhinted replica to be available',
+    );
+  });
+});
