@@ -16,6 +16,7 @@ import {
   replicaExportLocationView,
   shareReplicaDetailView,
   shareReplicaSummaryView,
+  visibleExportLocations,
 } from '#hawser/api-contracts';
 import type { ReplicaState, ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument } from '#hawser/projections';
@@ -186,9 +187,9 @@ export class ShareReplicasController {
     const doc = await this.replicas.find(id, requireAuth(ctx));
     const view = viewContextOf(ctx);
     return {
-      export_locations: doc.export_locations
-        .filter((l) => view.isAdmin || !l.is_admin_only)
-        .map((l) => replicaExportLocationView(l, doc, view, false)),
+      export_locations: visibleExportLocations(doc.export_locations, view).map((l) =>
+        replicaExportLocationView(l, doc, view, false),
+      ),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { ExportLocationDocument, ShareInstanceDocument } from '#hawser/projections';
+import { exportLocationView } from './export-location.view.js';
 import { since, type ViewContext } from './view-context.js';
 
 /** Manila's replica summary (`GET /share-replicas`, reference 1.3). */
@@ -29,21 +30,18 @@ export const shareReplicaDetailView = (
   }),
 });
 
-/** A replica's export location (reference 1.4, `replica=True`); admins see the admin fields. */
+/**
+ * A replica's export location (reference 1.4, `replica=True`): the summary plus the owning
+ * replica's state and zone; the detail adds the timestamps.
+ */
 export const replicaExportLocationView = (
   location: ExportLocationDocument,
   replica: ShareInstanceDocument,
   ctx: ViewContext,
   detail: boolean,
 ): Record<string, unknown> => ({
-  id: location.id,
-  path: location.path,
-  preferred: location.preferred,
+  ...exportLocationView(location, ctx),
   replica_state: replica.replica_state,
   availability_zone: replica.availability_zone,
-  ...(ctx.isAdmin && {
-    share_instance_id: location.share_instance_id,
-    is_admin_only: location.is_admin_only,
-  }),
   ...(detail && { created_at: replica.created_at, updated_at: replica.updated_at }),
 });
