@@ -1,5 +1,5 @@
 import type { ExportLocationDocument, ShareInstanceDocument } from '#hawser/projections';
-import { exportLocationView } from './export-location.view.js';
+import { exportLocationDetailView, exportLocationView } from './export-location.view.js';
 import { since, type ViewContext } from './view-context.js';
 
 /** Manila's replica summary (`GET /share-replicas`, reference 1.3). */
@@ -40,8 +40,9 @@ export const replicaExportLocationView = (
   ctx: ViewContext,
   detail: boolean,
 ): Record<string, unknown> => ({
-  ...exportLocationView(location, ctx),
+  ...(detail
+    ? exportLocationDetailView(location, replica, ctx)
+    : exportLocationView(location, ctx)),
   replica_state: replica.replica_state,
   availability_zone: replica.availability_zone,
-  ...(detail && { created_at: replica.created_at, updated_at: replica.updated_at }),
 });
