@@ -34,6 +34,9 @@ export const availabilityZoneFilter: SchedulerFilter = {
         }
         return kept;
       },
+      staticKey: `${requested ?? ''}|${request.availabilityZones.join(',')}|${
+        needsSubnetCheck ? JSON.stringify(subnetMap) : ''
+      }`,
       seed: () =>
         requested !== null && allowed === null && !needsSubnetCheck
           ? registry.livePoolsInZone(requested)

@@ -109,6 +109,7 @@ class RequirementSet implements PreparedFilter {
   constructor(
     private readonly registry: PoolStateRegistry,
     private readonly requirements: readonly CapabilityRequirement[],
+    readonly staticKey: string,
   ) {
     this.buffer = new Int32Array(registry.size);
   }
@@ -149,7 +150,7 @@ const requirementSet = (
   let found = all.get(key);
   if (!found || found.capacity < registry.size) {
     if (!found && all.size >= MAX_CACHED) all.clear();
-    found = new RequirementSet(registry, requirements);
+    found = new RequirementSet(registry, requirements, key);
     all.set(key, found);
   }
   return found;

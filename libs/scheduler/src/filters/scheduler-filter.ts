@@ -14,6 +14,12 @@ export interface PreparedFilter {
   seed?(): Int32Array | undefined;
   /** Why the filter keeps nothing at all, for the log (e.g. an unknown share in a hint). */
   readonly stopReason?: string;
+  /**
+   * Set when what `keep` keeps depends only on the pools' capabilities, zones and liveness and
+   * on this key (never on capacity or the request's other fields): the pipeline then keeps the
+   * pools passing every such filter until the registry's capabilityVersion changes.
+   */
+  readonly staticKey?: string;
 }
 
 /** One of Manila's host filters, as a pure module. */

@@ -10,7 +10,9 @@ export const shareReplicationFilter: SchedulerFilter = {
   prepare({ extraSpecs, request, columns, replicationDomain }) {
     if (extraSpecs['replication_type'] === undefined) return null;
     const domains = columns.replicationDomain;
-    if (!request.activeReplicaHost) return keepWhere((pool) => domains[pool] !== null);
+    if (!request.activeReplicaHost) {
+      return { ...keepWhere((pool) => domains[pool] !== null), staticKey: 'in-a-domain' };
+    }
     const replicaHosts = new Set(request.allReplicaHosts);
     return keepWhere((pool) => {
       const domain = domains[pool] ?? null;

@@ -16,6 +16,9 @@ import type {
   WeightPart,
 } from './scheduling-result.js';
 
+/** Bound on the cached static sets (keys come from what requests send). */
+const MAX_STATIC_SETS = 256;
+
 /**
  * Manila's FilterScheduler over a PoolStateRegistry: filters in order over the live pools,
  * weighers with normalisation and multipliers, the first of the highest total wins (ties go
@@ -32,6 +35,11 @@ export class FilterScheduler {
   /** Per weigher, its raw weights of the current decision, or null when it added nothing. */
   private readonly weighed: (Float64Array | null)[] = [];
   private totals = new Float64Array(0);
+  /** Per weigher, the min and max raw weight of the current decision. */
+  private readonly bounds: Float64Array;
+  /** Pools passing every static filter, by the filters' keys, for one capabilityVersion. */
+  private readonly staticSets = new Map<string, Int32Array>();
+  private staticVersion = -1;
 
   constructor(
     private readonly registry: PoolStateRegistry,
@@ -40,6 +48,9 @@ export class FilterScheduler {
     this.config = { ...DEFAULT_SCHEDULER_CONFIG, ...config };
     this.filters = this.config.filters.map(resolveFilter);
     this.weighers = this.config.weighers.map(resolveWeigher);
+    this.bounds = new Float64Array(2 * this.weighers.length);
+    // Buffers for the pools known now; a registry that grows later gets larger ones on demand.
+    this.ensureCapacity(registry.size);
   }
 
   /** Places one request at time `now` (ms) and debits the chosen pool by the share's size. */
@@ -50,29 +61,81 @@ export class FilterScheduler {
     const live = registry.livePools();
     this.ensureCapacity(registry.size);
     const prepared = this.filters.map((filter) => filter.prepare(context));
+    const count = this.filterCandidates(prepared, live);
+    if (count === 0) return this.explainNoValidHost(prepared, live);
+    return this.weighAndChoose(context, count, request, now);
+  }
 
-    // The surviving set does not depend on filter order, so start from the smallest index a
-    // filter offers and run the others over it. Manila's per-filter counts are only needed when
-    // nothing survives; explainNoValidHost then replays the filters in order.
+  /**
+   * Fills `candidates` with the pools passing every filter, in enumeration order. The surviving
+   * set does not depend on filter order, so it starts from the pools passing every static filter
+   * (kept until the capabilities change), or from a smaller index a filter offers, and runs the
+   * remaining filters over it. Manila's per-filter counts are only needed when nothing survives;
+   * explainNoValidHost then replays the filters in order.
+   */
+  private filterCandidates(prepared: readonly (PreparedFilter | null)[], live: Int32Array): number {
+    const candidates = this.candidates;
+    const pools = this.staticPools(prepared, live);
     let seedFilter = -1;
-    let seed: Int32Array | undefined;
-    prepared.forEach((filter, index) => {
-      const offered = filter?.seed?.();
-      if (offered && (seed === undefined || offered.length < seed.length)) {
-        seed = offered;
+    let start = pools;
+    for (let index = 0; index < prepared.length; index++) {
+      const filter = prepared[index];
+      if (!filter || filter.staticKey !== undefined) continue;
+      const offered = filter.seed?.();
+      if (offered && offered.length < start.length) {
+        start = offered;
         seedFilter = index;
       }
-    });
-    const start = seed ?? live;
-    const candidates = this.candidates;
+    }
     candidates.set(start);
     let count = start.length;
     for (let index = 0; index < prepared.length && count > 0; index++) {
       const filter = prepared[index];
-      if (filter && index !== seedFilter) count = filter.keep(candidates, count);
+      if (!filter || index === seedFilter) continue;
+      // Static filters are already applied, unless a smaller dynamic seed replaced their pools.
+      if (filter.staticKey !== undefined && seedFilter === -1) continue;
+      count = filter.keep(candidates, count);
     }
-    if (count === 0) return this.explainNoValidHost(prepared, live);
-    return this.weighAndChoose(context, count, request, now);
+    return count;
+  }
+
+  /** The live pools passing every static filter, cached by their keys and the capabilities. */
+  private staticPools(prepared: readonly (PreparedFilter | null)[], live: Int32Array): Int32Array {
+    let key = '';
+    for (let index = 0; index < prepared.length; index++) {
+      const staticKey = prepared[index]?.staticKey;
+      if (staticKey !== undefined) key += `${index}:${staticKey}\u0000`;
+    }
+    if (key === '') return live;
+    const version = this.registry.capabilityVersion;
+    if (version !== this.staticVersion) {
+      this.staticSets.clear();
+      this.staticVersion = version;
+    }
+    let pools = this.staticSets.get(key);
+    if (pools) return pools;
+    let seedFilter = -1;
+    let start = live;
+    for (let index = 0; index < prepared.length; index++) {
+      const filter = prepared[index];
+      if (filter?.staticKey === undefined) continue;
+      const offered = filter.seed?.();
+      if (offered && offered.length < start.length) {
+        start = offered;
+        seedFilter = index;
+      }
+    }
+    const buffer = Int32Array.from(start);
+    let count = buffer.length;
+    for (let index = 0; index < prepared.length && count > 0; index++) {
+      const filter = prepared[index];
+      if (filter?.staticKey !== undefined && index !== seedFilter)
+        count = filter.keep(buffer, count);
+    }
+    pools = buffer.slice(0, count);
+    if (this.staticSets.size >= MAX_STATIC_SETS) this.staticSets.clear();
+    this.staticSets.set(key, pools);
+    return pools;
   }
 
   /** Runs the filters in configured order from every live pool, as Manila does, to tell who removed what. */
@@ -124,24 +187,24 @@ export class FilterScheduler {
       }
       const raw = this.raw[index] as Float64Array;
       prepared.weigh(candidates, count, raw);
-      addNormalised(raw, count, weigher.multiplier(this.config), totals);
+      addNormalised(raw, count, weigher.multiplier(this.config), totals, this.bounds, index);
       weighed[index] = raw;
     }
 
+    // One pass: the first maximum, how many equal it, and the largest of the others. A new
+    // maximum turns the old one (seen ties > 0, so not NaN) into the runner-up.
     let best = 0;
     let bestWeight = totals[0] as number;
+    let ties = bestWeight === bestWeight ? 1 : 0;
+    let runnerUp = -Infinity;
     for (let i = 1; i < count; i++) {
       const weight = totals[i] as number;
       if (weight > bestWeight) {
+        if (ties > 0 && bestWeight > runnerUp) runnerUp = bestWeight;
         best = i;
         bestWeight = weight;
-      }
-    }
-    let ties = 0;
-    let runnerUp = -Infinity;
-    for (let i = 0; i < count; i++) {
-      const weight = totals[i] as number;
-      if (weight === bestWeight) ties++;
+        ties = 1;
+      } else if (weight === bestWeight) ties++;
       else if (weight > runnerUp) runnerUp = weight;
     }
 
@@ -155,7 +218,7 @@ export class FilterScheduler {
         weigher: weigher.name,
         multiplier: weigher.multiplier(this.config),
         raw: values ? (values[best] as number) : 0,
-        normalised: values ? normalisedWeight(values, count, best) : 0,
+        normalised: values ? normalisedWeight(values[best] as number, this.bounds, index) : 0,
       };
     });
     return {
@@ -171,10 +234,14 @@ export class FilterScheduler {
     };
   }
 
+  /**
+   * Writing the new buffers once maps their memory in now: left to the first decisions that
+   * reach that far, the page faults cost milliseconds on a busy machine.
+   */
   private ensureCapacity(size: number): void {
     if (this.candidates.length >= size) return;
-    this.candidates = new Int32Array(size);
-    this.raw = this.weighers.map(() => new Float64Array(size));
-    this.totals = new Float64Array(size);
+    this.candidates = new Int32Array(size).fill(0);
+    this.raw = this.weighers.map(() => new Float64Array(size).fill(0));
+    this.totals = new Float64Array(size).fill(0);
   }
 }
