@@ -176,6 +176,49 @@ describe('FilterScheduler', () => {
     });
   });
 
+  describe('reusing the pools that pass the capability-only filters', () => {
+    const specs = { driver_handles_share_servers: 'False', dedupe: '<is> True' };
+    const typed = (shareId: string, availabilityZone: string | null = null) =>
+      request({ shareId, shareType: { id: 't', name: 't', extraSpecs: specs }, availabilityZone });
+
+    it('forgets them when a report changes a capability, a zone or liveness', () => {
+      const registry = new PoolStateRegistry({ serviceDownTimeMs: 60_000 });
+      registry.report('h1@be', [pool('a', { dedupe: true, free_capacity_gb: 900 })], 0, 'az-1');
+      registry.report('h2@be', [pool('a', { dedupe: true, free_capacity_gb: 100 })], 0, 'az-2');
+      const scheduler = new FilterScheduler(registry);
+      expect(placed(scheduler.schedule(typed('s1'), 1)).host).toBe('h1@be#a');
+      // h1 stops deduplicating: the same type now fits h2 only.
+      registry.report('h1@be', [pool('a', { dedupe: false, free_capacity_gb: 900 })], 2, 'az-1');
+      expect(placed(scheduler.schedule(typed('s2'), 3)).host).toBe('h2@be#a');
+      // h2 moves to az-1, where the request asks for its share.
+      registry.report('h1@be', [pool('a', { dedupe: true, free_capacity_gb: 900 })], 4, 'az-1');
+      expect(placed(scheduler.schedule(typed('s3', 'az-2'), 5)).host).toBe('h2@be#a');
+      registry.report('h2@be', [pool('a', { dedupe: true, free_capacity_gb: 100 })], 6, 'az-1');
+      expect(failed(scheduler.schedule(typed('s4', 'az-2'), 7)).lastFilter).toBe(
+        'AvailabilityZoneFilter',
+      );
+      // h1 falls silent: h2 is left.
+      registry.report(
+        'h2@be',
+        [pool('a', { dedupe: true, free_capacity_gb: 100 })],
+        70_000,
+        'az-1',
+      );
+      expect(placed(scheduler.schedule(typed('s5'), 70_001)).host).toBe('h2@be#a');
+    });
+
+    it('still applies the capacity filter to every request', () => {
+      const registry = registryWith([
+        { backend: 'h@be', pools: [pool('a', { dedupe: true, free_capacity_gb: 50 })] },
+      ]);
+      const scheduler = new FilterScheduler(registry);
+      expect(placed(scheduler.schedule({ ...typed('s1'), size: 40 }, 1)).host).toBe('h@be#a');
+      expect(failed(scheduler.schedule({ ...typed('s2'), size: 40 }, 2)).lastFilter).toBe(
+        'CapacityFilter',
+      );
+    });
+  });
+
   describe('given two scheduler processes sharing placements through the log', () => {
     const cloud = () =>
       registryWith([
