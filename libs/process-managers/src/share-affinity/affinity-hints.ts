@@ -6,7 +6,13 @@ import {
   type SchedulerHints,
   type ShareState,
 } from '#hawser/domain';
-import { NO_AFFINITY, type AffinityConstraint, type ReferencedShare } from '#hawser/scheduler';
+import {
+  checkAffinity,
+  NO_AFFINITY,
+  type AffinityConstraint,
+  type AffinityVerdict,
+  type ReferencedShare,
+} from '#hawser/scheduler';
 
 /** A share as its stream folds now; an unknown id folds to the initial (absent) state. */
 export type ShareLoader = (shareId: string) => Promise<ShareState>;
@@ -50,6 +56,18 @@ export class AffinityHints {
   ): Promise<AffinityConstraint> {
     if (options.override) return NO_AFFINITY;
     return this.resolve(affinityHintsOf(share.metadata));
+  }
+
+  /**
+   * Whether one pool may take the share (a migration's destination, Manila's
+   * `host_passes_filters` for the two affinity filters); `override` is the admin's forced move.
+   */
+  async allowsHost(
+    share: Pick<ShareState, 'metadata'>,
+    host: string,
+    options: { readonly override?: boolean } = {},
+  ): Promise<AffinityVerdict> {
+    return checkAffinity(host, await this.ofShare(share, options));
   }
 
   private async referenced(ids: readonly string[]): Promise<ReferencedShare[]> {

@@ -189,4 +189,24 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
       differentHost: null,
     });
   });
+
+  it('checks a migration destination against the hints its metadata records, unless overridden', async () => {
+    await request(A, null, 'h1@be#a');
+    await request(B, null, 'h1@be#b');
+    const hints = new AffinityHints(shareLoaderOf(commands));
+    const share = { metadata: { __affinity_different_host: A, __affinity_same_host: B } };
+
+    expect(await hints.allowsHost(share, 'h1@be#b')).toEqual({ passes: true });
+    expect(await hints.allowsHost(share, 'h1@be#a')).toMatchObject({
+      passes: false,
+      filter: 'AffinityFilter',
+    });
+    expect(
+      await hints.allowsHost({ metadata: { __affinity_different_host: A } }, 'h1@be#a'),
+    ).toMatchObject({
+      passes: false,
+      filter: 'AntiAffinityFilter',
+    });
+    expect(await hints.allowsHost(share, 'h1@be#a', { override: true })).toEqual({ passes: true });
+  });
 });
