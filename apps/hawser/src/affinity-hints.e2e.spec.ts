@@ -198,6 +198,7 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
       [{ different_host: [mine.id, theirs.id] }, 404, new RegExp(`Share ${theirs.id} could not`)],
       [{ same_host: 7 }, 400, /share id or a list/],
       [{ different_host: [mine.id, 7] }, 400, /share id or a list/],
+      [{ only_host: 7 }, 400, /only_host/],
     ];
     for (const [hints, status, message] of refusals) {
       const refused = await create({ scheduler_hints: hints });
@@ -206,6 +207,7 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
     }
     const refusedMetadata = await create({ metadata: { [SAME]: mine.id } });
     expect(refusedMetadata.status).toBe(403);
+    expect((await create({ scheduler_hints: [mine.id] })).status).toBe(400);
     expect(await logEnd()).toBe(before.end);
     expect(await quotaInUse()).toEqual(before.quota);
     expect(await metadataOf(mine.id)).toEqual({});
@@ -268,5 +270,18 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
     // go without the share's different_host hint.
     expect(replica.host).not.toBe(share.host);
     expect(replica.host).not.toBe(BIG);
+  });
+
+  it("only_host (2.67+) places an admin's share on that pool; ignored for members and before 2.67", async () => {
+    const pool = 'west@sim#other';
+    const hinted = (token?: string, version?: string) =>
+      create({ scheduler_hints: { only_host: pool } }, token, version);
+    const byAdmin = await hinted(`admin:${PROJECT}`);
+    expect((await settled(byAdmin.body.share.id)).host).toBe(pool);
+    expect(byAdmin.body.share.metadata).toEqual({});
+    const byMember = await hinted(MEMBER);
+    expect((await settled(byMember.body.share.id)).host).toBe(BIG);
+    const tooEarly = await hinted(`admin:${PROJECT}`, '2.66');
+    expect((await settled(tooEarly.body.share.id)).host).toBe(BIG);
   });
 });
