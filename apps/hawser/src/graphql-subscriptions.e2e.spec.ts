@@ -1,6 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Client } from 'graphql-ws';
+import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
 import { graphqlSocket } from './test-support/graphql-client.js';
-import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+import {
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '22222222222222222222222222222222';
@@ -11,10 +19,13 @@ interface Change {
   shareId: string;
   status: string;
   progress: string | null;
-  share: { name: string; host: string | null } | null;
+  share: { name: string; host?: string | null; snapshotId?: string | null } | null;
 }
 
-/** Takes changes of one subscription until `last` holds for one, or fails after `timeoutMs`. */
+/**
+ * Subscribes, runs `onSubscribed`, then takes changes until `last` holds for one; stops
+ * waiting `timeoutMs` after `onSubscribed` has finished.
+ */
 const changesUntil = async (
   client: Client,
   query: string,
@@ -25,7 +36,7 @@ const changesUntil = async (
 ): Promise<Change[]> => {
   const subscription = client.iterate<Record<string, Change>>({ query, variables });
   const changes: Change[] = [];
-  const timer = setTimeout(() => void subscription.return?.(), timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
   try {
     const first = subscription.next();
     // A refusal may arrive before it is awaited below; it is still thrown there.
@@ -33,6 +44,7 @@ const changesUntil = async (
     // The server registers the subscription before it answers anything; give it that moment.
     await new Promise((resolve) => setTimeout(resolve, 100));
     await onSubscribed();
+    timer = setTimeout(() => void subscription.return?.(), timeoutMs);
     for (let result = await first; !result.done; result = await subscription.next()) {
       if (result.value.errors) throw new Error(JSON.stringify(result.value.errors));
       const change = Object.values(result.value.data ?? {})[0] as Change;
@@ -142,4 +154,109 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     ).rejects.toHaveProperty('code', 4403);
     await anonymous.dispose();
   });
+});
+
+describe('following a share created from a snapshot over a GraphQL subscription', () => {
+  let hawser: HawserTestServer;
+  let client: Client;
+
+  // Local back ends with real directories; copies across pools are slow enough to watch.
+  beforeAll(async () => {
+    hawser = await startHawser({
+      backends: fromSnapshotBackends,
+      env: {
+        HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
+        HAWSER_SHARE_STATUS_POLL_MS: '100',
+      },
+    });
+    const type = await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'clonable',
+        extra_specs: {
+          driver_handles_share_servers: 'false',
+          snapshot_support: 'true',
+          create_share_from_snapshot_support: 'true',
+          share_backend_name: 'alpha',
+        },
+      },
+    });
+    expect(type.status).toBe(200);
+    client = graphqlSocket(hawser.url, MEMBER);
+  }, 60_000);
+  afterAll(async () => {
+    await client.dispose();
+    await hawser.close();
+  });
+
+  const statusOf = (route: string, key: string, status: string) =>
+    eventually(
+      async () => {
+        const shown = (await hawser.request('GET', route)).body[key];
+        return shown?.status === status ? shown : undefined;
+      },
+      20_000,
+      `${route} to be ${status}`,
+    );
+
+  it('receives the creating_from_snapshot progress events of the new share until it is available', async () => {
+    const source = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, name: 'source', share_type: 'clonable' } },
+      { token: MEMBER },
+    );
+    expect(source.status).toBe(200);
+    const sourceId = source.body.share.id as string;
+    await statusOf(`/v2/shares/${sourceId}`, 'share', 'available');
+    const locations = await hawser.request('GET', `/v2/shares/${sourceId}/export_locations`);
+    const local = (
+      locations.body.export_locations as { path: string; is_admin_only: boolean }[]
+    ).find((l) => l.is_admin_only)?.path as string;
+    // 6 MiB at 4 MiB/s: the copy to the other zone takes long enough to report progress.
+    fs.writeFileSync(path.join(local, 'data.bin'), randomBytes(6 * 1024 * 1024));
+    const snapshot = await hawser.request(
+      'POST',
+      '/v2/snapshots',
+      { snapshot: { share_id: sourceId, name: 'snap' } },
+      { token: MEMBER },
+    );
+    expect(snapshot.status).toBe(202);
+    const snapshotId = snapshot.body.snapshot.id as string;
+    await statusOf(`/v2/snapshots/${snapshotId}`, 'snapshot', 'available');
+
+    let cloneId = '';
+    const changes = await changesUntil(
+      client,
+      `subscription { projectSharesChanged { shareId status progress share { name snapshotId } } }`,
+      {},
+      (change) => change.shareId === cloneId && ['available', 'error'].includes(change.status),
+      async () => {
+        const clone = await hawser.request(
+          'POST',
+          '/v2/shares',
+          {
+            share: {
+              share_proto: 'NFS',
+              name: 'clone',
+              snapshot_id: snapshotId,
+              availability_zone: 'az-2',
+            },
+          },
+          { token: MEMBER },
+        );
+        expect(clone.status).toBe(200);
+        cloneId = clone.body.share.id as string;
+      },
+      30_000,
+    );
+    const ofClone = changes.filter((change) => change.shareId === cloneId);
+    expect(ofClone[0]?.share).toEqual({ name: 'clone', snapshotId });
+    expect(ofClone.at(-1)).toMatchObject({ status: 'available', progress: '100%' });
+    const percents = ofClone
+      .filter((change) => change.status === 'creating_from_snapshot')
+      .map((change) => Number.parseInt(change.progress ?? '', 10));
+    // Pushed as the projection applied each ShareCreationProgressed: rising, several steps.
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(new Set(percents.filter((p) => p > 0 && p < 100)).size).toBeGreaterThan(1);
+  }, 60_000);
 });
