@@ -295,4 +295,21 @@ describe('the GraphQL read API over HTTP', () => {
       extensions: { limit: 'complexity', maxComplexity: 20000 },
     });
   });
+
+  it('shows affinity links on both shares once the links are written', async () => {
+    const near = await createShare('near', MEMBER, { scheduler_hints: { same_host: first } });
+    const affinity = `query($id: ID!) { share(id: $id) { affinity { sameHost differentHost } } }`;
+    expect((await query(affinity, { id: near })).body.data.share.affinity).toEqual({
+      sameHost: [first],
+      differentHost: [],
+    });
+    // The named share gets the link a moment later, from the affinity-links process manager.
+    const back = await eventually(async () => {
+      const linked = (await query(affinity, { id: first })).body.data.share.affinity;
+      return linked?.sameHost.includes(near) ? linked : undefined;
+    });
+    expect(back).toEqual({ sameHost: [near], differentHost: [] });
+    const none = await query(affinity, { id: othersPublic });
+    expect(none.body.data.share.affinity).toBeNull();
+  });
 });

@@ -22,7 +22,7 @@ import { AccessRule, accessRuleOf } from '../types/access-rule.type.js';
 import { Replica, replicaOf } from '../types/replica.type.js';
 import { ShareEvent, shareEventOf } from '../types/share-event.type.js';
 import { manilaShareQuery, ShareFilter, ShareSort } from '../types/share-query.input.js';
-import { Affinity, Share, ShareConnection, shareOf } from '../types/share.type.js';
+import { Share, ShareConnection, shareOf } from '../types/share.type.js';
 import { Snapshot, snapshotOf } from '../types/snapshot.type.js';
 
 /** The largest page of shares one request may ask for. */
@@ -110,20 +110,6 @@ export class SharesResolver {
   @ResolveField(() => [AccessRule])
   async accessRules(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<AccessRule[]> {
     return (await ctx.loaders.accessRules.load(share.id)).map(accessRuleOf);
-  }
-
-  @ResolveField(() => Affinity, {
-    nullable: true,
-    description: 'The affinity hints it was scheduled with; null when none.',
-  })
-  async affinity(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<Affinity | null> {
-    const hints = (await ctx.loaders.shareRecords.load(share.id))?.state.schedulerHints;
-    if (!hints) return null;
-    return {
-      sameHost: [...(hints.sameHost ?? [])],
-      differentHost: [...(hints.differentHost ?? [])],
-      onlyHost: ctx.auth.isAdmin ? (hints.onlyHost ?? null) : null,
-    };
   }
 
   @ResolveField(() => [ShareEvent], {

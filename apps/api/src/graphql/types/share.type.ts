@@ -1,12 +1,30 @@
 import { Extensions, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { affinityHintsOf } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
 import type { AuthContext } from '../../http/request-context.js';
 import { ExportLocation, exportLocationsOf } from './export-location.type.js';
 import { entriesOf, KeyValue } from './key-value.type.js';
 
+@ObjectType('Affinity', {
+  description:
+    "A share's affinity links: the shares it was placed with or apart from, and those that named it.",
+})
+export class Affinity {
+  @Field(() => [ID]) sameHost!: string[];
+  @Field(() => [ID]) differentHost!: string[];
+}
+
+/** From the `__affinity_*` metadata the links are kept in; null when there are none. */
+const affinityOf = (metadata: Readonly<Record<string, string>>): Affinity | null => {
+  const hints = affinityHintsOf(metadata);
+  return hints
+    ? { sameHost: [...(hints.sameHost ?? [])], differentHost: [...(hints.differentHost ?? [])] }
+    : null;
+};
+
 @ObjectType('Share', {
   description:
-    'A share as the read models show it; replicas, snapshots, access rules, affinity and events are read on demand, batched per request.',
+    'A share as the read models show it; replicas, snapshots, access rules and events are read on demand, batched per request.',
 })
 export class Share {
   @Field(() => ID) id!: string;
@@ -33,6 +51,8 @@ export class Share {
   @Field(() => [ExportLocation])
   @Extensions({ listSize: 3 })
   exportLocations!: ExportLocation[];
+  @Field(() => Affinity, { nullable: true, description: 'null when it has no affinity links.' })
+  affinity!: Affinity | null;
   @Field(() => String, { nullable: true, description: 'Admin only: null for other callers.' })
   host!: string | null;
   @Field(() => String) createdAt!: string;
@@ -60,6 +80,7 @@ export const shareOf = (doc: ShareDocument, auth: AuthContext): Share => ({
   hasReplicas: doc.has_replicas,
   metadata: entriesOf(doc.metadata),
   exportLocations: exportLocationsOf(doc.export_locations, auth),
+  affinity: affinityOf(doc.metadata),
   host: auth.isAdmin ? doc.host : null,
   createdAt: doc.created_at,
   updatedAt: doc.updated_at,
@@ -80,11 +101,4 @@ export class ShareConnection {
   nodes!: Share[];
   @Field(() => Int, { description: 'Matching shares over all pages.' }) totalCount!: number;
   @Field(() => PageInfo) pageInfo!: PageInfo;
-}
-
-@ObjectType('Affinity', { description: 'The scheduler hints a share was created with.' })
-export class Affinity {
-  @Field(() => [ID]) sameHost!: string[];
-  @Field(() => [ID]) differentHost!: string[];
-  @Field(() => String, { nullable: true }) onlyHost!: string | null;
 }
