@@ -313,3 +313,63 @@ describe('the GraphQL read API over HTTP', () => {
     expect(none.body.data.share.affinity).toBeNull();
   });
 });
+
+describe('replicas in the GraphQL read API (a readable replicated share type)', () => {
+  let hawser: HawserTestServer;
+
+  beforeAll(async () => {
+    hawser = await startHawser({ env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' } });
+    const type = await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'readable',
+        extra_specs: { driver_handles_share_servers: 'false', replication_type: 'readable' },
+      },
+    });
+    expect(type.status).toBe(200);
+  });
+  afterAll(() => hawser.close());
+
+  it("lists a share's active replica and its new replica as it becomes in_sync", async () => {
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' } },
+      { token: MEMBER },
+    );
+    expect(created.status).toBe(200);
+    const id = created.body.share.id as string;
+    const replicas = `query($id: ID!) { share(id: $id) { status replicationType hasReplicas
+      replicas { id status replicaState availabilityZone host exportLocations { path } } } }`;
+    const shareOf = async () =>
+      (await graphqlRequest(hawser.url, replicas, { id }, MEMBER)).body.data.share;
+    await eventually(async () => ((await shareOf()).status === 'available' ? true : undefined));
+    const replica = await hawser.request(
+      'POST',
+      '/v2/share-replicas',
+      { share_replica: { share_id: id, availability_zone: 'az-2' } },
+      { token: MEMBER },
+    );
+    expect(replica.status).toBe(202);
+    const replicaId = replica.body.share_replica.id as string;
+
+    const share = await eventually(
+      async () => {
+        const current = await shareOf();
+        const added = current.replicas.find((r: { id: string }) => r.id === replicaId);
+        return added?.replicaState === 'in_sync' ? current : undefined;
+      },
+      15_000,
+      'the replica to be in_sync',
+    );
+    expect(share).toMatchObject({ replicationType: 'readable', hasReplicas: true });
+    expect(share.replicas).toEqual([
+      expect.objectContaining({ status: 'available', replicaState: 'active', host: null }),
+      expect.objectContaining({
+        id: replicaId,
+        status: 'available',
+        replicaState: 'in_sync',
+        availabilityZone: 'az-2',
+      }),
+    ]);
+  });
+});
