@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { jest } from '@jest/globals';
 import type { Client } from 'graphql-ws';
+import { ShareChangeFeed } from '../../api/src/graphql/subscriptions/share-change-feed.js';
 import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
 import { graphqlSocket } from './test-support/graphql-client.js';
 import {
@@ -27,6 +29,7 @@ interface Change {
  * waiting `timeoutMs` after `onSubscribed` has finished.
  */
 const changesUntil = async (
+  hawser: HawserTestServer,
   client: Client,
   query: string,
   variables: Record<string, unknown>,
@@ -34,15 +37,25 @@ const changesUntil = async (
   onSubscribed: () => Promise<void> = async () => {},
   timeoutMs = 10_000,
 ): Promise<Change[]> => {
+  // The real feed, watched: the subscription is live once the server listens to it.
+  const listens = jest.spyOn(hawser.app.get(ShareChangeFeed), 'listen');
+  const listening = listens.mock.calls.length;
   const subscription = client.iterate<Record<string, Change>>({ query, variables });
   const changes: Change[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
+    let settled = false;
     const first = subscription.next();
     // A refusal may arrive before it is awaited below; it is still thrown there.
-    first.catch(() => undefined);
-    // The server registers the subscription before it answers anything; give it that moment.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await eventually(
+      async () => (listens.mock.calls.length > listening || settled ? true : undefined),
+      10_000,
+      'the server to take the subscription',
+    );
     await onSubscribed();
     timer = setTimeout(() => void subscription.return?.(), timeoutMs);
     for (let result = await first; !result.done; result = await subscription.next()) {
@@ -90,6 +103,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   it("pushes a project's share from creating to available as the projection applies its events", async () => {
     let id = '';
     const changes = await changesUntil(
+      hawser,
       client,
       `subscription { projectSharesChanged { shareId status progress share { name host } } }`,
       {},
@@ -109,6 +123,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   it('follows one share until it is deleted', async () => {
     const id = await create('short-lived');
     const changes = await changesUntil(
+      hawser,
       client,
       `subscription($id: ID!) { shareChanged(id: $id) { shareId status share { name } } }`,
       { id },
@@ -133,6 +148,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const othersShare = await create('not-yours', OTHER);
     await expect(
       changesUntil(
+        hawser,
         client,
         `subscription($id: ID!) { shareChanged(id: $id) { status } }`,
         { id: othersShare },
@@ -141,6 +157,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     ).rejects.toThrow(`Share ${othersShare} could not be found.`);
     await expect(
       changesUntil(
+        hawser,
         client,
         `subscription { projectSharesChanged(projectId: "33333333333333333333333333333333") { status } }`,
         {},
@@ -150,7 +167,13 @@ describe('GraphQL subscriptions over graphql-ws', () => {
 
     const anonymous = graphqlSocket(hawser.url, 'no-project');
     await expect(
-      changesUntil(anonymous, `subscription { projectSharesChanged { status } }`, {}, () => true),
+      changesUntil(
+        hawser,
+        anonymous,
+        `subscription { projectSharesChanged { status } }`,
+        {},
+        () => true,
+      ),
     ).rejects.toHaveProperty('code', 4403);
     await anonymous.dispose();
   });
@@ -226,6 +249,7 @@ describe('following a share created from a snapshot over a GraphQL subscription'
 
     let cloneId = '';
     const changes = await changesUntil(
+      hawser,
       client,
       `subscription { projectSharesChanged { shareId status progress share { name snapshotId } } }`,
       {},
