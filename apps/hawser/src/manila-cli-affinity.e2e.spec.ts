@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 import {
   cliError,
@@ -7,6 +8,7 @@ import {
   runManila,
   type ManilaCliResult,
   type ManilaCliTarget,
+  CLI_STEP_TIMEOUT_MS,
 } from './test-support/manila-cli.js';
 import { backendsWithOneBigPool, BIG_POOL } from './test-support/simulated-backends.js';
 
@@ -15,6 +17,8 @@ import { backendsWithOneBigPool, BIG_POOL } from './test-support/simulated-backe
  * the CLI resolves share names to ids and sends same_host / different_host as comma-separated
  * strings; each placement is checked over HTTP. Without hints every share would go to BIG_POOL.
  */
+
+jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'affe0000affe0000affe0000affe0000';

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import {
   describeRun,
   findManilaCli,
@@ -5,6 +6,7 @@ import {
   parseTable,
   runManila,
   type ManilaCliTarget,
+  CLI_STEP_TIMEOUT_MS,
 } from './test-support/manila-cli.js';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
@@ -12,6 +14,8 @@ import { eventually, startHawser } from './test-support/hawser-test-server.js';
  * Export locations and share instances as the real manila CLI shows them: the list and show
  * commands read Hawser's views and print every field they carry.
  */
+
+jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1';
@@ -68,7 +72,8 @@ if (!manila) {
       const api = (
         await hawser.request('GET', `/v2/share_instances/${instance!.ID}/export_locations`)
       ).body.export_locations as { id: string; path: string }[];
-      expect(rows.map((r) => [r.ID, r.Path])).toEqual(api.map((l) => [l.id, l.path]));
+      // The CLI prints the rows in its own order.
+      expect(rows.map((r) => [r.ID, r.Path]).sort()).toEqual(api.map((l) => [l.id, l.path]).sort());
     });
   });
 }

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { eventually, startHawser } from './test-support/hawser-test-server.js';
 import { expectRisingProgress, watchUntilSettled } from './test-support/share-progress.js';
 import {
   cliError,
+  CLI_STEP_TIMEOUT_MS,
   describeRun,
   findManilaCli,
   parseProperties,
@@ -22,6 +24,8 @@ import {
  * --snapshot-id ... --az az-2`, then `manila show` until it is available, watching the status
  * and the progress the share node's poll records. Each step is checked over HTTP too.
  */
+
+jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'feedc0defeedc0defeedc0defeedc0de';

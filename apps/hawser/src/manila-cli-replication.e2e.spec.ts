@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BackendConfig } from '#hawser/drivers';
@@ -9,6 +10,7 @@ import {
   runManila,
   type ManilaCliResult,
   type ManilaCliTarget,
+  CLI_STEP_TIMEOUT_MS,
 } from './test-support/manila-cli.js';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
@@ -17,6 +19,8 @@ import { eventually, startHawser } from './test-support/hawser-test-server.js';
  * back ends with real directories: `alpha` in az-1 and `bravo` in az-2 replicate to each other
  * (domain `blue`). Readable replicas are real read-only copies synced from the active one.
  */
+
+jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'c0ffee00c0ffee00c0ffee00c0ffee01';

@@ -1,4 +1,6 @@
+import { jest } from '@jest/globals';
 import {
+  CLI_STEP_TIMEOUT_MS,
   describeRun,
   findManilaCli,
   parseProperties,
@@ -16,6 +18,8 @@ import { eventually, startHawser } from './test-support/hawser-test-server.js';
  * access rule, the pools) driven by the real manila CLI of python3-manilaclient, noauth with a
  * bypass URL. Each step checks its effect over HTTP too, not only the CLI's exit code.
  */
+
+jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'c0ffee00c0ffee00c0ffee00c0ffee00';

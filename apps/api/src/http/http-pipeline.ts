@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from '@nestjs/common';
@@ -39,6 +40,12 @@ export const configureHttpPipeline = (
   // Manila reads query strings through webob, where a repeated key means its last value;
   // Express would hand the handlers an array instead of the string they validate.
   app.set('query parser', (text: string) => Object.fromEntries(new URLSearchParams(text)));
+
+  // Node closes idle keep-alive connections after 5 s; a client that reuses one just then gets
+  // ECONNRESET. Idle connections stay open longer than clients (and load balancers) keep them.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = `req-${randomUUID()}`;

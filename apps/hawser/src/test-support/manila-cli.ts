@@ -2,6 +2,12 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Per-test timeout of the CLI specs: each `manila` run starts a Python interpreter (a second or
+ * more on a busy machine) and a step makes several runs.
+ */
+export const CLI_STEP_TIMEOUT_MS = 120_000;
+
 /** The `manila` executable on PATH, or undefined when python3-manilaclient is not installed. */
 export const findManilaCli = (): string | undefined =>
   (process.env.PATH ?? '')
