@@ -35,7 +35,8 @@ const changesUntil = async (
   variables: Record<string, unknown>,
   last: (change: Change) => boolean,
   onSubscribed: () => Promise<void> = async () => {},
-  timeoutMs = 10_000,
+  // Generous: on a busy machine a creation or deletion through the node takes seconds.
+  timeoutMs = 30_000,
 ): Promise<Change[]> => {
   // The real feed, watched: the subscription is live once the server listens to it.
   const listens = jest.spyOn(hawser.app.get(ShareChangeFeed), 'listen');
@@ -118,7 +119,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
       share: { name: 'followed', host: null },
     });
     expect(changes[changes.length - 1]).toMatchObject({ status: 'available', progress: '100%' });
-  });
+  }, 60_000);
 
   it('follows one share until it is deleted', async () => {
     const id = await create('short-lived');
@@ -142,7 +143,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const statuses = changes.map((change) => change.status);
     expect(statuses).toContain('deleting');
     expect(changes[changes.length - 1]).toEqual({ shareId: id, status: 'deleted', share: null });
-  });
+  }, 60_000);
 
   it("refuses another project's share, another project's feed, and a connection without a valid token", async () => {
     const othersShare = await create('not-yours', OTHER);
