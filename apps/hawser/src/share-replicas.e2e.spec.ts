@@ -3,6 +3,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
 const MEMBER_PROJECT = '22222222222222222222222222222222';
@@ -385,6 +386,84 @@ describe('replica placement honours the affinity hints of the share (reference 7
       },
       10_000,
       'the unhinted replica to be available',
+    );
+  });
+});
+
+describe('a snapshot taken while a replica is being built', () => {
+  let hawser: HawserTestServer;
+
+  beforeAll(async () => {
+    // Replica creation outlasts the node's retries of the snapshot on the busy replica.
+    hawser = await startHawser({
+      backends: () => simulatedBackends({ operationLatencyMs: { createReplica: 5000 } }),
+    });
+    await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'readable',
+        extra_specs: {
+          driver_handles_share_servers: 'false',
+          replication_type: 'readable',
+          snapshot_support: 'true',
+        },
+      },
+    });
+  });
+  afterAll(() => hawser.close());
+
+  const show = async (route: string, key: string) => (await hawser.request('GET', route)).body[key];
+
+  it('is taken on the replica once it is built, and is available on both', async () => {
+    const created = await hawser.request('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
+    });
+    const shareId = created.body.share.id as string;
+    await eventually(
+      async () =>
+        (await show(`/v2/shares/${shareId}`, 'share'))?.status === 'available' ? true : undefined,
+      10_000,
+      'the share',
+    );
+    const replica = await hawser.request('POST', '/v2/share-replicas', {
+      share_replica: { share_id: shareId, availability_zone: 'az-2' },
+    });
+    const replicaId = replica.body.share_replica.id as string;
+    const snapshot = await hawser.request('POST', '/v2/snapshots', {
+      snapshot: { share_id: shareId },
+    });
+    expect(snapshot.status).toBe(202);
+    expect((await show(`/v2/share-replicas/${replicaId}`, 'share_replica')).status).toBe(
+      'creating',
+    );
+    await eventually(
+      async () => {
+        const r = await show(`/v2/share-replicas/${replicaId}`, 'share_replica');
+        return r?.replica_state === 'in_sync' ? r : undefined;
+      },
+      15_000,
+      'the replica to be in_sync',
+    );
+    await eventually(
+      async () => {
+        const s = await show(`/v2/snapshots/${snapshot.body.snapshot.id}`, 'snapshot');
+        return s?.status === 'available' ? s : undefined;
+      },
+      10_000,
+      'the snapshot to be available on both replicas',
+    );
+    const history = (await hawser.request('GET', `/hawser/v1/streams/share-${shareId}?limit=1000`))
+      .body.events as { type: string; data: { instanceId?: string; operation?: string } }[];
+    expect(
+      history.some(
+        (e) =>
+          e.type === 'ShareDriverOperationStarted' &&
+          e.data.operation === 'create_snapshot' &&
+          e.data.instanceId === replicaId,
+      ),
+    ).toBe(true);
+    // The node waited for the replica instead of failing the snapshot on it until parked.
+    expect((await hawser.request('GET', '/hawser/v1/parked-events')).body.parked_events).toEqual(
+      [],
     );
   });
 });

@@ -1,13 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { derivedId } from '#hawser/domain';
-import type { ShareDriverOperations } from '#hawser/process-managers';
+import { catchUpReplicaSnapshots, type ShareDriverOperations } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 
 /**
  * Manila's periodic_share_replica_update (reference 5.7): every interval, each non-active
  * replica this node holds is asked of its driver how far it is behind the active replica, and a
- * changed replica_state is recorded. Runs are never overlapped: a slow one delays the next.
+ * changed replica_state is recorded, and snapshots it lacks are taken on it. Runs are never
+ * overlapped: a slow one delays the next.
  */
 export class ReplicaStateRefresh {
   private readonly logger = new Logger('share-node');
@@ -44,7 +45,12 @@ export class ReplicaStateRefresh {
       const { state } = await this.operations.load(doc.share_id);
       const replica = state.instances.find((i) => i.id === doc.id);
       if (!replica) continue;
-      await this.operations.replicas.refresh(state, replica, derivedId(doc.id, `refresh:${round}`));
+      const commandId = derivedId(doc.id, `refresh:${round}`);
+      await this.operations.replicas.refresh(state, replica, commandId);
+      await catchUpReplicaSnapshots(this.operations, state, replica, commandId).catch(
+        (error: unknown) =>
+          this.logger.warn(`snapshots of replica ${replica.id}: ${String(error)}`),
+      );
     }
   }
 }

@@ -1,6 +1,9 @@
 import {
   derivedId,
   SHARE_STREAM_PREFIX,
+  type ReplicaCreated,
+  type ShareInstanceState,
+  type ShareState,
   type ReplicaDeletionRequested,
   type ReplicaPromotionRequested,
   type ReplicaResyncRequested,
@@ -11,9 +14,37 @@ import type { ProcessManager } from '../runtime/process-manager.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
 
 /**
+ * Snapshot instances a replica still lacks, because the snapshot was taken while the replica was
+ * being built, are taken on it now (what Manila's periodic_share_replica_snapshot_update does).
+ * Until then a replica that is in_sync holds its snapshots back from `available`.
+ */
+export const catchUpReplicaSnapshots = async (
+  operations: ShareDriverOperations,
+  state: ShareState,
+  replica: ShareInstanceState,
+  causationId: string,
+): Promise<void> => {
+  if (replica.replicaState === 'active' || replica.status !== 'available') return;
+  if (replica.pendingOperation || !operations.driverFor(replica.host)) return;
+  for (const snapshot of state.snapshots) {
+    const missing = snapshot.instances.find(
+      (i) => i.shareInstanceId === replica.id && i.status === 'creating',
+    );
+    if (!missing) continue;
+    await operations.createSnapshot(
+      state.id,
+      { snapshotId: snapshot.id, snapshotInstanceId: missing.id },
+      replica.id,
+      derivedId(missing.id, 'replica-snapshot'),
+      causationId,
+    );
+  }
+};
+
+/**
  * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
- * one of its pools is built, one whose deletion or promotion was asked for is deleted or
- * promoted, and a resync refreshes its state now. Command ids derive from the causing event.
+ * one of its pools is built (then given the snapshots taken meanwhile), one whose deletion or
+ * promotion was asked for is deleted or promoted, and a resync refreshes its state now. Command ids derive from the causing event.
  */
 export const replicaNodeOperationsProcessManager = (
   nodeName: string,
@@ -24,6 +55,7 @@ export const replicaNodeOperationsProcessManager = (
     streamPrefixes: [SHARE_STREAM_PREFIX],
     eventTypes: [
       'ReplicaScheduled',
+      'ReplicaCreated',
       'ReplicaDeletionRequested',
       'ReplicaPromotionRequested',
       'ReplicaResyncRequested',
@@ -33,6 +65,7 @@ export const replicaNodeOperationsProcessManager = (
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const { replicaId } = event.data as (
       | ReplicaScheduled
+      | ReplicaCreated
       | ReplicaDeletionRequested
       | ReplicaPromotionRequested
       | ReplicaResyncRequested
@@ -51,6 +84,12 @@ export const replicaNodeOperationsProcessManager = (
           await run('create_replica');
         }
         return;
+      case 'ReplicaCreated': {
+        const { state } = await operations.load(shareId);
+        const replica = state.instances.find((i) => i.id === replicaId);
+        if (replica) await catchUpReplicaSnapshots(operations, state, replica, event.id);
+        return;
+      }
       case 'ReplicaDeletionRequested':
         await run('delete_replica');
         return;

@@ -112,6 +112,10 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
+    // A replica still being built is given its snapshots once it is (catchUpReplicaSnapshots).
+    const { state } = await this.load(shareId);
+    const instance = state.instances.find((i) => i.id === shareInstanceId);
+    if (instance?.replicaState && instance.status === 'creating') return;
     const claimed = await this.claim(
       shareId,
       shareInstanceId,
