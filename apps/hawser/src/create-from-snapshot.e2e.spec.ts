@@ -318,6 +318,53 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
     expect(copied.equals(source.data)).toBe(true);
   }, 60_000);
 
+  it('ends in error with a user message when the copy fails (the snapshot deleted under it)', async () => {
+    const source = await f.sourceWithSnapshot('on-alpha', 1024);
+    // Twelve more files of 1 MiB: about three seconds of copying at 4 MiB/s.
+    const sourceDir = await f.directoryOf(source.shareId);
+    for (let part = 0; part < 12; part++) {
+      fs.writeFileSync(path.join(sourceDir, `part-${part}.bin`), randomBytes(MIB));
+    }
+    const snapshot = await hawser.request(
+      'POST',
+      '/v2/snapshots',
+      { snapshot: { share_id: source.shareId, name: 'big' } },
+      { token: MEMBER },
+    );
+    const snapshotId = snapshot.body.snapshot.id as string;
+    await eventually(
+      async () =>
+        (await hawser.request('GET', `/v2/snapshots/${snapshotId}`)).body.snapshot?.status ===
+        'available'
+          ? true
+          : undefined,
+      10_000,
+      'the snapshot',
+    );
+    const created = await f.clone({ snapshot_id: snapshotId, availability_zone: 'az-2' });
+    const id = created.body.share.id as string;
+    await eventually(
+      async () => {
+        const share = await f.showShare(id)();
+        return share.status === 'creating_from_snapshot' ? true : undefined;
+      },
+      10_000,
+      'the copy to start',
+    );
+    const deleted = await hawser.request('DELETE', `/v2/snapshots/${snapshotId}`, undefined, {
+      token: MEMBER,
+    });
+    expect(deleted.status).toBe(202);
+
+    const { last } = await watchUntilSettled(f.showShare(id), 30_000);
+    expect(last).toMatchObject({ status: 'error', progress: null });
+    const messages = await f.messagesOf(id);
+    expect(messages.map((m) => [m.action_id, m.detail_id, m.message_level]).sort()).toEqual([
+      ['002', '901', 'INFO'],
+      ['005', '017', 'ERROR'],
+    ]);
+  }, 60_000);
+
   it('filters out back ends outside the source replication domain: no compatible pool is an error with the CreateFromSnapshot message', async () => {
     const source = await f.sourceWithSnapshot('on-isolated', 1024);
     expect(source.host).toBe('node-az2@isolated#pool1');
