@@ -2,8 +2,9 @@ import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { affinityHintsOf, affinityMetadataOf } from './share-affinity.js';
 import { shareDecider } from './share.decide.js';
-import type { ShareEvent } from './share.events.js';
-import { availableShare, later } from './test-support/share-history.js';
+import type { ShareCommand } from './share.commands.js';
+import type { ShareEvent, ShareRequested } from './share.events.js';
+import { availableShare, later, shareRequested } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const A = '11111111-1111-4111-8111-111111111111';
@@ -86,6 +87,22 @@ describe('share decider: affinity links (reference 7.2, 7.5)', () => {
     ];
     const state = fold(shareDecider, history);
     expect(shareDecider.decide(link('differentHost', A), state)).toHaveLength(1);
+  });
+
+  it('accepts a long affinity list in a share request, not a long value under another key', () => {
+    const long = Array.from({ length: 40 }, () => A).join(',');
+    const request = (metadata: Record<string, string>): ShareCommand => ({
+      type: 'RequestShare',
+      ...(shareRequested().data as ShareRequested['data']),
+      metadata,
+    });
+    expect(
+      shareDecider.decide(request({ __affinity_same_host: long }), fold(shareDecider, [])),
+    ).toHaveLength(1);
+    spec
+      .given([])
+      .when(request({ other: long }))
+      .thenThrows('invalid', /1023/);
   });
 
   it('reads hints back from metadata as Manila rebuilds them for replicas and migrations', () => {

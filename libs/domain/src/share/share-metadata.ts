@@ -30,18 +30,24 @@ export const applyMetadataChange = (
   return metadata;
 };
 
-/**
- * Manila's limits on metadata keys and values. The affinity keys hold lists of share ids that
- * grow with every share naming this one, so their values have no length limit.
- */
-export const validateMetadata = (metadata: Record<string, string>): void => {
+/** Manila's limits on metadata keys and values (shares, snapshots, access rules). */
+export const validateMetadata = (
+  metadata: Record<string, string>,
+  valueMax: (key: string) => number = () => METADATA_VALUE_MAX,
+): void => {
   for (const [key, value] of Object.entries(metadata)) {
     if (key.length === 0 || key.length > METADATA_KEY_MAX) {
       throw invalid(`Metadata key must be 1 to ${METADATA_KEY_MAX} characters.`);
     }
-    const max = isAffinityKey(key) ? Infinity : METADATA_VALUE_MAX;
-    if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    if (typeof value !== 'string' || value.length === 0 || value.length > valueMax(key)) {
       throw invalid(`Metadata value for ${key} must be 1 to ${METADATA_VALUE_MAX} characters.`);
     }
   }
 };
+
+/**
+ * A share's metadata. Its affinity keys hold lists of share ids that grow with every share
+ * naming this one, so their values have no length limit.
+ */
+export const validateShareMetadata = (metadata: Record<string, string>): void =>
+  validateMetadata(metadata, (key) => (isAffinityKey(key) ? Infinity : METADATA_VALUE_MAX));

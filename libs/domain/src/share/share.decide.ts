@@ -2,7 +2,7 @@ import { assertNever, type Decider } from '../shared/decider.js';
 import { conflict, forbidden, invalid, notFound } from '../shared/domain-error.js';
 import { decideAccess } from './share-access.decide.js';
 import { decideAffinity } from './share-affinity.decide.js';
-import { validateMetadata } from './share-metadata.js';
+import { validateMetadata, validateShareMetadata } from './share-metadata.js';
 import { decidePlacement } from './share-placement.decide.js';
 import { decideFromSnapshot, decideSnapshotSourcePlacement } from './share-from-snapshot.decide.js';
 import { isReplicaCommand } from './share-replica.commands.js';
@@ -39,7 +39,7 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     if (!Number.isInteger(command.size) || command.size < 1) {
       throw invalid(`Share size must be a positive integer, not ${String(command.size)}.`);
     }
-    validateMetadata(command.metadata);
+    validateShareMetadata(command.metadata);
     const { type: _type, ...data } = command;
     const placement = data.snapshotSource
       ? decideSnapshotSourcePlacement(data, data.snapshotSource)
@@ -157,7 +157,7 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
         },
       ];
     case 'ChangeShareMetadata': {
-      validateMetadata(command.set);
+      validateShareMetadata(command.set);
       const unset = command.unset.filter((key) => key in state.metadata && !(key in command.set));
       if (Object.keys(command.set).length === 0 && unset.length === 0) return [];
       return [
