@@ -150,6 +150,18 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     version: 1,
     meaning: 'Extend or shrink to a new size was asked for; the instances are extending/shrinking.',
   },
+  ShareExtendCapacityConfirmed: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The scheduler found room for a non-forced extend on the share's pool: the node extends.",
+  },
+  ShareExtendRefused: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The scheduler found no room for a non-forced extend: the share is available with its old size.',
+  },
   ShareInstanceResized: {
     category: 'share',
     version: 1,

@@ -1,4 +1,6 @@
 import type {
+  ExtendCheckDecision,
+  ExtendCheckRequest,
   Placement,
   PlacementDecision,
   PlacementRequest,
@@ -75,6 +77,27 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
           : null,
       }),
     );
+  }
+
+  checkExtend(request: ExtendCheckRequest): ExtendCheckDecision {
+    const check = this.scheduler.hostPassesExtendFilters(
+      schedulingRequest({
+        shareId: request.shareId,
+        size: request.size,
+        shareProto: request.shareProto,
+        shareType: request.shareType,
+        // The extend reserve (reserved_share_extend_percentage) applies, not the snapshot one.
+        snapshotId: null,
+        isShareExtend: true,
+      }),
+      request.host,
+    );
+    if (check.passes) return check;
+    return {
+      passes: false,
+      message: check.message,
+      detail: { lastFilter: check.lastFilter, userMessage: check.userMessage },
+    };
   }
 
   placeReplica(request: ReplicaPlacementRequest): PlacementDecision {

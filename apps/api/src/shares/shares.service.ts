@@ -239,8 +239,9 @@ export class SharesService {
   }
 
   /**
-   * extend / shrink (reference 3.4). The extend goes straight to the share's node: the
-   * scheduler's capacity check of Manila's non-forced extend is not made.
+   * extend / shrink (reference 3.4). A non-forced extend waits for the scheduler's capacity
+   * check on the share's pool (reference 6.9) before the node extends; an admin's `force`
+   * (2.64) skips it. A shrink goes straight to the node.
    */
   async resize(
     shareId: string,
@@ -250,10 +251,13 @@ export class SharesService {
     auth: AuthContext,
   ): Promise<void> {
     const share = await this.findWritable(shareId, auth);
-    if (direction === 'extend' && dto.force !== undefined && atLeast(ctx.microversion, '2.64')) {
-      if (toBoolean(dto.force) && !auth.isAdmin) {
-        throw forbiddenError(`Policy doesn't allow share:force_extend to be performed.`);
-      }
+    const forced =
+      direction === 'extend' &&
+      dto.force !== undefined &&
+      atLeast(ctx.microversion, '2.64') &&
+      toBoolean(dto.force);
+    if (forced && !auth.isAdmin) {
+      throw forbiddenError(`Policy doesn't allow share:force_extend to be performed.`);
     }
     const newSize = toPositiveInteger(dto.new_size);
     if (newSize === undefined) {
@@ -265,7 +269,13 @@ export class SharesService {
       this.run(
         share.id,
         ctx,
-        { type: 'ResizeShare', direction, newSize, now: new Date().toISOString() },
+        {
+          type: 'ResizeShare',
+          direction,
+          newSize,
+          capacityCheck: direction === 'extend' && !forced,
+          now: new Date().toISOString(),
+        },
         commandContext,
       );
     // An extend counts its gigabytes before it starts (and gives them back if it is refused); a

@@ -9,7 +9,17 @@ const SHRINKABLE: readonly ShareStatus[] = ['available', 'shrinking_possible_dat
 const claimOpen = (state: ShareState, instanceId: string, commandId: string): boolean =>
   state.instances.find((i) => i.id === instanceId)?.pendingOperation?.commandId === commandId;
 
-/** Extend and shrink (reference 2.2, 3.4). Quota and scheduler checks come before, elsewhere. */
+/** Only an extend still waiting for the scheduler can be confirmed or refused, once. */
+const awaitsCapacityCheck = (state: ShareState): boolean =>
+  state.pendingResize?.direction === 'extend' && state.pendingResize.awaitsCapacityCheck === true;
+
+const extendingInstanceIds = (state: ShareState): string[] =>
+  state.instances.filter((i) => i.status === 'extending').map((i) => i.id);
+
+/**
+ * Extend and shrink (reference 2.2, 3.4). The quota is counted before, by the API; a non-forced
+ * extend then waits for the scheduler's capacity check on the share's pool (reference 6.9).
+ */
 export const decideResize = (command: ResizeCommand, state: ShareState): ResizeEvent[] => {
   switch (command.type) {
     case 'ResizeShare': {
@@ -48,11 +58,38 @@ export const decideResize = (command: ResizeCommand, state: ShareState): ResizeE
             direction,
             instanceIds: state.instances.map((i) => i.id),
             newSize,
+            ...(direction === 'extend' && command.capacityCheck && { awaitsCapacityCheck: true }),
             requestedAt: command.now,
           },
         },
       ];
     }
+    case 'ConfirmShareExtendCapacity':
+      if (!awaitsCapacityCheck(state)) return [];
+      return [
+        {
+          type: 'ShareExtendCapacityConfirmed',
+          data: {
+            instanceIds: extendingInstanceIds(state),
+            host: command.host,
+            sizeDeltaGiB: command.sizeDeltaGiB,
+            confirmedAt: command.now,
+          },
+        },
+      ];
+    case 'RefuseShareExtend':
+      if (!awaitsCapacityCheck(state)) return [];
+      return [
+        {
+          type: 'ShareExtendRefused',
+          data: {
+            instanceIds: extendingInstanceIds(state),
+            message: command.message,
+            detail: command.detail,
+            refusedAt: command.now,
+          },
+        },
+      ];
     case 'CompleteShareInstanceResize':
       if (!claimOpen(state, command.instanceId, command.commandId) || !state.pendingResize) {
         return [];

@@ -7,7 +7,32 @@ export type ShareResizeRequested = DomainEvent<
     direction: 'extend' | 'shrink';
     instanceIds: string[];
     newSize: number;
+    /**
+     * A non-forced extend: no node extends until the scheduler confirms the pool has room
+     * (reference 6.9). Absent in events written before, which meant no check.
+     */
+    awaitsCapacityCheck?: true;
     requestedAt: string;
+  }
+>;
+
+/** The scheduler found room on the share's pool: the delta is consumed and the node extends. */
+export type ShareExtendCapacityConfirmed = DomainEvent<
+  'ShareExtendCapacityConfirmed',
+  { instanceIds: string[]; host: string; sizeDeltaGiB: number; confirmedAt: string }
+>;
+
+/**
+ * The scheduler found no room on the share's pool (NoValidHost): the instances are `available`
+ * again with the old size. `detail.userMessage` is the user message (action 008, extend).
+ */
+export type ShareExtendRefused = DomainEvent<
+  'ShareExtendRefused',
+  {
+    instanceIds: string[];
+    message: string;
+    detail: Record<string, unknown>;
+    refusedAt: string;
   }
 >;
 
@@ -32,4 +57,9 @@ export type ShareInstanceResizeFailed = DomainEvent<
   }
 >;
 
-export type ResizeEvent = ShareResizeRequested | ShareInstanceResized | ShareInstanceResizeFailed;
+export type ResizeEvent =
+  | ShareResizeRequested
+  | ShareExtendCapacityConfirmed
+  | ShareExtendRefused
+  | ShareInstanceResized
+  | ShareInstanceResizeFailed;

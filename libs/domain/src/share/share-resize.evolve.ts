@@ -23,9 +23,34 @@ export const evolveResize = (state: ShareState, event: ResizeEvent): ShareState 
       const status: ShareStatus = d.direction === 'extend' ? 'extending' : 'shrinking';
       return {
         ...state,
-        pendingResize: { direction: d.direction, newSize: d.newSize },
+        pendingResize: {
+          direction: d.direction,
+          newSize: d.newSize,
+          ...(d.awaitsCapacityCheck && { awaitsCapacityCheck: true }),
+        },
         instances: state.instances.map((i) =>
           targets.has(i.id) ? { ...i, status, updatedAt: d.requestedAt } : i,
+        ),
+      };
+    }
+    case 'ShareExtendCapacityConfirmed':
+      return state.pendingResize
+        ? {
+            ...state,
+            pendingResize: {
+              direction: state.pendingResize.direction,
+              newSize: state.pendingResize.newSize,
+            },
+          }
+        : state;
+    case 'ShareExtendRefused': {
+      const d = event.data;
+      const targets = new Set(d.instanceIds);
+      return {
+        ...state,
+        pendingResize: null,
+        instances: state.instances.map((i) =>
+          targets.has(i.id) ? { ...i, status: 'available', updatedAt: d.refusedAt } : i,
         ),
       };
     }

@@ -265,6 +265,8 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     case 'FailAccessUpdate':
       return decideAccess(command, state);
     case 'ResizeShare':
+    case 'ConfirmShareExtendCapacity':
+    case 'RefuseShareExtend':
     case 'CompleteShareInstanceResize':
     case 'FailShareInstanceResize':
       return decideResize(command, state);
@@ -294,7 +296,7 @@ const operationIsDue = (
     case 'delete_share':
       return instance.status === 'deleting';
     case 'extend_share':
-      return instance.status === 'extending';
+      return instance.status === 'extending' && !state.pendingResize?.awaitsCapacityCheck;
     case 'shrink_share':
       return instance.status === 'shrinking';
     case 'create_snapshot':

@@ -74,6 +74,8 @@ export interface ShareState {
   readonly pendingResize: {
     readonly direction: 'extend' | 'shrink';
     readonly newSize: number;
+    /** An extend not yet confirmed by the scheduler: no node may claim it. */
+    readonly awaitsCapacityCheck?: boolean;
   } | null;
   /** Replica bookkeeping; absent until the first replica is added. */
   readonly replication?: ReplicationState;
@@ -277,6 +279,8 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'ShareAccessUpdateFailed':
       return evolveAccess(state, event);
     case 'ShareResizeRequested':
+    case 'ShareExtendCapacityConfirmed':
+    case 'ShareExtendRefused':
     case 'ShareInstanceResized':
     case 'ShareInstanceResizeFailed':
       return evolveResize(state, event);

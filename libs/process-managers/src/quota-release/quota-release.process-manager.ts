@@ -25,7 +25,8 @@ import type { ProcessManager } from '../runtime/process-manager.js';
  * - ShareDeleted releases the share's holder, in the project the share was requested in;
  * - SnapshotDeleted releases the snapshot's holder, in the project that requested it;
  * - ReplicaDeleted releases the replica holder it names, in the share's project;
- * - an extend that ends without the new size gives back what its request counted;
+ * - an extend that ends without the new size (the driver failed, or the scheduler found no
+ *   room) gives back what its request counted;
  * - a shrink that ends with the smaller size counts fewer gigabytes (Manila commits a shrink's
  *   quota only on success).
  * Command ids derive from the event, and the quota counts each holder and adjustment once, so a
@@ -55,6 +56,7 @@ export const quotaReleaseProcessManager = (
         'ReplicaDeleted',
         'ShareInstanceResized',
         'ShareInstanceResizeFailed',
+        'ShareExtendRefused',
       ],
     },
     async handle(event: RecordedEvent): Promise<void> {

@@ -4,6 +4,7 @@ import {
   type ShareAccessAllowed,
   type ShareAccessDenied,
   type ShareDeletionRequested,
+  type ShareExtendCapacityConfirmed,
   type ShareResizeRequested,
   type ShareScheduled,
   type SnapshotDeletionRequested,
@@ -17,7 +18,8 @@ import type { ShareDriverOperations } from './share-driver-operations.js';
 /**
  * A share node's reactions to the log: a share scheduled onto one of its pools is created if
  * the pool still has room (else handed back to the scheduler), a deletion of one of its instances is carried out, and snapshot, access and resize requests
- * are run on the instances it holds (operations on others' instances claim nothing here).
+ * are run on the instances it holds (operations on others' instances claim nothing here); a
+ * non-forced extend runs once the scheduler has confirmed the pool's capacity.
  * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
@@ -36,6 +38,7 @@ export const shareNodeOperationsProcessManager = (
       'ShareAccessAllowed',
       'ShareAccessDenied',
       'ShareResizeRequested',
+      'ShareExtendCapacityConfirmed',
     ],
   },
   async handle(event: RecordedEvent): Promise<void> {
@@ -101,9 +104,19 @@ export const shareNodeOperationsProcessManager = (
       }
       case 'ShareResizeRequested': {
         const data = event.data as ShareResizeRequested['data'];
+        // A non-forced extend runs once the scheduler confirms the pool has room.
+        if (data.awaitsCapacityCheck) return;
         for (const instanceId of data.instanceIds) {
           const id = commandId(`${data.direction}_share:${instanceId}`);
           await operations.resize(shareId, instanceId, data.direction, id, event.id);
+        }
+        return;
+      }
+      case 'ShareExtendCapacityConfirmed': {
+        const data = event.data as ShareExtendCapacityConfirmed['data'];
+        for (const instanceId of data.instanceIds) {
+          const id = commandId(`extend_share:${instanceId}`);
+          await operations.resize(shareId, instanceId, 'extend', id, event.id);
         }
         return;
       }

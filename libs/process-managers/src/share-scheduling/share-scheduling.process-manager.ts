@@ -2,9 +2,13 @@ import type { CommandHandler } from '#hawser/application';
 import {
   affinityHintsOf,
   derivedId,
+  preferredInstance,
   SHARE_STREAM_PREFIX,
   shareDecider,
+  type ShareCommand,
+  type ShareExtendCapacityConfirmed,
   type SharePlacementRejected,
+  type ShareResizeRequested,
   type ShareRequested,
   type ShareScheduled,
 } from '#hawser/domain';
@@ -21,6 +25,9 @@ import type { Placement, PlacementRequest } from './placement.port.js';
  * pools that refused it. A share from a snapshot that is not to be scheduled was placed on its
  * source's pool when it was requested. Hints (the request's, else those an admin put in the
  * share's metadata, reference 7.4) are resolved from the log before each placement.
+ * A non-forced extend is checked on the share's own pool (reference 6.9): confirmed, and the
+ * delta debited from the pool by every scheduler once the confirmation is recorded, or refused
+ * (the share is available again with its old size).
  */
 export const shareSchedulingProcessManager = (
   commands: CommandHandler,
@@ -35,6 +42,44 @@ export const shareSchedulingProcessManager = (
     return first?.data as ShareRequested['data'] | undefined;
   };
 
+  const contextOf = (event: RecordedEvent, purpose: string) => ({
+    commandId: derivedId(event.id, purpose),
+    causationId: event.id,
+    correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
+    userId: 'scheduler',
+  });
+
+  const checkExtend = async (event: RecordedEvent) => {
+    const { state } = await commands.load(shareDecider, event.streamId);
+    const pending = state.pendingResize;
+    const instance = preferredInstance(state.instances);
+    if (!pending?.awaitsCapacityCheck || !instance || !state.shareType) return;
+    const decision = placement.checkExtend({
+      shareId: state.id,
+      instanceId: instance.id,
+      host: instance.host,
+      size: state.size,
+      shareProto: state.shareProto,
+      shareType: state.shareType,
+    });
+    const command: ShareCommand = decision.passes
+      ? {
+          type: 'ConfirmShareExtendCapacity',
+          host: instance.host,
+          sizeDeltaGiB: pending.newSize - state.size,
+          now: clock(),
+        }
+      : {
+          type: 'RefuseShareExtend',
+          message: decision.message,
+          detail: decision.detail,
+          now: clock(),
+        };
+    await commands.handle(shareDecider, event.streamId, command, contextOf(event, 'extend-check'), {
+      retryOnConflict: 5,
+    });
+  };
+
   const schedule = async (
     event: RecordedEvent,
     request: PlacementRequest,
@@ -43,12 +88,7 @@ export const shareSchedulingProcessManager = (
     if (request.snapshotSource?.placement === 'source-pool' && attemptedHosts.length === 0) return;
     const hints = request.schedulerHints ?? affinityHintsOf(request.metadata);
     const decision = placement.place(request, attemptedHosts, await affinity.resolve(hints));
-    const ctx = {
-      commandId: derivedId(event.id, 'schedule'),
-      causationId: event.id,
-      correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
-      userId: 'scheduler',
-    };
+    const ctx = contextOf(event, 'schedule');
     await commands.handle(
       shareDecider,
       event.streamId,
@@ -76,13 +116,31 @@ export const shareSchedulingProcessManager = (
     name: 'share-scheduling',
     filter: {
       streamPrefixes: [SHARE_STREAM_PREFIX],
-      eventTypes: ['ShareRequested', 'ShareScheduled', 'SharePlacementRejected'],
+      eventTypes: [
+        'ShareRequested',
+        'ShareScheduled',
+        'SharePlacementRejected',
+        'ShareResizeRequested',
+        'ShareExtendCapacityConfirmed',
+      ],
     },
     async handle(event: RecordedEvent): Promise<void> {
       switch (event.type) {
         case 'ShareScheduled': {
           const data = event.data as ShareScheduled['data'];
           placement.consume(data.host, data.instanceId, data.size, Date.parse(data.scheduledAt));
+          return;
+        }
+        case 'ShareResizeRequested': {
+          const data = event.data as ShareResizeRequested['data'];
+          if (data.awaitsCapacityCheck) await checkExtend(event);
+          return;
+        }
+        case 'ShareExtendCapacityConfirmed': {
+          const data = event.data as ShareExtendCapacityConfirmed['data'];
+          // Once per confirmation, keyed apart from the instance's own placement.
+          const key = derivedId(event.id, 'extend');
+          placement.consume(data.host, key, data.sizeDeltaGiB, Date.parse(data.confirmedAt));
           return;
         }
         case 'ShareRequested':

@@ -4,6 +4,7 @@ import {
   USER_MESSAGE_STREAM_PREFIX,
   type ShareCreated,
   type ShareCreationDeferred,
+  type ShareExtendRefused,
   type ShareRequested,
   type ShareSchedulingFailed,
   type UserMessageDeleted,
@@ -23,6 +24,7 @@ export const MESSAGE_ACTIONS: Readonly<Record<string, string>> = {
   '001': 'allocate host',
   '002': 'create',
   '005': 'update',
+  '008': 'extend',
 };
 export const UNKNOWN_ERROR_DETAIL = { id: '001', text: 'An unknown error occurred.' } as const;
 
@@ -109,7 +111,7 @@ const unknownError = (actionId: string): RecordedUserMessage =>
 
 /**
  * User messages (Manila's messages API): one per failed placement (action 001, with the detail
- * the scheduler recorded) and per failed driver creation (action 002, unknown error). A share
+ * the scheduler recorded), per extend the scheduler refused (action 008, likewise) and per failed driver creation (action 002, unknown error). A share
  * from a snapshot gets detail 017 when its creation fails (action 005 once it went on in the
  * background, as Manila's periodic task writes it), and INFO messages when its creation goes
  * on in the background (002/901) and when that ends well (005/902). A
@@ -124,6 +126,7 @@ export const messagesProjection: Projection = {
     eventTypes: [
       'ShareRequested',
       'ShareSchedulingFailed',
+      'ShareExtendRefused',
       'ShareCreationDeferred',
       'ShareCreated',
       'ShareCreationFailed',
@@ -151,6 +154,12 @@ export const messagesProjection: Projection = {
         const data = event.data as ShareSchedulingFailed['data'];
         const message = recordedUserMessage(data.detail) ?? unknownError('001');
         await putMessage(ctx, event, shareId, message, data.failedAt);
+        return;
+      }
+      case 'ShareExtendRefused': {
+        const data = event.data as ShareExtendRefused['data'];
+        const message = recordedUserMessage(data.detail) ?? unknownError('008');
+        await putMessage(ctx, event, shareId, message, data.refusedAt);
         return;
       }
       case 'ShareCreationDeferred': {

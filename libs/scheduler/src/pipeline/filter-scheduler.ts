@@ -5,11 +5,16 @@ import { schedulingContext } from '../request/scheduling-context.js';
 import type { SchedulingRequest } from '../request/scheduling-request.js';
 import type { SchedulerWeigher } from '../weighers/scheduler-weigher.js';
 import { addNormalised, normalisedWeight } from '../weighers/normalise-weights.js';
-import { noValidHostMessage, noValidHostUserMessage } from './no-valid-host.js';
+import {
+  hostFailedFiltersMessage,
+  noValidHostMessage,
+  noValidHostUserMessage,
+} from './no-valid-host.js';
 import { resolveFilter, resolveWeigher } from './scheduler-catalogue.js';
 import { DEFAULT_SCHEDULER_CONFIG, type SchedulerConfig } from './scheduler-config.js';
 import type {
   FilterOutcome,
+  HostCheck,
   NoValidHost,
   Placement,
   SchedulingResult,
@@ -28,6 +33,7 @@ const MAX_STATIC_SETS = 256;
 export class FilterScheduler {
   readonly config: SchedulerConfig;
   private readonly filters: readonly SchedulerFilter[];
+  private readonly extendFilters: readonly SchedulerFilter[];
   private readonly weighers: readonly SchedulerWeigher[];
   private candidates = new Int32Array(0);
   /** One raw-weight buffer per weigher, kept so the winner's parts can be reported. */
@@ -47,6 +53,7 @@ export class FilterScheduler {
   ) {
     this.config = { ...DEFAULT_SCHEDULER_CONFIG, ...config };
     this.filters = this.config.filters.map(resolveFilter);
+    this.extendFilters = this.config.extendFilters.map(resolveFilter);
     this.weighers = this.config.weighers.map(resolveWeigher);
     this.bounds = new Float64Array(2 * this.weighers.length);
     // Buffers for the pools known now; a registry that grows later gets larger ones on demand.
@@ -64,6 +71,36 @@ export class FilterScheduler {
     const count = this.filterCandidates(prepared, live);
     if (count === 0) return this.explainNoValidHost(prepared, live);
     return this.weighAndChoose(context, count, request, now);
+  }
+
+  /**
+   * Manila's host_passes_filters for an extend (reference 6.9): whether the share's own pool
+   * `host` passes the extend filters for `request` (its size the share's current size). Debits
+   * nothing: the caller consumes the extend's delta once the check is recorded. Filters run in
+   * order on that pool alone, so a refusal names the filter that removed it.
+   */
+  hostPassesExtendFilters(
+    request: SchedulingRequest,
+    host: string,
+    now: number = Date.now(),
+  ): HostCheck {
+    const registry = this.registry;
+    registry.refresh(now);
+    const refused = (lastFilter: string | null): HostCheck => ({
+      passes: false,
+      lastFilter,
+      message: hostFailedFiltersMessage(request.shareId, host, lastFilter),
+      userMessage: noValidHostUserMessage(lastFilter, '008'),
+    });
+    const pool = registry.poolIndex(host);
+    if (pool === undefined || !registry.isLive(pool)) return refused(null);
+    const context = schedulingContext(registry, request, now);
+    const candidates = Int32Array.of(pool);
+    for (const filter of this.extendFilters) {
+      const prepared = filter.prepare(context);
+      if (prepared && prepared.keep(candidates, 1) === 0) return refused(filter.name);
+    }
+    return { passes: true };
   }
 
   /**

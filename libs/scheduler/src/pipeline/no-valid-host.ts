@@ -17,15 +17,21 @@ export const NO_VALID_HOST_DETAIL = {
     'No storage could be allocated for this share request. Trying again with a different size or share type may succeed.',
 } as const;
 
+/** Manila's actions whose user message reports a NoValidHost: placing a share, extending it. */
+const NO_VALID_HOST_ACTIONS = { '001': 'allocate host', '008': 'extend' } as const;
+
 /** The user message of a failed placement: action 001 ("allocate host") and a detail by filter. */
 export interface NoValidHostUserMessage {
-  readonly actionId: '001';
+  readonly actionId: keyof typeof NO_VALID_HOST_ACTIONS;
   readonly detailId: string;
   /** As GET /messages shows it: "allocate host: <detail>". */
   readonly userMessage: string;
 }
 
-export const noValidHostUserMessage = (lastFilter: string | null): NoValidHostUserMessage => {
+export const noValidHostUserMessage = (
+  lastFilter: string | null,
+  actionId: NoValidHostUserMessage['actionId'] = '001',
+): NoValidHostUserMessage => {
   const detail = lastFilter ? FILTER_DETAILS[lastFilter] : undefined;
   const [detailId, text] = detail
     ? [
@@ -33,12 +39,20 @@ export const noValidHostUserMessage = (lastFilter: string | null): NoValidHostUs
         `No storage could be allocated for this share request, ${detail[1]} filter didn't succeed.`,
       ]
     : [NO_VALID_HOST_DETAIL.id, NO_VALID_HOST_DETAIL.message];
-  return { actionId: '001', detailId, userMessage: `allocate host: ${text}` };
+  return { actionId, detailId, userMessage: `${NO_VALID_HOST_ACTIONS[actionId]}: ${text}` };
 };
 
 /** The NoValidHost exception text Manila logs and stores. */
 export const noValidHostMessage = (lastFilter: string | null): string =>
   `No valid host was found. Failed to find a weighted host, the last executed filter was ${lastFilter ?? 'None'}.`;
+
+/** Manila's host_passes_filters NoValidHost, when the requested pool did not pass. */
+export const hostFailedFiltersMessage = (
+  shareId: string,
+  host: string,
+  lastFilter: string | null,
+): string =>
+  `No valid host was found. Cannot place share ${shareId} on ${host}, the last executed filter was ${lastFilter ?? 'None'}.`;
 
 /** Manila's scheduler_max_attempts default (reference 6.3, 6.10). */
 export const DEFAULT_MAX_ATTEMPTS = 3;

@@ -49,3 +49,14 @@ export interface NoValidHost {
 }
 
 export type SchedulingResult = Placement | NoValidHost;
+
+/** Manila's host_passes_filters for an extend: the share's own pool passed, or which filter removed it. */
+export type HostCheck =
+  | { readonly passes: true }
+  | {
+      readonly passes: false;
+      /** The filter that removed the pool; null when the pool is unknown or down. */
+      readonly lastFilter: string | null;
+      readonly message: string;
+      readonly userMessage: NoValidHostUserMessage;
+    };
