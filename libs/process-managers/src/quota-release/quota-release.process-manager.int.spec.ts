@@ -71,83 +71,108 @@ describe('quota release process manager', () => {
     expect(quota[1]?.metadata.$causationId).toBe(deleted!.id);
   });
 
-  it('given a counted extend, when its failure is handled twice, then the extend is given back once', async () => {
-    await commands.handle(
-      quotaDecider,
-      quotaStream('p1'),
-      {
-        type: 'ReserveQuota',
-        projectId: 'p1',
-        holderId: 's1',
-        holderKind: 'share',
-        deltas: shareCreationDeltas(3, false),
-        defaults: MANILA_DEFAULT_QUOTAS,
-        now: 't0',
-      },
-      { commandId: 'reserve-1' },
-    );
-    await commands.handle(
-      quotaDecider,
-      quotaStream('p1'),
-      {
-        type: 'AdjustQuota',
-        projectId: 'p1',
-        holderId: 's1',
-        adjustmentId: 'extend-1',
-        deltas: { gigabytes: 2 },
-        defaults: MANILA_DEFAULT_QUOTAS,
-        now: 't1',
-      },
-      { commandId: 'extend-1' },
-    );
-    await events.append(
-      'share-s1',
-      [
+  const driverFailed = {
+    id: 'failed',
+    type: 'ShareInstanceResizeFailed',
+    data: {
+      instanceId: 'i1',
+      commandId: 'node-1',
+      message: 'no room',
+      possibleDataLoss: false,
+      failedAt: 't2',
+    },
+    metadata: {},
+  };
+  const schedulerRefused = {
+    id: 'refused',
+    type: 'ShareExtendRefused',
+    data: {
+      instanceIds: ['i1'],
+      message: 'No valid host was found.',
+      detail: { lastFilter: 'CapacityFilter' },
+      refusedAt: 't2',
+    },
+    metadata: {},
+  };
+
+  it.each([
+    ['the driver failed', driverFailed, {}],
+    ['the scheduler found no room', schedulerRefused, { awaitsCapacityCheck: true }],
+  ])(
+    'given a counted extend, when its ending (%s) is handled twice, then the extend is given back once',
+    async (_, ending, check) => {
+      await commands.handle(
+        quotaDecider,
+        quotaStream('p1'),
         {
-          id: 'requested',
-          type: 'ShareRequested',
-          data: { shareId: 's1', instanceId: 'i1', projectId: 'p1', size: 3, createdAt: 't0' },
-          metadata: {},
+          type: 'ReserveQuota',
+          projectId: 'p1',
+          holderId: 's1',
+          holderKind: 'share',
+          deltas: shareCreationDeltas(3, false),
+          defaults: MANILA_DEFAULT_QUOTAS,
+          now: 't0',
         },
+        { commandId: 'reserve-1' },
+      );
+      await commands.handle(
+        quotaDecider,
+        quotaStream('p1'),
         {
-          id: 'created',
-          type: 'ShareCreated',
-          data: { instanceId: 'i1', exportLocations: [], createdAt: 't0' },
-          metadata: {},
+          type: 'AdjustQuota',
+          projectId: 'p1',
+          holderId: 's1',
+          adjustmentId: 'extend-1',
+          deltas: { gigabytes: 2 },
+          defaults: MANILA_DEFAULT_QUOTAS,
+          now: 't1',
         },
-        {
-          id: 'resize',
-          type: 'ShareResizeRequested',
-          data: { direction: 'extend', instanceIds: ['i1'], newSize: 5, requestedAt: 't1' },
-          metadata: { commandId: 'extend-1' },
-        },
-        {
-          id: 'failed',
-          type: 'ShareInstanceResizeFailed',
-          data: {
-            instanceId: 'i1',
-            commandId: 'node-1',
-            message: 'no room',
-            possibleDataLoss: false,
-            failedAt: 't2',
+        { commandId: 'extend-1' },
+      );
+      await events.append(
+        'share-s1',
+        [
+          {
+            id: 'requested',
+            type: 'ShareRequested',
+            data: { shareId: 's1', instanceId: 'i1', projectId: 'p1', size: 3, createdAt: 't0' },
+            metadata: {},
           },
-          metadata: {},
-        },
-      ],
-      { expectedRevision: 'no_stream' },
-    );
-    const failed = (await events.readStream('share-s1')).at(-1)!;
-    const processManager = quotaReleaseProcessManager(events, commands, () => 't3');
+          {
+            id: 'created',
+            type: 'ShareCreated',
+            data: { instanceId: 'i1', exportLocations: [], createdAt: 't0' },
+            metadata: {},
+          },
+          {
+            id: 'resize',
+            type: 'ShareResizeRequested',
+            data: {
+              direction: 'extend',
+              instanceIds: ['i1'],
+              newSize: 5,
+              ...check,
+              requestedAt: 't1',
+            },
+            metadata: { commandId: 'extend-1' },
+          },
+          ending,
+        ],
+        { expectedRevision: 'no_stream' },
+      );
+      const failed = (await events.readStream('share-s1')).at(-1)!;
+      const processManager = quotaReleaseProcessManager(events, commands, () => 't3');
 
-    await processManager.handle(failed);
-    await processManager.handle(failed);
+      await processManager.handle(failed);
+      await processManager.handle(failed);
 
-    const quota = await events.readStream(quotaStream('p1'));
-    expect(quota.map((e) => e.type)).toEqual([
-      'QuotaReserved',
-      'QuotaAdjusted',
-      'QuotaAdjustmentReverted',
-    ]);
-    expect(quota[2]?.data).toMatchObject({ adjustmentId: 'extend-1', deltas: { gigabytes: 2 } });
-  });
+      const quota = await events.readStream(quotaStream('p1'));
+      expect(quota.map((e) => e.type)).toEqual([
+        'QuotaReserved',
+        'QuotaAdjusted',
+        'QuotaAdjustmentReverted',
+      ]);
+      expect(quota[2]?.data).toMatchObject({ adjustmentId: 'extend-1', deltas: { gigabytes: 2 } });
+    },
+  );
 });
