@@ -31,23 +31,40 @@ const itemsOf = (node: FieldNode, definition: GraphQLField<unknown, unknown>): n
   return isList(definition.type) ? DEFAULT_LIST_SIZE : 1;
 };
 
-/** Every field costs 1, and what is below it once per item of its list; stops past `stopAt`. */
+/**
+ * Deepest level the estimate walks. Deeper queries are refused by the depth limit anyway; the
+ * bound keeps a cycle of fragments (reported by graphql's own rules) from recursing for ever.
+ */
+const MAX_LEVELS = 64;
+
+/**
+ * Every field costs 1, and what is below it once per item of its list. Returns as soon as the
+ * cost passes `stopAt`, so a huge request is not walked in full.
+ */
 const complexityOf = (
   context: ValidationContext,
   selectionSet: SelectionSetNode,
   parentType: GraphQLNamedType | undefined,
   stopAt: number,
+  levelsLeft: number,
 ): number => {
   let total = 0;
   for (const { node, definition } of fieldsOf(context, selectionSet, parentType)) {
     total += 1;
-    if (node.selectionSet && definition) {
-      const items = itemsOf(node, definition);
-      if (items > 0) {
-        const budget = Math.ceil((stopAt - total) / items);
-        total += items * complexityOf(context, node.selectionSet, namedTypeOf(definition), budget);
-      }
-    }
+    if (total > stopAt) return total;
+    if (!node.selectionSet || !definition || levelsLeft <= 1) continue;
+    const items = itemsOf(node, definition);
+    if (items === 0) continue;
+    // What each item may cost before the whole passes the limit.
+    const budget = Math.floor((stopAt - total) / items);
+    const below = complexityOf(
+      context,
+      node.selectionSet,
+      namedTypeOf(definition),
+      budget,
+      levelsLeft - 1,
+    );
+    total += items * below;
     if (total > stopAt) return total;
   }
   return total;
@@ -63,7 +80,7 @@ export const maxComplexityRule =
   (context) => ({
     OperationDefinition(operation) {
       const root = context.getSchema().getRootType(operation.operation) ?? undefined;
-      const cost = complexityOf(context, operation.selectionSet, root, maxComplexity);
+      const cost = complexityOf(context, operation.selectionSet, root, maxComplexity, MAX_LEVELS);
       if (cost > maxComplexity) {
         context.reportError(
           new GraphQLError(

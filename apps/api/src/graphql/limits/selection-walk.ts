@@ -16,12 +16,16 @@ import {
 /** Introspection fields (`__schema`, `__typename`, ...) cost nothing: the schema bounds them. */
 const isIntrospection = (field: FieldNode) => field.name.value.startsWith('__');
 
-/** Each field of a selection set with its definition, fragments spread in place. */
+/**
+ * Each field of a selection set with its definition, fragments spread in place. A fragment
+ * spread twice at one level is walked once: GraphQL merges the fields, and fragments that
+ * spread each other twice over could otherwise cost an exponential walk.
+ */
 export function* fieldsOf(
   context: ValidationContext,
   selectionSet: SelectionSetNode,
   parentType: GraphQLNamedType | undefined,
-  spreading: ReadonlySet<string> = new Set(),
+  spread: Set<string> = new Set(),
 ): Generator<{ node: FieldNode; definition: GraphQLField<unknown, unknown> | undefined }> {
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -32,20 +36,16 @@ export function* fieldsOf(
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const typeName = selection.typeCondition?.name.value;
       const type = typeName ? context.getSchema().getType(typeName) : parentType;
-      yield* fieldsOf(context, selection.selectionSet, type ?? undefined, spreading);
+      yield* fieldsOf(context, selection.selectionSet, type ?? undefined, spread);
     } else {
       const name = selection.name.value;
-      // A cycle of fragments is reported by graphql's own NoFragmentCycles rule.
-      if (spreading.has(name)) continue;
+      // Also ends a cycle of fragments, which graphql's own NoFragmentCycles rule reports.
+      if (spread.has(name)) continue;
+      spread.add(name);
       const fragment = context.getFragment(name);
       if (!fragment) continue;
       const type = context.getSchema().getType(fragment.typeCondition.name.value);
-      yield* fieldsOf(
-        context,
-        fragment.selectionSet,
-        type ?? undefined,
-        new Set([...spreading, name]),
-      );
+      yield* fieldsOf(context, fragment.selectionSet, type ?? undefined, spread);
     }
   }
 }
