@@ -12,20 +12,29 @@ const SHARE_FIELDS = `id name status progress size shareProto projectId isPublic
   metadata { key value } exportLocations { path preferred isAdminOnly }
   replicas { id status replicaState host progress exportLocations { path } }`;
 
+/** Requests a 1 GiB NFS share (of the `default` type unless `share` says otherwise); its id. */
+const requestShare = async (
+  hawser: HawserTestServer,
+  share: Record<string, unknown>,
+  token = MEMBER,
+): Promise<string> => {
+  const created = await hawser.request(
+    'POST',
+    '/v2/shares',
+    { share: { share_proto: 'NFS', size: 1, share_type: 'default', ...share } },
+    { token },
+  );
+  expect(created.status).toBe(200);
+  return created.body.share.id as string;
+};
+
 describe('the GraphQL read API over HTTP', () => {
   let hawser: HawserTestServer;
   const query = (text: string, variables: Record<string, unknown> = {}, token = MEMBER) =>
     graphqlRequest(hawser.url, text, variables, token);
 
   const createShare = async (name: string, token = MEMBER, extra: Record<string, unknown> = {}) => {
-    const created = await hawser.request(
-      'POST',
-      '/v2/shares',
-      { share: { share_proto: 'NFS', size: 1, name, share_type: 'default', ...extra } },
-      { token },
-    );
-    expect(created.status).toBe(200);
-    const id = created.body.share.id as string;
+    const id = await requestShare(hawser, { name, ...extra }, token);
     await eventually(async () => {
       const shown = await hawser.request('GET', `/v2/shares/${id}`, undefined, { token });
       return shown.body.share?.status === 'available' ? true : undefined;
@@ -208,14 +217,7 @@ describe('the GraphQL read API over HTTP', () => {
       },
     });
     expect(nowhere.status).toBe(200);
-    const created = await hawser.request(
-      'POST',
-      '/v2/shares',
-      { share: { share_proto: 'NFS', size: 1, name: 'unplaced', share_type: 'nowhere' } },
-      { token: MEMBER },
-    );
-    expect(created.status).toBe(200);
-    const id = created.body.share.id as string;
+    const id = await requestShare(hawser, { name: 'unplaced', share_type: 'nowhere' });
     const messages = `query($id: ID!) { messages(resourceId: $id) { resourceId resourceType actionId userMessage projectId } }`;
     const found = await eventually(async () => {
       const result = await query(messages, { id });
@@ -330,14 +332,7 @@ describe('replicas in the GraphQL read API (a readable replicated share type)', 
   afterAll(() => hawser.close());
 
   it("lists a share's active replica and its new replica as it becomes in_sync", async () => {
-    const created = await hawser.request(
-      'POST',
-      '/v2/shares',
-      { share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' } },
-      { token: MEMBER },
-    );
-    expect(created.status).toBe(200);
-    const id = created.body.share.id as string;
+    const id = await requestShare(hawser, { share_type: 'readable', availability_zone: 'az-1' });
     const replicas = `query($id: ID!) { share(id: $id) { status replicationType hasReplicas
       replicas { id status replicaState availabilityZone host exportLocations { path } } } }`;
     const shareOf = async () =>
