@@ -50,7 +50,7 @@ export class ProjectionRunner {
       onProgress: this.workers.progressed,
     };
     for (const projection of projections) {
-      const target = new LiveTarget(documents, projection.name, (writes) =>
+      const target = new LiveTarget(documents, projection.name, projection.collections, (writes) =>
         options.changes?.publish(writes),
       );
       this.workers.add(

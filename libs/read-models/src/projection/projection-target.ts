@@ -13,8 +13,9 @@ export interface ProjectionTarget {
   readonly saved: number;
   /**
    * True when the document certainly does not exist, so a read need not ask the store. A
-   * rebuild's generation starts empty and only this worker writes it: what it has not written
-   * is not there, which spares a store lookup per new document during a rebuild.
+   * rebuild's generation, and live collections caught up for the first time, start empty and
+   * only this worker writes them: what it has not written is not there, which spares a store
+   * lookup per new document.
    */
   isCertainlyAbsent(addressedCollection: string, id: string): boolean;
 }
@@ -22,10 +23,13 @@ export interface ProjectionTarget {
 /** The live collections, committed with the projection's checkpoint (compare-and-set). */
 export class LiveTarget implements ProjectionTarget {
   private stored: number | undefined;
+  /** Set while catching up into collections that were empty, with no checkpoint, at load. */
+  private written: WrittenIds | undefined;
 
   constructor(
     private readonly store: DocumentStore,
     private readonly checkpointName: string,
+    private readonly collections: readonly string[],
     /** Told of every batch's writes once committed (the change feed). */
     private readonly committed: (writes: readonly DocumentWrite[]) => void = () => {},
   ) {}
@@ -38,12 +42,18 @@ export class LiveTarget implements ProjectionTarget {
     return collection;
   }
 
-  isCertainlyAbsent(): boolean {
-    return false;
+  /**
+   * A first catch-up (no checkpoint, empty collections) is the only writer of its documents
+   * for as long as its commits succeed: another runner's commit would move the checkpoint and
+   * make the next one fail, and `load` runs again.
+   */
+  isCertainlyAbsent(addressedCollection: string, id: string): boolean {
+    return this.written?.absent(addressedCollection, id) ?? false;
   }
 
   async load(): Promise<number> {
     this.stored = await this.store.readCheckpoint(this.checkpointName);
+    this.written = (await this.isFirstCatchUp()) ? new WrittenIds() : undefined;
     return this.saved;
   }
 
@@ -54,7 +64,16 @@ export class LiveTarget implements ProjectionTarget {
       expectedPosition: this.stored,
     });
     this.stored = position;
+    this.written?.add(writes);
     if (writes.length > 0) this.committed(writes);
+  }
+
+  private async isFirstCatchUp(): Promise<boolean> {
+    if (this.stored !== undefined) return false;
+    for (const collection of this.collections) {
+      if ((await this.store.count(collection)) > 0) return false;
+    }
+    return true;
   }
 }
 
@@ -64,8 +83,7 @@ export class LiveTarget implements ProjectionTarget {
  */
 export class GenerationTarget implements ProjectionTarget {
   private position = 0;
-  /** Per addressed collection, the ids this rebuild has written (deleted ones included). */
-  private readonly written = new Map<string, Set<string>>();
+  private readonly written = new WrittenIds();
 
   constructor(
     private readonly store: DocumentStore,
@@ -85,19 +103,35 @@ export class GenerationTarget implements ProjectionTarget {
   }
 
   isCertainlyAbsent(addressedCollection: string, id: string): boolean {
-    return !this.written.get(addressedCollection)?.has(id);
+    return this.written.absent(addressedCollection, id);
   }
 
   async save(writes: readonly DocumentWrite[], position: number): Promise<void> {
     if (writes.length > 0) await this.store.write(writes);
+    this.written.add(writes);
+    this.position = position;
+  }
+}
+
+/**
+ * The ids a worker has written (deleted ones included), per addressed collection, into
+ * collections only it writes and that started empty: any other id is certainly absent.
+ */
+class WrittenIds {
+  private readonly ids = new Map<string, Set<string>>();
+
+  absent(collection: string, id: string): boolean {
+    return !this.ids.get(collection)?.has(id);
+  }
+
+  add(writes: readonly DocumentWrite[]): void {
     for (const write of writes) {
-      let ids = this.written.get(write.collection);
+      let ids = this.ids.get(write.collection);
       if (!ids) {
         ids = new Set();
-        this.written.set(write.collection, ids);
+        this.ids.set(write.collection, ids);
       }
       ids.add(write.kind === 'put' ? write.document.id : write.id);
     }
-    this.position = position;
   }
 }

@@ -20,6 +20,8 @@ export interface SqliteDocumentStoreOptions {
 }
 
 const BUSY_TIMEOUT_MS = 5_000;
+/** Pages of WAL before a checkpoint (40 MB), as the event log has. */
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 /** Distinct find shapes kept prepared; a projection's queries have few shapes. */
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -51,6 +53,9 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma('synchronous = NORMAL');
     // Listings and rebuilds walk tens of MB of documents; the default 2 MB cache thrashes.
     this.db.pragma('cache_size = -65536');
+    // A catch-up or rebuild writes hundreds of MB: checkpoint every 40 MB of WAL, not every 4,
+    // so a page rewritten by several batches is copied into the file once per checkpoint.
+    this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS collection_aliases (
         logical  TEXT PRIMARY KEY,
