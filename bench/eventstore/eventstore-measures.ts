@@ -9,6 +9,11 @@ export interface Measure {
   /** Appends (commits) made, for write measures. */
   readonly appends?: number;
   readonly seconds: number;
+  /**
+   * CPU time the process spent meanwhile (user and system, all threads), for measures whose
+   * work is all in this process: on a shared machine it shows how much of `seconds` was work.
+   */
+  readonly cpuSeconds?: number;
   readonly perSecond: number;
   readonly unit: 'events/s' | 'appends/s';
 }

@@ -61,6 +61,7 @@ export function reportLine(section: string, adapter: string, measure: Measure): 
     events: measure.events,
     ...(measure.appends !== undefined && { appends: measure.appends }),
     seconds: Number(measure.seconds.toFixed(3)),
+    ...(measure.cpuSeconds !== undefined && { cpuSeconds: Number(measure.cpuSeconds.toFixed(3)) }),
     perSecond: Math.round(measure.perSecond),
     unit: measure.unit,
   });
@@ -72,7 +73,7 @@ export function reportTable(measures: readonly Measure[]): string {
   return measures
     .map(
       (m) =>
-        `${m.name.padEnd(width)}  ${Math.round(m.perSecond).toLocaleString('en-US').padStart(11)} ${m.unit.padEnd(9)}  (${m.events.toLocaleString('en-US')} events, ${m.seconds.toFixed(2)} s)`,
+        `${m.name.padEnd(width)}  ${Math.round(m.perSecond).toLocaleString('en-US').padStart(11)} ${m.unit.padEnd(9)}  (${m.events.toLocaleString('en-US')} events, ${m.seconds.toFixed(2)} s${m.cpuSeconds === undefined ? '' : `, ${m.cpuSeconds.toFixed(2)} s CPU`})`,
     )
     .join('\n');
 }

@@ -28,30 +28,28 @@ export async function measureShareListingRebuild(
   const runner = new ProjectionRunner(store, documents, [sharesProjection]);
   try {
     const head = await store.headPosition();
-    const catchUpStarted = process.hrtime.bigint();
-    await runner.start();
-    if (!(await runner.waitForPosition(head, TIMEOUT_MS))) throw new Error('catch-up timed out');
-    const catchUp = Number(process.hrtime.bigint() - catchUpStarted) / 1e9;
+    const catchUp = await clocked(async () => {
+      await runner.start();
+      if (!(await runner.waitForPosition(head, TIMEOUT_MS))) throw new Error('catch-up timed out');
+    });
     await expectShares(documents, events / EVENTS_PER_SHARE);
 
-    const rebuildStarted = process.hrtime.bigint();
-    await runner.rebuild(sharesProjection.name);
-    const rebuild = Number(process.hrtime.bigint() - rebuildStarted) / 1e9;
+    const rebuild = await clocked(() => runner.rebuild(sharesProjection.name));
     await expectShares(documents, events / EVENTS_PER_SHARE);
 
     return [
       {
         name: 'share listing: catch-up from 0',
         events,
-        seconds: catchUp,
-        perSecond: events / catchUp,
+        ...catchUp,
+        perSecond: events / catchUp.seconds,
         unit: 'events/s',
       },
       {
         name: 'share listing: online rebuild + swap',
         events,
-        seconds: rebuild,
-        perSecond: events / rebuild,
+        ...rebuild,
+        perSecond: events / rebuild.seconds,
         unit: 'events/s',
       },
     ];
@@ -61,6 +59,20 @@ export async function measureShareListingRebuild(
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** Wall-clock and CPU time of `work`, in seconds. */
+const clocked = async (
+  work: () => Promise<void>,
+): Promise<{ seconds: number; cpuSeconds: number }> => {
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await work();
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+};
 
 const expectShares = async (
   documents: ReturnType<typeof createDocumentStore>,
