@@ -122,6 +122,30 @@ describe('ProjectionRunner', () => {
     expect(gets.mock.calls.length).toBeLessThan(20);
   });
 
+  it('given a first catch-up, then the declared indexes are built as it reaches the head, and at start afterwards', async () => {
+    await givenThings(30, 10);
+    const commits = jest.spyOn(documents, 'commit');
+    const indexes = jest.spyOn(documents, 'ensureIndex');
+    const first = runnerFor([countingProjection('counts', 'counts')], 50);
+
+    await first.start();
+    expect(indexes).not.toHaveBeenCalled();
+    await caughtUp(first);
+
+    // Built on reading the last page, before its commit: once, over the loaded collection.
+    expect(indexes).toHaveBeenCalledWith('counts', ['lastType', 'count']);
+    const commitOrder = commits.mock.invocationCallOrder;
+    expect(commitOrder).toHaveLength(6);
+    expect(indexes.mock.invocationCallOrder[0]).toBeGreaterThan(commitOrder[4] as number);
+    expect(indexes.mock.invocationCallOrder[0]).toBeLessThan(commitOrder[5] as number);
+    expect(await storedCounts()).toEqual(await expectedCounts());
+    await first.stop();
+    indexes.mockClear();
+
+    await runnerFor([countingProjection('counts', 'counts')]).start();
+    expect(indexes).toHaveBeenCalledWith('counts', ['lastType', 'count']);
+  });
+
   it('given documents but no checkpoint, then the catch-up reads them rather than assume they are absent', async () => {
     await documents.write([
       { kind: 'put', collection: 'counts', document: { id: 'thing-0', count: 100 } },

@@ -3,7 +3,7 @@ import type { DocumentStore } from '../document-store.port.js';
 import type { ReadModelChanges } from '../changes/read-model-changes.js';
 import { LogFollowers } from '../subscription/log-followers.js';
 import type { Projection } from './projection.js';
-import { GenerationTarget, LiveTarget } from './projection-target.js';
+import { GenerationTarget, isFirstCatchUp, LiveTarget } from './projection-target.js';
 import { ProjectionWorker, type ProjectionWorkerOptions } from './projection-worker.js';
 
 export interface ProjectionRunnerOptions {
@@ -60,11 +60,24 @@ export class ProjectionRunner {
     }
   }
 
-  /** Creates declared indexes, loads checkpoints and starts every worker; does not wait for catch-up. */
+  /**
+   * Creates declared indexes, loads checkpoints and starts every worker; does not wait for
+   * catch-up. A projection's first catch-up fills empty collections: its indexes are built
+   * once, as it reaches the head of the log, which costs less than keeping them on every
+   * write; until then its reads are complete, only slower.
+   */
   async start(): Promise<void> {
     await this.workers.start(async (worker) => {
-      for (const [collection, indexes] of Object.entries(worker.projection.indexes ?? {})) {
-        for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
+      const { projection } = worker;
+      const createIndexes = async () => {
+        for (const [collection, indexes] of Object.entries(projection.indexes ?? {})) {
+          for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
+        }
+      };
+      if (await isFirstCatchUp(this.documents, projection.name, projection.collections)) {
+        worker.onceCaughtUp(createIndexes);
+      } else {
+        await createIndexes();
       }
     });
   }

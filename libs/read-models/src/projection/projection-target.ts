@@ -52,8 +52,9 @@ export class LiveTarget implements ProjectionTarget {
   }
 
   async load(): Promise<number> {
+    const first = await isFirstCatchUp(this.store, this.checkpointName, this.collections);
     this.stored = await this.store.readCheckpoint(this.checkpointName);
-    this.written = (await this.isFirstCatchUp()) ? new WrittenIds() : undefined;
+    this.written = first ? new WrittenIds() : undefined;
     return this.saved;
   }
 
@@ -67,14 +68,19 @@ export class LiveTarget implements ProjectionTarget {
     this.written?.add(writes);
     if (writes.length > 0) this.committed(writes);
   }
+}
 
-  private async isFirstCatchUp(): Promise<boolean> {
-    if (this.stored !== undefined) return false;
-    for (const collection of this.collections) {
-      if ((await this.store.count(collection)) > 0) return false;
-    }
-    return true;
+/** No checkpoint and empty collections: a projection's first catch-up, from position zero. */
+export async function isFirstCatchUp(
+  store: DocumentStore,
+  checkpointName: string,
+  collections: readonly string[],
+): Promise<boolean> {
+  if ((await store.readCheckpoint(checkpointName)) !== undefined) return false;
+  for (const collection of collections) {
+    if ((await store.count(collection)) > 0) return false;
   }
+  return true;
 }
 
 /**

@@ -39,6 +39,7 @@ export class ProjectionWorker {
   private loop: Promise<void> | undefined;
   private gate: { closed: Promise<void>; open: () => void } | undefined;
   private currentStep: Promise<unknown> | undefined;
+  private caughtUpTask: (() => Promise<void>) | undefined;
 
   constructor(
     readonly projection: Projection,
@@ -64,6 +65,11 @@ export class ProjectionWorker {
       maxCount: this.options.batchSize,
       upTo,
     });
+    // Before the page is handled, so that a failing task leaves it to be read again.
+    if (page.caughtUp && this.caughtUpTask) {
+      await this.caughtUpTask();
+      this.caughtUpTask = undefined;
+    }
     if (page.events.length > 0) {
       const work = new UnitOfWork(
         this.documents,
@@ -78,6 +84,14 @@ export class ProjectionWorker {
     }
     this.examined = page.examinedUpTo;
     return page.caughtUp;
+  }
+
+  /**
+   * Runs `task` once, on reading the page that catches up with the log, before handling it:
+   * what the worker reports as examined has been through it. A failing task fails the batch.
+   */
+  onceCaughtUp(task: () => Promise<void>): void {
+    this.caughtUpTask = task;
   }
 
   /** Runs batches until `stop()`, sleeping on the signal when caught up. */

@@ -9,7 +9,10 @@ export interface LogPage {
    * matched, which is what read-your-writes waits on.
    */
   readonly examinedUpTo: number;
-  /** True when the page reached the head of the log (or `upTo`): the reader has caught up. */
+  /**
+   * True when the page reached the head of the log read before it (or `upTo`), a full page
+   * ending there included: the reader has caught up.
+   */
   readonly caughtUp: boolean;
 }
 
@@ -42,6 +45,6 @@ export async function readLogPage(
   return {
     events,
     examinedUpTo: Math.min(examined, limit),
-    caughtUp: !full || examined >= limit,
+    caughtUp: examined >= Math.min(head, limit),
   };
 }
