@@ -148,7 +148,8 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   ShareResizeRequested: {
     category: 'share',
     version: 1,
-    meaning: 'Extend or shrink to a new size was asked for; the instances are extending/shrinking.',
+    meaning:
+      'Extend or shrink to a new size was asked for; the instances are extending/shrinking (a non-forced extend first awaits the scheduler).',
   },
   ShareExtendCapacityConfirmed: {
     category: 'share',
