@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BackendConfig } from '#hawser/drivers';
 import {
-  describeRun,
+  cliSteps,
   findManilaCli,
   parseProperties,
   parseTable,
   runManila,
-  type ManilaCliResult,
   type ManilaCliTarget,
   CLI_STEP_TIMEOUT_MS,
 } from './test-support/manila-cli.js';
@@ -67,11 +66,7 @@ if (!manila) {
     projectId: PROJECT,
     microversion: '2.72',
   };
-  const cli = async (...args: string[]): Promise<ManilaCliResult> => {
-    const result = await runManila(manila, target, args);
-    if (result.code !== 0) throw new Error(describeRun(args, result));
-    return result;
-  };
+  const cli = cliSteps(manila, target);
   const replicaOverHttp = async (id: string) =>
     (await http('GET', `/v2/share-replicas/${id}`)).body.share_replica;
   const waitForReplica = (id: string, status: string, replicaState: string) =>

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ShareDriverOperations } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
+import { PeriodicTask } from './periodic-task.js';
 
 /**
  * The share node's periodic task over shares in `creating_from_snapshot` (Manila's
@@ -11,26 +12,27 @@ import type { DocumentStore } from '#hawser/read-models';
  */
 export class CreatingFromSnapshotPoll {
   private readonly logger = new Logger('share-node');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly documents: DocumentStore,
     private readonly operations: ShareDriverOperations,
-    private readonly intervalMs: number,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      // A tick that finds the previous one still running skips: polls never overlap.
-      this.running ??= this.pollAll().finally(() => (this.running = undefined));
-    }, this.intervalMs);
-    this.timer.unref();
+    intervalMs: number,
+  ) {
+    // Polls never overlap: a tick that finds the previous one still running skips.
+    this.periodic = new PeriodicTask(
+      intervalMs,
+      () => this.pollAll(),
+      (error) => this.logger.warn(`polling failed: ${String(error)}`),
+    );
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   private async pollAll(): Promise<void> {

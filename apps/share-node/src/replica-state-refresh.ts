@@ -3,36 +3,35 @@ import { derivedId } from '#hawser/domain';
 import { catchUpReplicaSnapshots, type ShareDriverOperations } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
+import { PeriodicTask } from './periodic-task.js';
 
 /**
  * Manila's periodic_share_replica_update (reference 5.7): every interval, each non-active
  * replica this node holds is asked of its driver how far it is behind the active replica, and a
- * changed replica_state is recorded, and snapshots it lacks are taken on it. Runs are never
- * overlapped: a slow one delays the next.
+ * changed replica_state is recorded, and snapshots it lacks are taken on it.
  */
 export class ReplicaStateRefresh {
   private readonly logger = new Logger('share-node');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly operations: ShareDriverOperations,
     private readonly documents: DocumentStore,
-    private readonly intervalMs: number,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.refreshAll()
-        .catch((error: unknown) => this.logger.error(`replica state refresh: ${String(error)}`))
-        .finally(() => (this.running = undefined));
-    }, this.intervalMs);
-    this.timer.unref();
+    intervalMs: number,
+  ) {
+    this.periodic = new PeriodicTask(
+      intervalMs,
+      () => this.refreshAll(),
+      (error) => this.logger.error(`replica state refresh: ${String(error)}`),
+    );
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   async refreshAll(): Promise<void> {

@@ -78,6 +78,15 @@ export const runManila = (
     );
   });
 
+/** A runner of one spec's CLI steps: a non-zero exit fails with the requests and answers. */
+export const cliSteps =
+  (executable: string, target: ManilaCliTarget) =>
+  async (...args: string[]): Promise<ManilaCliResult> => {
+    const result = await runManila(executable, target, args);
+    if (result.code !== 0) throw new Error(describeRun(args, result));
+    return result;
+  };
+
 /** The last `ERROR: ...` line the CLI printed, e.g. `ERROR: ... (HTTP 404) (Request-ID: ...)`. */
 export const cliError = (result: ManilaCliResult): string | undefined =>
   result.stderr

@@ -22,7 +22,7 @@ import {
   exportLocationsOf,
 } from './share-from-snapshot-calls.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
-import { REPLICA_OPERATIONS, ShareReplicaCalls } from './share-replica-calls.js';
+import { ShareReplicaCalls } from './share-replica-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
 
@@ -57,12 +57,6 @@ export class ShareDriverOperations {
     private readonly drivers: ReadonlyMap<string, ShareDriver>,
     private readonly clock: () => string = () => new Date().toISOString(),
   ) {
-    this.maintenance = new ShareMaintenanceCalls(
-      commands,
-      (host) => this.driverFor(host),
-      clock,
-      (state, instance) => this.refOf(state, instance),
-    );
     this.poller = new CreatingFromSnapshotPoller(
       commands,
       (host) => this.driverFor(host),
@@ -74,6 +68,13 @@ export class ShareDriverOperations {
       (host) => this.driverFor(host),
       clock,
       (state, instance) => this.refOf(state, instance),
+    );
+    this.maintenance = new ShareMaintenanceCalls(
+      commands,
+      (host) => this.driverFor(host),
+      clock,
+      (state, instance) => this.refOf(state, instance),
+      this.replicas,
     );
   }
 
@@ -176,7 +177,8 @@ export class ShareDriverOperations {
     causationId: string,
   ) {
     const claimed = await this.claim(shareId, replicaId, operation, commandId, causationId);
-    if (claimed) await this.replicas.run(claimed.state, claimed.instance, commandId, causationId);
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
   /** Settles an operation claimed before a crash, asking the driver what it has. */
@@ -187,12 +189,6 @@ export class ShareDriverOperations {
     const driver = instance && this.driverFor(instance.host);
     if (!instance || !pending || !driver) return;
     const causationId = pending.commandId;
-    if (REPLICA_OPERATIONS.has(pending.operation)) {
-      this.logger.log(
-        `recovering ${pending.operation} of replica ${instance.id}: running it again`,
-      );
-      return this.replicas.run(state, instance, pending.commandId, causationId);
-    }
     if (!SHARE_LIFECYCLE.has(pending.operation)) {
       // Drivers make a repeated call with the same command id harmless: run it again.
       this.logger.log(

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { CommandContext, CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   derivedId,
   shareDecider,
@@ -16,11 +16,14 @@ import {
   type ShareInstanceRef,
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
+import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
+import type { ShareReplicaCalls } from './share-replica-calls.js';
 
 type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
 
 /**
- * The driver calls of a claimed operation on a living share (snapshots, access, resize), and
+ * The driver calls of a claimed operation on a living share (snapshots, access, resize,
+ * replicas), and
  * the command that records each outcome. Run once after the claim, or again on recovery: the
  * driver makes a repeated call with the same command id harmless.
  */
@@ -32,6 +35,7 @@ export class ShareMaintenanceCalls {
     private readonly driverFor: (host: string) => ShareDriver | undefined,
     private readonly clock: () => string,
     private readonly refOf: RefOf,
+    private readonly replicas: ShareReplicaCalls,
   ) {}
 
   /** Runs the operation claimed on `instance` by `commandId` and records its outcome. */
@@ -49,7 +53,7 @@ export class ShareMaintenanceCalls {
       shareDecider,
       shareStream(state.id),
       outcome,
-      this.context(derivedId(commandId, 'outcome'), causationId),
+      nodeCommandContext(derivedId(commandId, 'outcome'), causationId),
       { retryOnConflict: 5 },
     );
   }
@@ -165,6 +169,10 @@ export class ShareMaintenanceCalls {
           };
         }
       }
+      case 'create_replica':
+      case 'delete_replica':
+      case 'promote_replica':
+        return this.replicas.call(driver, pending.operation, state, instance, commandId);
       default:
         throw new Error(`${pending.operation} is not a maintenance operation`);
     }
@@ -215,12 +223,6 @@ export class ShareMaintenanceCalls {
   }
 
   private messageOf(error: unknown, what: string): string {
-    if (error instanceof DriverError) return error.message;
-    this.logger.error(error instanceof Error ? error.stack : String(error));
-    return `Driver failed to ${what}.`;
-  }
-
-  private context(commandId: string, causationId: string): CommandContext {
-    return { commandId, causationId, userId: 'share-node' };
+    return driverFailureMessage(this.logger, error, what);
   }
 }

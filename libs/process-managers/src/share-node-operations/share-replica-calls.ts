@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { CommandContext, CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   derivedId,
   replicasOf,
@@ -12,7 +12,6 @@ import {
   type ShareState,
 } from '#hawser/domain';
 import {
-  DriverError,
   type AccessRule,
   type ExportLocation as DriverExportLocation,
   type ReplicaSnapshotPair,
@@ -20,20 +19,14 @@ import {
   type ShareInstanceRef,
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
+import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
 
 type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
 
-/** The claimed replica operations, run on the node that holds the replica. */
-export const REPLICA_OPERATIONS: ReadonlySet<string> = new Set([
-  'create_replica',
-  'delete_replica',
-  'promote_replica',
-]);
-
 /**
  * The driver calls of replication (reference 5): create, delete and promote a replica once
- * claimed, and refresh a replica's state. Each records its outcome on the share's stream. Run
- * again on recovery: the drivers make a repeated call with the same command id harmless.
+ * claimed (run by the maintenance calls, again on recovery: the drivers make a repeated call with
+ * the same command id harmless), and refresh a replica's state, recorded here.
  */
 export class ShareReplicaCalls {
   private readonly logger = new Logger('share-node');
@@ -44,20 +37,6 @@ export class ShareReplicaCalls {
     private readonly clock: () => string,
     private readonly refOf: RefOf,
   ) {}
-
-  /** Runs the replica operation claimed on `replica` by `commandId` and records its outcome. */
-  async run(
-    state: ShareState,
-    replica: ShareInstanceState,
-    commandId: string,
-    causationId: string,
-  ) {
-    const pending = replica.pendingOperation;
-    const driver = this.driverFor(replica.host);
-    if (!pending || pending.commandId !== commandId || !driver) return;
-    const outcome = await this.call(driver, pending.operation, state, replica, commandId);
-    await this.record(state.id, outcome, commandId, causationId);
-  }
 
   /**
    * Asks the driver how far the replica is behind the active one (Manila's
@@ -84,17 +63,19 @@ export class ShareReplicaCalls {
         outcome = 'failed';
       }
     }
-    await this.record(
-      state.id,
+    await this.commands.handle(
+      shareDecider,
+      shareStream(state.id),
       { type: 'RefreshReplicaState', replicaId: replica.id, outcome, now: this.clock() },
-      commandId,
-      commandId,
+      nodeCommandContext(derivedId(commandId, 'outcome'), commandId),
+      { retryOnConflict: 5 },
     );
   }
 
-  private async call(
+  /** Calls the driver for a claimed replica operation; the command that records its outcome. */
+  async call(
     driver: ShareDriver,
-    operation: string,
+    operation: 'create_replica' | 'delete_replica' | 'promote_replica',
     state: ShareState,
     replica: ShareInstanceState,
     commandId: string,
@@ -175,24 +156,7 @@ export class ShareReplicaCalls {
           const message = this.messageOf(error, 'promote the replica');
           return { type: 'FailReplicaPromotion', replicaId, commandId, message, now: now() };
         }
-      default:
-        throw new Error(`${operation} is not a replica operation`);
     }
-  }
-
-  private async record(
-    shareId: string,
-    command: ShareCommand,
-    commandId: string,
-    causationId: string,
-  ) {
-    await this.commands.handle(
-      shareDecider,
-      shareStream(shareId),
-      command,
-      this.context(derivedId(commandId, 'outcome'), causationId),
-      { retryOnConflict: 5 },
-    );
   }
 
   /** Every placed replica of the share, as Manila's replica_list. */
@@ -270,12 +234,6 @@ export class ShareReplicaCalls {
   }
 
   private messageOf(error: unknown, what: string): string {
-    if (error instanceof DriverError) return error.message;
-    this.logger.error(error instanceof Error ? error.stack : String(error));
-    return `Driver failed to ${what}.`;
-  }
-
-  private context(commandId: string, causationId: string): CommandContext {
-    return { commandId, causationId, userId: 'share-node' };
+    return driverFailureMessage(this.logger, error, what);
   }
 }
