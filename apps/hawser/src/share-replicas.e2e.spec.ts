@@ -467,3 +467,66 @@ describe('a snapshot taken while a replica is being built', () => {
     );
   });
 });
+
+describe('writable replication: every replica is active', () => {
+  let hawser: HawserTestServer;
+
+  beforeAll(async () => {
+    hawser = await startHawser({
+      backends: () => simulatedBackends({ replicationType: 'writable' }),
+    });
+    await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'writable',
+        extra_specs: { driver_handles_share_servers: 'false', replication_type: 'writable' },
+      },
+    });
+  });
+  afterAll(() => hawser.close());
+
+  const replicasOf = async (shareId: string) =>
+    (await hawser.request('GET', `/v2/share-replicas/detail?share_id=${shareId}`)).body
+      .share_replicas as { id: string; status: string; replica_state: string }[];
+
+  it('a new replica is active; promoting it is a 200 no-op; either active replica may go', async () => {
+    const created = await hawser.request('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'writable', availability_zone: 'az-1' },
+    });
+    const shareId = created.body.share.id as string;
+    await eventually(
+      async () => ((await replicasOf(shareId))[0]?.status === 'available' ? true : undefined),
+      10_000,
+      'the share',
+    );
+    const added = await hawser.request('POST', '/v2/share-replicas', {
+      share_replica: { share_id: shareId, availability_zone: 'az-2' },
+    });
+    const replicaId = added.body.share_replica.id as string;
+    const both = await eventually(
+      async () => {
+        const list = await replicasOf(shareId);
+        return list.length === 2 && list.every((r) => r.status === 'available') ? list : undefined;
+      },
+      10_000,
+      'the replica to be available',
+    );
+    expect(both.map((r) => r.replica_state)).toEqual(['active', 'active']);
+    const promoted = await hawser.request('POST', `/v2/share-replicas/${replicaId}/action`, {
+      promote: null,
+    });
+    expect(promoted.status).toBe(200);
+    // With another active replica left, the first one may be deleted.
+    const first = both.find((r) => r.id !== replicaId)!.id;
+    expect((await hawser.request('DELETE', `/v2/share-replicas/${first}`)).status).toBe(202);
+    await eventually(
+      async () => {
+        const list = await replicasOf(shareId);
+        return list.length === 1 ? list : undefined;
+      },
+      10_000,
+      'the first replica to go',
+    );
+    // The last one is the only active replica now.
+    expect((await hawser.request('DELETE', `/v2/share-replicas/${replicaId}`)).status).toBe(400);
+  });
+});
