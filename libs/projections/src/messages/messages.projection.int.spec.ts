@@ -84,6 +84,48 @@ describe('messages projection', () => {
         });
       }));
 
+  it('given a replica, when its placement and a promotion fail, then the messages are about the replica', () =>
+    projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested] })
+      .when({
+        'share-s1': [
+          {
+            type: 'ReplicaSchedulingFailed',
+            data: {
+              replicaId: 'r1',
+              message: 'No valid host was found.',
+              detail: {},
+              failedAt: '2026-11-22T10:00:03.000Z',
+            },
+          },
+          {
+            type: 'ReplicaPromotionFailed',
+            data: {
+              replicaId: 'r2',
+              commandId: 'c2',
+              message: 'boom',
+              failedAt: '2026-11-22T10:00:04.000Z',
+            },
+          },
+        ],
+      })
+      .then(async (docs) => {
+        const messages = await docs.find<MessageDocument>(
+          MESSAGES,
+          {},
+          {
+            sort: [['created_at', 1]],
+          },
+        );
+        expect(
+          messages.map((m) => [m.resource_type, m.resource_id, m.action_id, m.user_message]),
+        ).toEqual([
+          ['SHARE_REPLICA', 'r1', '001', 'allocate host: An unknown error occurred.'],
+          ['SHARE_REPLICA', 'r2', '004', 'promote: An unknown error occurred.'],
+        ]);
+        expect(messages.every((m) => m.project_id === 'p1')).toBe(true);
+      }));
+
   it('given a message, when it is deleted, then it is gone and the share deletion keeps others', async () => {
     let messageId = '';
     await projectionSpec(messagesProjection)

@@ -2,6 +2,9 @@ import {
   derivedId,
   SHARE_STREAM_PREFIX,
   USER_MESSAGE_STREAM_PREFIX,
+  type ReplicaCreationFailed,
+  type ReplicaPromotionFailed,
+  type ReplicaSchedulingFailed,
   type ShareCreated,
   type ShareCreationDeferred,
   type ShareExtendRefused,
@@ -23,6 +26,7 @@ export const MESSAGE_TTL_MS = 2_592_000_000;
 export const MESSAGE_ACTIONS: Readonly<Record<string, string>> = {
   '001': 'allocate host',
   '002': 'create',
+  '004': 'promote',
   '005': 'update',
   '008': 'extend',
 };
@@ -58,7 +62,7 @@ export interface MessageDocument {
   /** Manila writes ERROR only; Hawser adds INFO for a share created from a snapshot. */
   message_level: 'ERROR' | 'INFO';
   request_id: string | null;
-  resource_type: 'SHARE';
+  resource_type: 'SHARE' | 'SHARE_REPLICA';
   resource_id: string;
   user_message: string;
   created_at: string;
@@ -131,6 +135,9 @@ export const messagesProjection: Projection = {
       'ShareCreated',
       'ShareCreationFailed',
       'ShareDeleted',
+      'ReplicaSchedulingFailed',
+      'ReplicaCreationFailed',
+      'ReplicaPromotionFailed',
       'UserMessageDeleted',
     ],
   },
@@ -194,6 +201,25 @@ export const messagesProjection: Projection = {
       case 'ShareDeleted':
         ctx.delete(MESSAGE_SOURCES, shareId);
         return;
+      case 'ReplicaSchedulingFailed': {
+        const data = event.data as ReplicaSchedulingFailed['data'];
+        const message = recordedUserMessage(data.detail) ?? unknownError('001');
+        await putMessage(ctx, event, shareId, message, data.failedAt, undefined, {
+          type: 'SHARE_REPLICA',
+          id: data.replicaId,
+        });
+        return;
+      }
+      case 'ReplicaCreationFailed':
+      case 'ReplicaPromotionFailed': {
+        const data = event.data as (ReplicaCreationFailed | ReplicaPromotionFailed)['data'];
+        const action = event.type === 'ReplicaCreationFailed' ? '002' : '004';
+        await putMessage(ctx, event, shareId, unknownError(action), data.failedAt, undefined, {
+          type: 'SHARE_REPLICA',
+          id: data.replicaId,
+        });
+        return;
+      }
       case 'UserMessageDeleted':
         ctx.delete(MESSAGES, (event.data as UserMessageDeleted['data']).messageId);
         return;
@@ -208,6 +234,7 @@ const putMessage = async (
   message: RecordedUserMessage,
   createdAt: string,
   known?: MessageSourceDocument,
+  resource: { type: MessageDocument['resource_type']; id: string } = { type: 'SHARE', id: shareId },
 ): Promise<void> => {
   const source = known ?? (await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId));
   if (!source) return;
@@ -218,8 +245,8 @@ const putMessage = async (
     detail_id: message.detailId,
     message_level: message.level ?? 'ERROR',
     request_id: source.request_id,
-    resource_type: 'SHARE',
-    resource_id: shareId,
+    resource_type: resource.type,
+    resource_id: resource.id,
     user_message: message.userMessage,
     created_at: createdAt,
     expires_at: expiresAt(createdAt),
