@@ -270,6 +270,41 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
     // go without the share's different_host hint.
     expect(replica.host).not.toBe(share.host);
     expect(replica.host).not.toBe(BIG);
+
+    // An admin's only_host (2.67+) overrides the hints: the big pool, which different_host forbids.
+    const tooEarly = await hawser.request(
+      'POST',
+      '/v2/share-replicas',
+      { share_replica: { share_id: share.id, scheduler_hints: { only_host: BIG } } },
+      { version: '2.66' },
+    );
+    expect(tooEarly.status).toBe(400);
+    const notAHint = await hawser.request(
+      'POST',
+      '/v2/share-replicas',
+      { share_replica: { share_id: share.id, scheduler_hints: { same_host: anchor.id } } },
+      { version: '2.67' },
+    );
+    expect(notAHint.status).toBe(400);
+    const overridden = await hawser.request(
+      'POST',
+      '/v2/share-replicas',
+      { share_replica: { share_id: share.id, scheduler_hints: { only_host: BIG } } },
+      { version: '2.67' },
+    );
+    expect(overridden.status).toBe(202);
+    const placed = await eventually(
+      async () => {
+        const shown = await hawser.request(
+          'GET',
+          `/v2/share-replicas/${overridden.body.share_replica.id}`,
+        );
+        return shown.body.share_replica?.host ? shown.body.share_replica : undefined;
+      },
+      10_000,
+      'the overriding replica to be placed',
+    );
+    expect(placed.host).toBe(BIG);
   });
 
   it("only_host (2.67+) places an admin's share on that pool; ignored for members and before 2.67", async () => {

@@ -18,6 +18,7 @@ export const replicaSchedulingRequest = ({
   share,
   replica,
   affinity,
+  onlyHost,
 }: ReplicaPlacementRequest): SchedulingRequest => {
   const active = share.instances.find(
     (i) => i.replicaState === 'active' && i.status === 'available',
@@ -34,5 +35,6 @@ export const replicaSchedulingRequest = ({
     allReplicaHosts: share.instances.map((i) => i.host),
     sameHost: affinity?.sameHost ?? null,
     differentHost: affinity?.differentHost ?? null,
+    onlyHost: onlyHost ?? null,
   });
 };

@@ -89,9 +89,7 @@ export class ShareReplicasService {
     if (!share.replication_type) {
       throw badRequest(`Replication not supported for share ${share.id}.`);
     }
-    if (dto.scheduler_hints !== undefined) {
-      throw badRequest('Scheduler hints are not supported for share replicas.');
-    }
+    const onlyHost = replicaOnlyHost(dto.scheduler_hints, ctx, auth);
     const zone = dto.availability_zone
       ? await this.shares.findZone(dto.availability_zone)
       : undefined;
@@ -124,6 +122,7 @@ export class ShareReplicasService {
         type: 'RequestReplica',
         replicaId,
         availabilityZone: zone?.name ?? null,
+        ...(onlyHost !== undefined && { onlyHost }),
         now: new Date().toISOString(),
       },
       commandContextOf(ctx),
@@ -157,3 +156,31 @@ export class ShareReplicasService {
     return result.position !== undefined;
   }
 }
+
+/**
+ * `scheduler_hints` of a replica create: from 2.67 an admin's `only_host` places the replica on
+ * that pool and the share's affinity hints are not applied (Manila's override); a member's
+ * `only_host` is ignored, as for shares. Other keys are not replica hints: 400.
+ */
+const replicaOnlyHost = (
+  raw: unknown,
+  ctx: RequestContext,
+  auth: AuthContext,
+): string | undefined => {
+  if (raw === undefined || raw === null) return undefined;
+  if (!atLeast(ctx.microversion, '2.67')) {
+    throw badRequest('Scheduler hints are accepted for share replicas from microversion 2.67.');
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw badRequest('scheduler_hints must be an object.');
+  }
+  const { only_host: onlyHost, ...others } = raw as Record<string, unknown>;
+  if (Object.keys(others).length > 0) {
+    throw badRequest(
+      `Share replicas take only the only_host hint, not ${Object.keys(others).join(', ')}.`,
+    );
+  }
+  if (onlyHost === undefined || onlyHost === null || onlyHost === '') return undefined;
+  if (typeof onlyHost !== 'string') throw badRequest('only_host must be a pool host string.');
+  return auth.isAdmin ? onlyHost : undefined;
+};

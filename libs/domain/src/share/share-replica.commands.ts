@@ -5,6 +5,8 @@ export type ReplicaCommand =
       type: 'RequestReplica';
       replicaId: string;
       availabilityZone: string | null;
+      /** An admin's `only_host` (2.67+): that pool, and the share's affinity hints not applied. */
+      onlyHost?: string;
       now: string;
     }
   | {

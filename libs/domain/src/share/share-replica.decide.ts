@@ -85,6 +85,7 @@ export const decideReplica = (
           data: {
             replicaId: command.replicaId,
             availabilityZone: command.availabilityZone,
+            ...(command.onlyHost !== undefined && { onlyHost: command.onlyHost }),
             snapshotInstances: state.snapshots.map((s) => ({
               snapshotId: s.id,
               snapshotInstanceId: snapshotInstanceIdOf(s.id, command.replicaId),

@@ -12,6 +12,8 @@ export type ReplicaRequested = DomainEvent<
     replicaId: string;
     /** The zone asked for, if any. */
     availabilityZone: string | null;
+    /** An admin's `only_host`: overrides the share's affinity hints; absent when not given. */
+    onlyHost?: string;
     snapshotInstances: { snapshotId: string; snapshotInstanceId: string }[];
     /** The quota holder counting this replica (released when a replica goes). */
     quotaHolderId: string;

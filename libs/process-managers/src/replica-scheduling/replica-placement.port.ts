@@ -8,6 +8,8 @@ export interface ReplicaPlacementRequest {
   readonly replica: ShareInstanceState;
   /** The share's scheduler hints as its metadata records them, resolved (`AffinityHints`). */
   readonly affinity?: AffinityConstraint;
+  /** An admin's `only_host`: the one pool to consider; the affinity hints are then not given. */
+  readonly onlyHost?: string;
 }
 
 /** The scheduler as the replica scheduling process manager sees it. */

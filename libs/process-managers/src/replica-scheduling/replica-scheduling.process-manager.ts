@@ -34,13 +34,17 @@ export const replicaSchedulingProcessManager = (
       placement.consume(data.host, data.replicaId, data.size, Date.parse(data.scheduledAt));
       return;
     }
-    const { replicaId } = event.data as ReplicaRequested['data'];
+    const { replicaId, onlyHost } = event.data as ReplicaRequested['data'];
     const { state } = await commands.load(shareDecider, event.streamId);
     const replica = state.instances.find((i) => i.id === replicaId);
     // Deleted meanwhile, or placed already by an earlier run of this event.
     if (!replica || replica.host !== '' || replica.status !== 'creating') return;
-    const affinity = await hints.ofShare(state);
-    const decision = placement.placeReplica({ share: state, replica, affinity });
+    // An admin's only_host overrides the share's hints (reference 7.4).
+    const decision = placement.placeReplica(
+      onlyHost === undefined
+        ? { share: state, replica, affinity: await hints.ofShare(state) }
+        : { share: state, replica, onlyHost },
+    );
     await commands.handle(
       shareDecider,
       event.streamId,
