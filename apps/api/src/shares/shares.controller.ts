@@ -31,6 +31,7 @@ import { Inject } from '@nestjs/common';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import { actionOf, statusArgument } from '../http/action-body.js';
 import { metadataFromBody } from '../http/metadata-body.js';
 import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
@@ -138,17 +139,11 @@ export class SharesController {
   ) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
-    if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
-      throw badRequest('Malformed request body: exactly one action is expected.');
-    }
-    const [name, argument] = Object.entries(body)[0] as [string, unknown];
-    const legacy = !atLeast(ctx.microversion, '2.7');
-    const action = legacy && name.startsWith('os-') ? name.slice(3) : name;
+    const { name, action, argument } = actionOf(body, ctx);
     switch (action) {
       case 'reset_status': {
         requireAdmin(ctx, 'share:reset_status');
-        const status = (argument as { status?: unknown } | null)?.status;
-        if (typeof status !== 'string') throw badRequest('Must specify a status.');
+        const status = statusArgument(argument);
         const doc = await this.shares.find(id, auth);
         await this.shares.run(doc.id, ctx, {
           type: 'ResetShareStatus',
