@@ -156,6 +156,20 @@ describe('quota sets over HTTP (given a share type)', () => {
     expect((await detail(CROWD)).shares.in_use).toBe(3);
   });
 
+  it('refuses to set or delete quotas per user or per share type, changing nothing', async () => {
+    const head = await events.headPosition();
+    for (const query of ['user_id=u1', 'share_type=default']) {
+      const put = await hawser.request('PUT', `/v2/quota-sets/${PROJECT}?${query}`, {
+        quota_set: { shares: 7 },
+      });
+      expect(put.status).toBe(400);
+      expect(put.body.badRequest.message).toMatch(/per user or per share type are not supported/);
+      const removed = await hawser.request('DELETE', `/v2/quota-sets/${PROJECT}?${query}`);
+      expect(removed.status).toBe(400);
+    }
+    expect(await events.headPosition()).toBe(head);
+  });
+
   it('records nothing for an update that names no limit', async () => {
     const before = await hawser.request('GET', '/hawser/v1/events?limit=1000&stream_prefix=quota-');
     const empty = await hawser.request('PUT', `/v2/quota-sets/${PROJECT}`, { quota_set: {} });

@@ -60,9 +60,15 @@ export class QuotaSetsController {
   }
 
   @Put(':project')
-  async update(@Req() req: Request, @Param('project') project: string, @Body() body: unknown) {
+  async update(
+    @Req() req: Request,
+    @Param('project') project: string,
+    @Body() body: unknown,
+    @Query() query: Record<string, string>,
+  ) {
     const ctx = this.versioned(req);
     requireAdmin(ctx, 'quota_set:update');
+    refuseNarrowerQuotas(query);
     const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set'), ctx.microversion);
     // An update that names no limit changes nothing, and records nothing (as in Manila).
     if (Object.keys(update.limits).length > 0) {
@@ -74,9 +80,14 @@ export class QuotaSetsController {
 
   @Delete(':project')
   @HttpCode(202)
-  async remove(@Req() req: Request, @Param('project') project: string) {
+  async remove(
+    @Req() req: Request,
+    @Param('project') project: string,
+    @Query() query: Record<string, string>,
+  ) {
     const ctx = this.versioned(req);
     requireAdmin(ctx, 'quota_set:delete');
+    refuseNarrowerQuotas(query);
     await this.quotas.resetLimits(project, commandContextOf(ctx));
   }
 
@@ -103,3 +114,16 @@ export class QuotaSetsController {
     return ctx;
   }
 }
+
+/**
+ * Quotas per user or per share type are not kept: setting or deleting them is refused with a 400
+ * (writing the project's limits instead would be wrong). Reading them answers the project's
+ * limits, which is what Manila answers for a user or type that has none of its own.
+ */
+const refuseNarrowerQuotas = (query: Record<string, string>): void => {
+  if (query.user_id !== undefined || query.share_type !== undefined) {
+    throw badRequest(
+      "Quotas per user or per share type are not supported; set the project's quotas.",
+    );
+  }
+};
