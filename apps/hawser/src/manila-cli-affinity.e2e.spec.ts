@@ -2,13 +2,13 @@ import { jest } from '@jest/globals';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 import {
   cliError,
-  describeRun,
   findManilaCli,
   parseProperties,
   runManila,
-  type ManilaCliResult,
   type ManilaCliTarget,
   CLI_STEP_TIMEOUT_MS,
+  describeSkippedWithoutCli,
+  cliSteps,
 } from './test-support/manila-cli.js';
 import { backendsWithOneBigPool, BIG_POOL } from './test-support/simulated-backends.js';
 
@@ -33,11 +33,7 @@ interface Share {
 }
 
 if (!manila) {
-  describe('scheduler hints with the manila CLI', () => {
-    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
-      expect(manila).toBeDefined();
-    });
-  });
+  describeSkippedWithoutCli('scheduler hints with the manila CLI');
 } else {
   const hawser = await startHawser({ backends: backendsWithOneBigPool });
   const http = (method: string, route: string) =>
@@ -49,11 +45,7 @@ if (!manila) {
     microversion: '2.72',
   };
   const run = (...args: string[]) => runManila(manila, target, args);
-  const cli = async (...args: string[]): Promise<ManilaCliResult> => {
-    const result = await run(...args);
-    if (result.code !== 0) throw new Error(describeRun(args, result));
-    return result;
-  };
+  const cli = cliSteps(manila, target);
   /** `manila create NFS 1 --name NAME ...`, then the share over HTTP once it has settled. */
   const create = async (name: string, ...args: string[]): Promise<Share> => {
     const created = parseProperties(

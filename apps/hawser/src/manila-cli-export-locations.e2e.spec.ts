@@ -1,12 +1,12 @@
 import { jest } from '@jest/globals';
 import {
-  describeRun,
   findManilaCli,
   parseProperties,
   parseTable,
-  runManila,
   type ManilaCliTarget,
   CLI_STEP_TIMEOUT_MS,
+  describeSkippedWithoutCli,
+  cliSteps,
 } from './test-support/manila-cli.js';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
@@ -21,22 +21,15 @@ const manila = findManilaCli();
 const PROJECT = 'e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1';
 
 if (!manila) {
-  describe('the manila CLI: export locations', () => {
-    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
-      expect(manila).toBeDefined();
-    });
-  });
+  describeSkippedWithoutCli('the manila CLI: export locations');
 } else {
   describe('the manila CLI: export locations and share instances', () => {
     let target: ManilaCliTarget;
     let hawser: Awaited<ReturnType<typeof startHawser>>;
     let shareId: string;
 
-    const cli = async (...args: string[]) => {
-      const result = await runManila(manila, target, args);
-      if (result.code !== 0) throw new Error(describeRun(args, result));
-      return result.stdout;
-    };
+    // The target is known once the server listens.
+    const cli = async (...args: string[]) => (await cliSteps(manila, target)(...args)).stdout;
 
     beforeAll(async () => {
       hawser = await startHawser();

@@ -9,13 +9,13 @@ import { expectRisingProgress, watchUntilSettled } from './test-support/share-pr
 import {
   cliError,
   CLI_STEP_TIMEOUT_MS,
-  describeRun,
   findManilaCli,
   parseProperties,
   parseTable,
   runManila,
-  type ManilaCliResult,
   type ManilaCliTarget,
+  describeSkippedWithoutCli,
+  cliSteps,
 } from './test-support/manila-cli.js';
 
 /*
@@ -45,11 +45,7 @@ const dataLastingFor = (cliSeconds: number): Buffer => {
 };
 
 if (!manila) {
-  describe('the manila CLI creating shares from snapshots', () => {
-    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
-      expect(manila).toBeDefined();
-    });
-  });
+  describeSkippedWithoutCli('the manila CLI creating shares from snapshots');
 } else {
   const hawser = await startHawser({
     backends: (dataDir) => fromSnapshotBackends(dataDir, COPY_BYTES_PER_SECOND),
@@ -66,11 +62,7 @@ if (!manila) {
     projectId: PROJECT,
     microversion: '2.72',
   };
-  const cli = async (...args: string[]): Promise<ManilaCliResult> => {
-    const result = await runManila(manila, target, args);
-    if (result.code !== 0) throw new Error(describeRun(args, result));
-    return result;
-  };
+  const cli = cliSteps(manila, target);
   const show = async (name: string) => parseProperties((await cli('show', name)).stdout);
   const localDirectoryOf = async (shareId: string): Promise<string> => {
     const listed = await http('GET', `/v2/shares/${shareId}/export_locations`);

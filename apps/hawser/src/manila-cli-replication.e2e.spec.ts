@@ -10,6 +10,7 @@ import {
   runManila,
   type ManilaCliTarget,
   CLI_STEP_TIMEOUT_MS,
+  describeSkippedWithoutCli,
 } from './test-support/manila-cli.js';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
@@ -48,11 +49,7 @@ const replicationBackends = (dataDir: string): BackendConfig[] => {
 };
 
 if (!manila) {
-  describe('share replication with the manila CLI', () => {
-    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
-      expect(manila).toBeDefined();
-    });
-  });
+  describeSkippedWithoutCli('share replication with the manila CLI');
 } else {
   const hawser = await startHawser({
     backends: replicationBackends,

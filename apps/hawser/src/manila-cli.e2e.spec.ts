@@ -1,15 +1,14 @@
 import { jest } from '@jest/globals';
 import {
   CLI_STEP_TIMEOUT_MS,
-  describeRun,
   findManilaCli,
   parseProperties,
   parseTable,
   parseTables,
   propertiesOf,
-  runManila,
-  type ManilaCliResult,
   type ManilaCliTarget,
+  describeSkippedWithoutCli,
+  cliSteps,
 } from './test-support/manila-cli.js';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
@@ -26,11 +25,7 @@ const PROJECT = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 const ADMIN = `admin:${PROJECT}`;
 
 if (!manila) {
-  describe('the manila CLI against Hawser', () => {
-    it.skip('skipped: no manila command on PATH (apt-get install python3-manilaclient)', () => {
-      expect(manila).toBeDefined();
-    });
-  });
+  describeSkippedWithoutCli('the manila CLI against Hawser');
 } else {
   const hawser = await startHawser();
   const http = (method: string, route: string, body?: unknown) =>
@@ -43,11 +38,7 @@ if (!manila) {
   };
 
   /** Runs one CLI command; a non-zero exit fails with the CLI's requests and our answers. */
-  const cli = async (...args: string[]): Promise<ManilaCliResult> => {
-    const result = await runManila(manila, target, args);
-    if (result.code !== 0) throw new Error(describeRun(args, result));
-    return result;
-  };
+  const cli = cliSteps(manila, target);
   describe('the manila CLI (python3-manilaclient) against Hawser, admin-guide flow', () => {
     let typeId: string;
     let shareId: string;
