@@ -9,6 +9,9 @@ export type { SimulatedShareView } from './simulated/simulated-storage.js';
 export type { JournalEntry, JournalOutcome } from './simulated/operation-journal.js';
 export { OperationJournal } from './simulated/operation-journal.js';
 export { LocalShareDriver } from './local/local.driver.js';
-export type { SizeEnforcement } from './local/size-enforcement.js';
+export type {
+  SizeEnforcement,
+  SizeEnforcementStrategy,
+} from './local/size-enforcement/size-enforcement.js';
 export type { AppliedAccessRule } from './common/access-rules.js';
 export { sampleBackends, SAMPLE_REPLICATION_DOMAIN } from './config/sample-backends.js';

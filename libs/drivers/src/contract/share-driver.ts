@@ -124,6 +124,8 @@ export interface ShareUsage {
   readonly limitBytes: number;
   readonly overLimit: boolean;
   readonly enforcement: 'enforced' | 'reported';
+  /** How: `reported`, or the back end's mechanism (`btrfs-qgroup`, ...). */
+  readonly strategy?: string;
 }
 
 export type CreateShareFromSnapshotResult = ShareStatusResult & {

@@ -15,7 +15,9 @@ import { isMissing, writeFileAtomic } from './json-file.js';
 import { LocalLayout } from './local-layout.js';
 import type { LocalShareMeta } from './local-metadata.js';
 import { LocalStore } from './local-store.js';
-import { cloneTree, removeTree, type CloneMethod } from './tree-operations.js';
+import { detectSizeEnforcement } from './size-enforcement/detect.js';
+import type { SizeEnforcementStrategy } from './size-enforcement/size-enforcement.js';
+import { cloneTree, type CloneMethod } from './tree-operations.js';
 
 /** What the local driver's parts share: configuration, layout, metadata and common steps. */
 export class LocalContext {
@@ -25,6 +27,8 @@ export class LocalContext {
   readonly poolNames: readonly string[];
   readonly replicationType: ReplicationType | null;
   readonly cloneMethods = new Map<string, CloneMethod>();
+  /** Per pool host, this back end's and peers' (detected when first touched). */
+  private readonly enforcements = new Map<string, Promise<SizeEnforcementStrategy>>();
   private readonly exportAddress: string;
 
   constructor(readonly config: LocalBackendConfig) {
@@ -68,15 +72,82 @@ export class LocalContext {
     ];
   }
 
-  /** Clones with the pool's method, falling back to a plain copy (e.g. across file systems). */
-  async clone(source: string, target: string, targetHost: string): Promise<CloneMethod> {
+  /** How the pool of `host` holds shares to their size. */
+  enforcementFor(host: string): Promise<SizeEnforcementStrategy> {
+    let found = this.enforcements.get(host);
+    if (!found) {
+      found = detectSizeEnforcement(this.layout.poolDir(host));
+      this.enforcements.set(host, found);
+      found.catch(() => this.enforcements.delete(host));
+    }
+    return found;
+  }
+
+  /** An empty share directory, limited to the share's size where the pool enforces sizes. */
+  async prepareShareDir(share: ShareInstanceRef): Promise<string> {
+    const dir = this.layout.shareDir(share.host, share.instanceId);
+    await (await this.enforcementFor(share.host)).prepare(dir, share.sizeGiB);
+    return dir;
+  }
+
+  async removeShareDir(host: string, instanceId: string): Promise<void> {
+    await (await this.enforcementFor(host)).remove(this.layout.shareDir(host, instanceId));
+  }
+
+  async removeSnapshotDir(host: string, snapshotInstanceId: string): Promise<void> {
+    await (
+      await this.enforcementFor(host)
+    ).remove(this.layout.snapshotDir(host, snapshotInstanceId));
+  }
+
+  /**
+   * A point-in-time copy of `source` at `target` in the pool of `targetHost`: the file
+   * system's snapshot where the pool has one, else a reflink, else a plain copy (each falls
+   * back to the next, e.g. across file systems).
+   */
+  async snapshotTree(source: string, target: string, targetHost: string): Promise<CloneMethod> {
+    const enforcement = await this.enforcementFor(targetHost);
     const method = this.cloneMethods.get(targetHost) ?? 'copy';
-    if (method === 'reflink') {
+    if (method === 'subvolume' && enforcement.snapshot) {
+      try {
+        await enforcement.snapshot(source, target);
+        return 'subvolume';
+      } catch {
+        await enforcement.remove(target);
+      }
+    }
+    return this.copyTree(source, target, method === 'copy' ? 'copy' : 'reflink', enforcement);
+  }
+
+  /** A new share holding a copy of a snapshot, in the snapshot's pool, limited to its size. */
+  async cloneIntoShare(source: string, share: ShareInstanceRef): Promise<void> {
+    const enforcement = await this.enforcementFor(share.host);
+    const target = this.layout.shareDir(share.host, share.instanceId);
+    if (this.cloneMethods.get(share.host) === 'subvolume' && enforcement.cloneShare) {
+      try {
+        await enforcement.cloneShare(source, target, share.sizeGiB);
+        return;
+      } catch {
+        await enforcement.remove(target);
+      }
+    }
+    await enforcement.prepare(target, share.sizeGiB);
+    await this.copyTree(source, target, this.cloneMethods.get(share.host) ?? 'copy', null);
+  }
+
+  /** Reflinks where asked and possible, else copies; `fresh` removes a failed attempt first. */
+  private async copyTree(
+    source: string,
+    target: string,
+    method: CloneMethod,
+    fresh: SizeEnforcementStrategy | null,
+  ): Promise<CloneMethod> {
+    if (method !== 'copy') {
       try {
         await cloneTree(source, target, 'reflink');
         return 'reflink';
       } catch {
-        await removeTree(target);
+        if (fresh) await fresh.remove(target);
       }
     }
     await cloneTree(source, target, 'copy');

@@ -12,7 +12,7 @@ import type { LocalContext } from './local-context.js';
 import type { LocalMarker } from './local-metadata.js';
 import type { LocalReplication } from './local-replication.js';
 import type { LocalShares } from './local-shares.js';
-import { exists, removeTree } from './tree-operations.js';
+import { exists } from './tree-operations.js';
 
 type Resolution = RecoveredOperation['resolution'];
 
@@ -50,8 +50,19 @@ export class LocalRecovery {
     return recovered;
   }
 
+  /**
+   * Sets every share's limit from its metadata again: a crash between changing a limit and
+   * recording the new size leaves them apart.
+   */
+  async reapplyLimits(): Promise<void> {
+    const hosts = await this.context.poolHostsOf(this.context.backend);
+    for (const meta of await this.context.store.listShares(hosts)) {
+      if (meta.status !== 'creating_from_snapshot') await this.shares.applyLimit(meta);
+    }
+  }
+
   private async recover(marker: LocalMarker): Promise<Resolution> {
-    const { store, layout } = this.context;
+    const { store } = this.context;
     switch (marker.operation) {
       case 'createShare': {
         const { share } = marker.request as { share: ShareInstanceRef };
@@ -75,7 +86,7 @@ export class LocalRecovery {
           snapshot: SnapshotInstanceRef;
           share: ShareInstanceRef;
         };
-        await removeTree(layout.snapshotDir(share.host, snapshot.snapshotInstanceId));
+        await this.context.removeSnapshotDir(share.host, snapshot.snapshotInstanceId);
         await store.removeSnapshot(share.host, snapshot.snapshotInstanceId);
         return 'rolled_back';
       }
@@ -84,7 +95,7 @@ export class LocalRecovery {
           snapshot: SnapshotInstanceRef;
           share: ShareInstanceRef;
         };
-        await removeTree(layout.snapshotDir(share.host, snapshot.snapshotInstanceId));
+        await this.context.removeSnapshotDir(share.host, snapshot.snapshotInstanceId);
         await store.removeSnapshot(share.host, snapshot.snapshotInstanceId);
         return 'completed';
       }

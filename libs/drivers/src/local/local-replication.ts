@@ -28,7 +28,7 @@ import type { CopyJobs } from './copy-jobs.js';
 import type { LocalContext } from './local-context.js';
 import type { LocalShareMeta } from './local-metadata.js';
 import { newMeta } from './local-shares.js';
-import { copyTreeIncremental, exists, removeTree, setTreeWritable } from './tree-operations.js';
+import { copyTreeIncremental, exists, setTreeWritable } from './tree-operations.js';
 
 /**
  * Replicas are directories in other pools or back ends under the same root, kept in sync from
@@ -46,7 +46,7 @@ export class LocalReplication {
     const type = this.context.requireReplication();
     this.context.own(newReplica);
     const active = activeReplicaOf(replicaList);
-    const { store, layout } = this.context;
+    const { store } = this.context;
     const activeDir = await this.requireActiveData(active);
     const readOnly = type === 'readable';
     const existing = await store.readShare(newReplica.host, newReplica.instanceId);
@@ -58,7 +58,7 @@ export class LocalReplication {
         newReplica.instanceId,
         request,
         async () => {
-          const dir = layout.shareDir(newReplica.host, newReplica.instanceId);
+          const dir = await this.context.prepareShareDir(newReplica);
           await copyTreeIncremental(activeDir, dir, { deleteExtraneous: true });
           await this.copyReplicaSnapshots(active, newReplica, replicaSnapshots, commandId);
           await setTreeWritable(dir, !readOnly);
@@ -92,13 +92,13 @@ export class LocalReplication {
 
   /** Removes a replica's data, its snapshot instances and its metadata. */
   async destroyReplica(replica: ShareInstanceRef): Promise<void> {
-    const { store, layout } = this.context;
+    const { store } = this.context;
     for (const snapshot of await store.listSnapshots(replica.host)) {
       if (snapshot.shareInstanceId !== replica.instanceId) continue;
-      await removeTree(layout.snapshotDir(replica.host, snapshot.snapshotInstanceId));
+      await this.context.removeSnapshotDir(replica.host, snapshot.snapshotInstanceId);
       await store.removeSnapshot(replica.host, snapshot.snapshotInstanceId);
     }
-    await removeTree(layout.shareDir(replica.host, replica.instanceId));
+    await this.context.removeShareDir(replica.host, replica.instanceId);
     await store.removeShare(replica.host, replica.instanceId);
   }
 
@@ -288,12 +288,12 @@ export class LocalReplication {
     replicaList: readonly ShareInstanceRef[],
     instances: readonly SnapshotInstanceRef[],
   ): Promise<SnapshotInstanceUpdate[]> {
-    const { store, layout } = this.context;
+    const { store } = this.context;
     const updates: SnapshotInstanceUpdate[] = [];
     for (const instance of instances) {
       const member = replicaList.find((r) => r.instanceId === instance.shareInstanceId);
       if (member) {
-        await removeTree(layout.snapshotDir(member.host, instance.snapshotInstanceId));
+        await this.context.removeSnapshotDir(member.host, instance.snapshotInstanceId);
         await store.removeSnapshot(member.host, instance.snapshotInstanceId);
       }
       updates.push({ snapshotInstanceId: instance.snapshotInstanceId, status: 'deleted' });
@@ -307,10 +307,10 @@ export class LocalReplication {
     this.context.requireReplication();
     const { commandId, replicaList, shareReplica, replicaSnapshots, replicaSnapshot } = request;
     this.context.own(shareReplica);
-    const { store, layout } = this.context;
+    const { store } = this.context;
     const id = replicaSnapshot.snapshotInstanceId;
     if (replicaSnapshot.status === 'deleting') {
-      await removeTree(layout.snapshotDir(shareReplica.host, id));
+      await this.context.removeSnapshotDir(shareReplica.host, id);
       await store.removeSnapshot(shareReplica.host, id);
       throw snapshotNotFound(id);
     }
@@ -369,8 +369,8 @@ export class LocalReplication {
       : layout.shareDir(member.host, member.instanceId);
     if (!(await exists(source))) return false;
     const target = layout.snapshotDir(member.host, instance.snapshotInstanceId);
-    await removeTree(target);
-    const method = await this.context.clone(source, target, member.host);
+    await this.context.removeSnapshotDir(member.host, instance.snapshotInstanceId);
+    const method = await this.context.snapshotTree(source, target, member.host);
     await store.writeSnapshot({
       snapshotId: instance.snapshotId,
       snapshotInstanceId: instance.snapshotInstanceId,

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { DriverError } from '../contract/driver-error.js';
 import type {
   CreateShareFromSnapshotRequest,
@@ -27,7 +26,7 @@ import {
 import type { CopyJobs } from './copy-jobs.js';
 import type { LocalContext } from './local-context.js';
 import type { LocalShareMeta } from './local-metadata.js';
-import { exists, measureTree, removeTree } from './tree-operations.js';
+import { exists, measureTree } from './tree-operations.js';
 
 const GIB = 1024 ** 3;
 
@@ -54,9 +53,7 @@ export class LocalShares {
 
   /** The directory and metadata of a new empty share (also used to finish a crashed create). */
   async materialise(share: ShareInstanceRef, commandId: string): Promise<void> {
-    await fs.mkdir(this.context.layout.shareDir(share.host, share.instanceId), {
-      recursive: true,
-    });
+    await this.context.prepareShareDir(share);
     await this.context.store.writeShare(newMeta(share, commandId, 'available'));
   }
 
@@ -87,8 +84,8 @@ export class LocalShares {
 
   /** Removes a share's data, metadata and any unfinished-creation marker. */
   async destroy(share: ShareInstanceRef): Promise<void> {
-    const { store, layout, backend } = this.context;
-    await removeTree(layout.shareDir(share.host, share.instanceId));
+    const { store, backend } = this.context;
+    await this.context.removeShareDir(share.host, share.instanceId);
     await store.removeShare(share.host, share.instanceId);
     await store.removeMarker(backend, 'createShareFromSnapshot', share.instanceId);
   }
@@ -112,7 +109,7 @@ export class LocalShares {
         snapshot.snapshotInstanceId,
         { snapshot, share },
         async () => {
-          const method = await this.context.clone(
+          const method = await this.context.snapshotTree(
             layout.shareDir(share.host, share.instanceId),
             target,
             share.host,
@@ -129,7 +126,7 @@ export class LocalShares {
           await store.writeSnapshot(created);
           return created;
         },
-        () => removeTree(target),
+        () => this.context.removeSnapshotDir(share.host, snapshot.snapshotInstanceId),
       ));
     return { status: 'available', progress: 100, providerLocation: `${meta.method}:${target}` };
   }
@@ -150,7 +147,7 @@ export class LocalShares {
       snapshot.snapshotInstanceId,
       { snapshot, share },
       async () => {
-        await removeTree(dir);
+        await this.context.removeSnapshotDir(share.host, snapshot.snapshotInstanceId);
         await store.removeSnapshot(share.host, snapshot.snapshotInstanceId);
       },
     );
@@ -188,7 +185,7 @@ export class LocalShares {
           share.instanceId,
           request,
           async () => {
-            await this.context.clone(source, target, share.host);
+            await this.context.cloneIntoShare(source, share);
             await store.writeShare(newMeta(share, commandId, 'available'));
           },
           () => this.destroy(share),
@@ -208,7 +205,7 @@ export class LocalShares {
         request,
         startedAt: new Date().toISOString(),
       });
-      await fs.mkdir(target, { recursive: true });
+      await this.context.prepareShareDir(share);
       await store.writeShare({
         ...newMeta(share, commandId, 'creating_from_snapshot'),
         copySource: { dir: source, totalBytes: bytes },
@@ -266,17 +263,20 @@ export class LocalShares {
         ...(meta.errorMessage ? { errorMessage: meta.errorMessage } : {}),
       };
     }
-    const { bytes } = await measureTree(this.context.layout.shareDir(meta.host, meta.instanceId));
+    const enforcement = await this.context.enforcementFor(meta.host);
+    const dir = this.context.layout.shareDir(meta.host, meta.instanceId);
+    const { usedBytes, enforced } = await enforcement.usage(dir);
     const limitBytes = meta.sizeGiB * GIB;
     return {
       status: 'available',
       progress: 100,
       exportLocations: this.context.exportLocations(meta.host, meta.instanceId),
       usage: {
-        usedBytes: bytes,
+        usedBytes,
         limitBytes,
-        overLimit: bytes > limitBytes,
-        enforcement: 'reported',
+        overLimit: usedBytes > limitBytes,
+        enforcement: enforced ? 'enforced' : 'reported',
+        strategy: enforced ? enforcement.description.strategy : 'reported',
       },
     };
   }
@@ -307,12 +307,12 @@ export class LocalShares {
         });
       }
       const dir = this.context.layout.shareDir(share.host, share.instanceId);
-      const { bytes } = await measureTree(dir);
-      if (bytes > newSizeGiB * GIB) {
+      const { usedBytes } = await (await this.context.enforcementFor(share.host)).usage(dir);
+      if (usedBytes > newSizeGiB * GIB) {
         throw new DriverError({
           code: 'shrinking_possible_data_loss',
           userMessage: 'The share holds more data than the requested size.',
-          detail: `${bytes} bytes used, ${newSizeGiB} GiB requested`,
+          detail: `${usedBytes} bytes used, ${newSizeGiB} GiB requested`,
         });
       }
       return newSizeGiB;
@@ -340,9 +340,19 @@ export class LocalShares {
     const updated = await this.context.store.updateShare(
       share.host,
       share.instanceId,
-      async (meta) => ({ ...meta, sizeGiB: await decide(meta) }),
+      async (meta) => {
+        const sizeGiB = await decide(meta);
+        await this.applyLimit({ ...meta, sizeGiB });
+        return { ...meta, sizeGiB };
+      },
     );
     if (!updated) throw shareNotFound(share.instanceId);
+  }
+
+  /** Sets the share's limit from its metadata (resizes, and again at start-up after a crash). */
+  async applyLimit(meta: LocalShareMeta): Promise<void> {
+    const dir = this.context.layout.shareDir(meta.host, meta.instanceId);
+    await (await this.context.enforcementFor(meta.host)).setLimit(dir, meta.sizeGiB);
   }
 
   private checkNewShare(share: ShareInstanceRef): void {

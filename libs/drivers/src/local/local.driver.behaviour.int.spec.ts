@@ -503,14 +503,15 @@ describe('local driver', () => {
 
       const status = await driver.getShareStatus({ commandId: command(), share });
 
-      const enforcement = driver.sizeEnforcement();
-      expect(enforcement?.mode).toBe('reported');
-      expect(enforcement?.reason).toContain(enforcement?.fileSystem ?? '?');
+      const enforcement = await driver.sizeEnforcement('p1');
+      expect(enforcement).toMatchObject({ strategy: 'reported', mode: 'reported' });
+      expect(enforcement.reason).toContain(enforcement.fileSystem);
       expect(status.usage).toEqual({
         usedBytes: 1.25 * 1024 ** 3,
         limitBytes: 1024 ** 3,
         overLimit: true,
         enforcement: 'reported',
+        strategy: 'reported',
       });
     });
   });

@@ -42,7 +42,7 @@ import { measurePoolStats } from './local-pool-stats.js';
 import { LocalRecovery } from './local-recovery.js';
 import { LocalReplication } from './local-replication.js';
 import { LocalShares } from './local-shares.js';
-import { detectSizeEnforcement, type SizeEnforcement } from './size-enforcement.js';
+import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
 import { probeReflink, type CloneMethod } from './tree-operations.js';
 
 /**
@@ -61,7 +61,6 @@ export class LocalShareDriver implements ShareDriver {
   private readonly shares: LocalShares;
   private readonly replication: LocalReplication;
   private readonly recovery: LocalRecovery;
-  private enforcement: SizeEnforcement | null = null;
 
   constructor(config: LocalBackendConfig) {
     this.context = new LocalContext(config);
@@ -79,7 +78,7 @@ export class LocalShareDriver implements ShareDriver {
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication);
   }
 
-  /** Creates the pool directories and finds out what the file system offers. */
+  /** Creates the pool directories and finds out what each pool's file system offers. */
   async initialize(): Promise<void> {
     const { layout } = this.context;
     for (const pool of this.poolNames) {
@@ -92,10 +91,13 @@ export class LocalShareDriver implements ShareDriver {
       ]) {
         await fs.mkdir(dir, { recursive: true });
       }
-      this.context.cloneMethods.set(host, await probeReflink(layout.poolDir(host)));
+      const enforcement = await this.context.enforcementFor(host);
+      this.context.cloneMethods.set(
+        host,
+        enforcement.snapshot ? 'subvolume' : await probeReflink(layout.poolDir(host)),
+      );
     }
     await fs.mkdir(layout.markersDir(this.backend), { recursive: true });
-    this.enforcement = await detectSizeEnforcement(layout.backendDir(this.backend));
   }
 
   /** Stops background copies; their markers stay, so the next start resumes them. */
@@ -103,14 +105,17 @@ export class LocalShareDriver implements ShareDriver {
     await this.copies.stopAll();
   }
 
-  /** How snapshots are taken in each pool (`reflink` shares blocks, `copy` duplicates them). */
+  /**
+   * How snapshots are taken in each pool: `subvolume` (btrfs snapshot), `reflink` (shared
+   * blocks) or `copy` (new blocks).
+   */
   cloneMethod(pool: string): CloneMethod | undefined {
     return this.context.cloneMethods.get(`${this.backend}#${pool}`);
   }
 
-  /** Whether share sizes are enforced or only reported, and why (known after initialize). */
-  sizeEnforcement(): SizeEnforcement | null {
-    return this.enforcement;
+  /** Whether a pool enforces share sizes or only reports them, how, and why. */
+  async sizeEnforcement(pool: string): Promise<SizeEnforcement> {
+    return (await this.context.enforcementFor(`${this.backend}#${pool}`)).description;
   }
 
   /** Absolute data directory of a share instance on any local back end under the root. */
@@ -173,6 +178,7 @@ export class LocalShareDriver implements ShareDriver {
   /** Finishes or undoes half-done work first, then reports each share the service expects. */
   async ensureShares({ shares }: EnsureSharesRequest): Promise<EnsureSharesResult> {
     const recovered = await this.recovery.recoverAll();
+    await this.recovery.reapplyLimits();
     const resolutionOf = new Map(recovered.map((entry) => [entry.resourceId, entry.resolution]));
     const ensured: EnsuredShare[] = [];
     for (const share of shares) {

@@ -142,13 +142,14 @@ function sameTime(a: { mtimeMs: number }, b: { mtimeMs: number }): boolean {
   return Math.abs(a.mtimeMs - b.mtimeMs) < 1;
 }
 
-export type CloneMethod = 'reflink' | 'copy';
+/** `subvolume`: a read-only btrfs snapshot; `reflink`: shared blocks; `copy`: new blocks. */
+export type CloneMethod = 'subvolume' | 'reflink' | 'copy';
 
 /** A point-in-time copy, sharing blocks (reflink) where the file system can. */
 export async function cloneTree(
   source: string,
   target: string,
-  method: CloneMethod,
+  method: 'reflink' | 'copy',
 ): Promise<void> {
   const flags = method === 'reflink' ? fsConstants.COPYFILE_FICLONE_FORCE : 0;
   const visit = async (from: string, to: string): Promise<void> => {
