@@ -41,6 +41,13 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     meaning:
       "The pool's share node refused the placement (no room left); the scheduler tries again.",
   },
+  ReplicaPlacementRejected: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The pool's share node refused a replica's placement (no room left); the scheduler " +
+      'places the replica again without the pools that refused it.',
+  },
   ShareSchedulingFailed: {
     category: 'share',
     version: 1,

@@ -20,8 +20,8 @@ import {
 } from '#hawser/scheduler';
 
 /**
- * Manila's default filters, then RetryFilter: a share its pool's node handed back is placed
- * again without the pools that refused it (it passes every pool on a first attempt).
+ * Manila's default filters, then RetryFilter: a share or replica its pool's node handed back is
+ * placed again without the pools that refused it (it passes every pool on a first attempt).
  */
 export const SCHEDULER_FILTERS = [...DEFAULT_FILTERS, 'RetryFilter'];
 
@@ -39,14 +39,8 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
     attemptedHosts: readonly string[],
     affinity: AffinityConstraint = NO_AFFINITY,
   ): PlacementDecision {
-    // Manila's _populate_retry_share: attempt n + 1 after n refusals, refused past the maximum.
-    if (attemptedHosts.length >= this.maxAttempts) {
-      return {
-        placed: false,
-        message: exceededAttemptsMessage(this.maxAttempts, request.shareId),
-        detail: { attemptedHosts, userMessage: noValidHostUserMessage(null) },
-      };
-    }
+    const exceeded = this.attemptsExceeded(request.shareId, attemptedHosts);
+    if (exceeded) return exceeded;
     // Without use_scheduler_creating_share_from_snapshot a clone has only its source's pool.
     if (request.snapshotSource?.placement === 'source-pool') {
       return {
@@ -101,7 +95,25 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
   }
 
   placeReplica(request: ReplicaPlacementRequest): PlacementDecision {
-    return this.decide(replicaSchedulingRequest(request));
+    // Manila names the share, not the replica, in the message (its request_spec's share_id).
+    const exceeded = this.attemptsExceeded(request.share.id, request.attemptedHosts);
+    return exceeded ?? this.decide(replicaSchedulingRequest(request));
+  }
+
+  /**
+   * Manila's _populate_retry_share: attempt n + 1 after n refusals, refused past the maximum
+   * with a NoValidHost of no particular filter.
+   */
+  private attemptsExceeded(
+    shareId: string,
+    attemptedHosts: readonly string[],
+  ): PlacementDecision | null {
+    if (attemptedHosts.length < this.maxAttempts) return null;
+    return {
+      placed: false,
+      message: exceededAttemptsMessage(this.maxAttempts, shareId),
+      detail: { attemptedHosts, userMessage: noValidHostUserMessage(null) },
+    };
   }
 
   private decide(request: SchedulingRequest): PlacementDecision {

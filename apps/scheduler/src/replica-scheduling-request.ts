@@ -12,13 +12,17 @@ export const typeAvailabilityZones = (extraSpecs: Readonly<Record<string, string
  * Manila's request_spec for a new replica (reference 5.1 step 12): the share's type and size,
  * the requested zone, the active replica's host (its replication domain is the one to stay in)
  * and every replica's host (no two replicas on one pool). This is the one place a replica's
- * scheduling request is built: share-level scheduler hints are re-applied here too.
+ * scheduling request is built: share-level scheduler hints are re-applied here too, and the
+ * pools that refused the replica are left out (retry.hosts). The share's snapshot_id goes in as
+ * Manila's request_spec carries it, so a replica of a clone keeps reserved_snapshot_percentage
+ * free, as the share node's own check does.
  */
 export const replicaSchedulingRequest = ({
   share,
   replica,
   affinity,
   onlyHost,
+  attemptedHosts,
 }: ReplicaPlacementRequest): SchedulingRequest => {
   const active = share.instances.find(
     (i) => i.replicaState === 'active' && i.status === 'available',
@@ -36,5 +40,7 @@ export const replicaSchedulingRequest = ({
     sameHost: affinity?.sameHost ?? null,
     differentHost: affinity?.differentHost ?? null,
     onlyHost: onlyHost ?? null,
+    snapshotId: share.snapshotId,
+    attemptedHosts,
   });
 };

@@ -52,7 +52,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger('share-node');
   private runner: ProcessManagerRunner | undefined;
   private reporting: NodeJS.Timeout | undefined;
-  /** Checks each placement against the pools' last reports before the driver creates it. */
+  /** Checks each share or replica placement against the pools' last reports before creating it. */
   private readonly admission: PlacementAdmission;
   private polling: CreatingFromSnapshotPoll | undefined;
   private replicaRefresh: ReplicaStateRefresh | undefined;
@@ -103,7 +103,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     await this.recover(operations);
     const workflows = [
       shareNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
-      replicaNodeOperationsProcessManager(this.options.nodeName, operations),
+      replicaNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
     ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(

@@ -1,32 +1,60 @@
 import type { PlacementCommand } from './share-placement.commands.js';
 import type { PlacementEvent } from './share-placement.events.js';
-import { attemptedHostsOf, type ShareState } from './share.state.js';
+import { attemptedHostsOf, type ShareInstanceState, type ShareState } from './share.state.js';
 
 /**
- * A node may hand back a placement only while it still stands: the instance is creating on
- * that pool and no driver operation has been claimed on it. Anything else (a replay, a
- * deletion meanwhile) decides nothing.
+ * The pools that refused the instance, `host` included, while the placement still stands: the
+ * instance is creating on that pool and no driver operation has been claimed on it. Anything
+ * else (a replay, a deletion meanwhile) hands nothing back.
  */
-export const decidePlacement = (command: PlacementCommand, state: ShareState): PlacementEvent[] => {
-  const instance = state.instances.find((i) => i.id === command.instanceId);
+const refusedBy = (instance: ShareInstanceState | undefined, host: string): string[] | null => {
   if (
     !instance ||
-    instance.host !== command.host ||
+    instance.host !== host ||
     instance.status !== 'creating' ||
     instance.pendingOperation
   ) {
-    return [];
+    return null;
   }
-  return [
-    {
-      type: 'SharePlacementRejected',
-      data: {
-        instanceId: instance.id,
-        host: command.host,
-        message: command.message,
-        attemptedHosts: [...attemptedHostsOf(instance), command.host],
-        rejectedAt: command.now,
-      },
-    },
-  ];
+  return [...attemptedHostsOf(instance), host];
+};
+
+/** A node hands back a share or a replica its pool can no longer hold. */
+export const decidePlacement = (command: PlacementCommand, state: ShareState): PlacementEvent[] => {
+  switch (command.type) {
+    case 'RejectSharePlacement': {
+      const instance = state.instances.find((i) => i.id === command.instanceId);
+      const attemptedHosts = refusedBy(instance, command.host);
+      if (!instance || !attemptedHosts) return [];
+      return [
+        {
+          type: 'SharePlacementRejected',
+          data: {
+            instanceId: instance.id,
+            host: command.host,
+            message: command.message,
+            attemptedHosts,
+            rejectedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'RejectReplicaPlacement': {
+      const replica = state.instances.find((i) => i.id === command.replicaId);
+      const attemptedHosts = refusedBy(replica, command.host);
+      if (!replica || !attemptedHosts) return [];
+      return [
+        {
+          type: 'ReplicaPlacementRejected',
+          data: {
+            replicaId: replica.id,
+            host: command.host,
+            message: command.message,
+            attemptedHosts,
+            rejectedAt: command.now,
+          },
+        },
+      ];
+    }
+  }
 };

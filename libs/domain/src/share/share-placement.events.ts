@@ -18,4 +18,21 @@ export type SharePlacementRejected = DomainEvent<
   }
 >;
 
-export type PlacementEvent = SharePlacementRejected;
+/**
+ * The same for a replica: its pool's node refused it, so it is unplaced again, still creating,
+ * and the scheduler places it without the pools listed.
+ */
+export type ReplicaPlacementRejected = DomainEvent<
+  'ReplicaPlacementRejected',
+  {
+    replicaId: string;
+    host: string;
+    /** Why, for operators: the node's free space and reservations against the replica's size. */
+    message: string;
+    /** Every pool that refused this replica so far, this one included. */
+    attemptedHosts: string[];
+    rejectedAt: string;
+  }
+>;
+
+export type PlacementEvent = SharePlacementRejected | ReplicaPlacementRejected;

@@ -1,21 +1,37 @@
 import type { PlacementEvent } from './share-placement.events.js';
-import type { ShareState } from './share.state.js';
+import type { ShareInstanceState, ShareState } from './share.state.js';
 
-/** A rejected instance is unplaced again, in the zone the user asked for, remembering its tries. */
+const unplaced = (
+  state: ShareState,
+  instanceId: string,
+  availabilityZone: (instance: ShareInstanceState) => string | null,
+  attemptedHosts: readonly string[],
+  at: string,
+): ShareState => ({
+  ...state,
+  instances: state.instances.map((i) =>
+    i.id === instanceId
+      ? { ...i, host: '', availabilityZone: availabilityZone(i), attemptedHosts, updatedAt: at }
+      : i,
+  ),
+});
+
+/**
+ * A refused instance is unplaced again, in the zone the user asked for (the share's, or the
+ * replica's own), remembering its tries.
+ */
 export const evolvePlacement = (state: ShareState, event: PlacementEvent): ShareState => {
-  const d = event.data;
-  return {
-    ...state,
-    instances: state.instances.map((i) =>
-      i.id === d.instanceId
-        ? {
-            ...i,
-            host: '',
-            availabilityZone: state.requestedAvailabilityZone,
-            attemptedHosts: d.attemptedHosts,
-            updatedAt: d.rejectedAt,
-          }
-        : i,
-    ),
-  };
+  switch (event.type) {
+    case 'SharePlacementRejected': {
+      const d = event.data;
+      const zone = () => state.requestedAvailabilityZone;
+      return unplaced(state, d.instanceId, zone, d.attemptedHosts, d.rejectedAt);
+    }
+    case 'ReplicaPlacementRejected': {
+      const d = event.data;
+      const zone = (replica: ShareInstanceState) =>
+        replica.replicaRequest?.availabilityZone ?? null;
+      return unplaced(state, d.replicaId, zone, d.attemptedHosts, d.rejectedAt);
+    }
+  }
 };

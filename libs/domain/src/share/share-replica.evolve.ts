@@ -91,6 +91,10 @@ export const evolveReplica = (state: ShareState, event: ReplicaEvent): ShareStat
         progress: null,
         exportLocations: [],
         pendingOperation: null,
+        replicaRequest: {
+          availabilityZone: d.availabilityZone,
+          ...(d.onlyHost !== undefined && { onlyHost: d.onlyHost }),
+        },
         createdAt: d.requestedAt,
         updatedAt: d.requestedAt,
       };

@@ -271,6 +271,7 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     case 'FailShareInstanceResize':
       return decideResize(command, state);
     case 'RejectSharePlacement':
+    case 'RejectReplicaPlacement':
       return decidePlacement(command, state);
     case 'RecordShareCreationDeferred':
     case 'RecordShareStatusPoll':

@@ -41,6 +41,14 @@ export interface ShareInstanceState {
   } | null;
   /** Pools whose node refused this instance (Manila's retry.hosts); absent when none did. */
   readonly attemptedHosts?: readonly string[];
+  /**
+   * What a replica was requested with: a replica its pool's node handed back is placed again
+   * from it. Absent on a share's own instances.
+   */
+  readonly replicaRequest?: {
+    readonly availabilityZone: string | null;
+    readonly onlyHost?: string;
+  };
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -285,6 +293,7 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'ShareInstanceResizeFailed':
       return evolveResize(state, event);
     case 'SharePlacementRejected':
+    case 'ReplicaPlacementRejected':
       return evolvePlacement(state, event);
     case 'ShareCreationDeferred':
     case 'ShareCreationProgressed':

@@ -10,6 +10,11 @@ export interface ReplicaPlacementRequest {
   readonly affinity?: AffinityConstraint;
   /** An admin's `only_host`: the one pool to consider; the affinity hints are then not given. */
   readonly onlyHost?: string;
+  /**
+   * Pools whose node refused this replica before (Manila's retry.hosts): the placement avoids
+   * them, and past the maximum number of attempts fails the replica.
+   */
+  readonly attemptedHosts: readonly string[];
 }
 
 /** The scheduler as the replica scheduling process manager sees it. */

@@ -1,8 +1,10 @@
 import type { CommandHandler } from '#hawser/application';
 import {
+  attemptedHostsOf,
   derivedId,
   SHARE_STREAM_PREFIX,
   shareDecider,
+  type ReplicaPlacementRejected,
   type ReplicaRequested,
   type ReplicaScheduled,
 } from '#hawser/domain';
@@ -14,36 +16,31 @@ import type { ReplicaPlacement } from './replica-placement.port.js';
 /**
  * Places every requested replica among the pools of the active replica's replication domain
  * (reference 5.1): ReplicaRequested -> the scheduler -> ReplicaScheduled, or
- * ReplicaSchedulingFailed. Every ReplicaScheduled debits the chosen pool. The share's
- * scheduler hints, as its metadata records them now, apply to the replica too (reference 7.4).
+ * ReplicaSchedulingFailed. Every ReplicaScheduled, whoever recorded it, debits the chosen pool.
+ * A replica its pool's node refused (ReplicaPlacementRejected) is placed again without the
+ * pools that refused it, and fails past the maximum number of attempts. The share's scheduler
+ * hints, as its metadata records them now, apply to the replica too (reference 7.4).
  */
 export const replicaSchedulingProcessManager = (
   commands: CommandHandler,
   placement: ReplicaPlacement,
   clock: () => string = () => new Date().toISOString(),
   hints: AffinityHints = new AffinityHints(shareLoaderOf(commands)),
-): ProcessManager => ({
-  name: 'replica-scheduling',
-  filter: {
-    streamPrefixes: [SHARE_STREAM_PREFIX],
-    eventTypes: ['ReplicaRequested', 'ReplicaScheduled'],
-  },
-  async handle(event: RecordedEvent): Promise<void> {
-    if (event.type === 'ReplicaScheduled') {
-      const data = event.data as ReplicaScheduled['data'];
-      placement.consume(data.host, data.replicaId, data.size, Date.parse(data.scheduledAt));
-      return;
-    }
-    const { replicaId, onlyHost } = event.data as ReplicaRequested['data'];
+): ProcessManager => {
+  /** `refusals`: how many pools had refused the replica when `event` was recorded. */
+  const place = async (event: RecordedEvent, replicaId: string, refusals: number) => {
     const { state } = await commands.load(shareDecider, event.streamId);
     const replica = state.instances.find((i) => i.id === replicaId);
-    // Deleted meanwhile, or placed already by an earlier run of this event.
+    // Deleted meanwhile, placed already, or handed back again since (a replay of this event).
     if (!replica || replica.host !== '' || replica.status !== 'creating') return;
+    const attemptedHosts = attemptedHostsOf(replica);
+    if (attemptedHosts.length !== refusals) return;
+    const onlyHost = replica.replicaRequest?.onlyHost;
     // An admin's only_host overrides the share's hints (reference 7.4).
     const decision = placement.placeReplica(
       onlyHost === undefined
-        ? { share: state, replica, affinity: await hints.ofShare(state) }
-        : { share: state, replica, onlyHost },
+        ? { share: state, replica, attemptedHosts, affinity: await hints.ofShare(state) }
+        : { share: state, replica, attemptedHosts, onlyHost },
     );
     await commands.handle(
       shareDecider,
@@ -71,5 +68,28 @@ export const replicaSchedulingProcessManager = (
       },
       { retryOnConflict: 5 },
     );
-  },
-});
+  };
+
+  return {
+    name: 'replica-scheduling',
+    filter: {
+      streamPrefixes: [SHARE_STREAM_PREFIX],
+      eventTypes: ['ReplicaRequested', 'ReplicaScheduled', 'ReplicaPlacementRejected'],
+    },
+    async handle(event: RecordedEvent): Promise<void> {
+      switch (event.type) {
+        case 'ReplicaScheduled': {
+          const data = event.data as ReplicaScheduled['data'];
+          placement.consume(data.host, data.replicaId, data.size, Date.parse(data.scheduledAt));
+          return;
+        }
+        case 'ReplicaRequested':
+          return place(event, (event.data as ReplicaRequested['data']).replicaId, 0);
+        case 'ReplicaPlacementRejected': {
+          const data = event.data as ReplicaPlacementRejected['data'];
+          return place(event, data.replicaId, data.attemptedHosts.length);
+        }
+      }
+    },
+  };
+};

@@ -1,16 +1,30 @@
 import type { CommandHandler } from '#hawser/application';
-import { derivedId, shareDecider, shareStream, type ShareScheduled } from '#hawser/domain';
+import {
+  derivedId,
+  shareDecider,
+  shareStream,
+  type PlacementCommand,
+  type ReplicaScheduled,
+  type ShareScheduled,
+} from '#hawser/domain';
 import type { BackendStatsReport, PoolCapabilities } from '#hawser/drivers';
 import { useThinLogic } from '#hawser/scheduler';
 import { lackOfRoom } from './pool-room.js';
 import { PoolReservations } from './pool-reservations.js';
 
+/** A placement of one instance (a share's or a replica) as the scheduler recorded it. */
+interface InstancePlacement {
+  readonly instanceId: string;
+  readonly host: string;
+  readonly size: number;
+}
+
 /**
  * Closes the window two schedulers leave open: each decides on its own view of the pools, so
  * both may pick the same emptiest pool before either hears of the other's placement. Before
- * creating, the node checks the placement against its pool's last report minus what it
- * accepted since, and hands back one that no longer fits (SharePlacementRejected), so the
- * scheduler places it elsewhere.
+ * creating a share or a replica, the node checks the placement against its pool's last report
+ * minus what it accepted since (shares and replicas alike), and hands back one that no longer
+ * fits (SharePlacementRejected, ReplicaPlacementRejected), so the scheduler places it elsewhere.
  */
 export class PlacementAdmission {
   private readonly pools = new Map<string, PoolCapabilities>();
@@ -30,10 +44,50 @@ export class PlacementAdmission {
   }
 
   /**
-   * Whether the node goes on to create the scheduled instance. A placement no longer standing
-   * (a replay after the claim) goes on: the claim then decides nothing.
+   * Whether the node goes on to create the scheduled share instance. A placement no longer
+   * standing (a replay after the claim) goes on: the claim then decides nothing.
    */
-  async admit(shareId: string, placement: ShareScheduled['data'], eventId: string) {
+  admit(shareId: string, placement: ShareScheduled['data'], eventId: string): Promise<boolean> {
+    return this.admitInstance(shareId, placement, eventId, (message, now) => ({
+      type: 'RejectSharePlacement',
+      instanceId: placement.instanceId,
+      host: placement.host,
+      message,
+      now,
+    }));
+  }
+
+  /** The same for a scheduled replica: it takes the share's size on its pool too. */
+  admitReplica(
+    shareId: string,
+    placement: ReplicaScheduled['data'],
+    eventId: string,
+  ): Promise<boolean> {
+    const instance = {
+      instanceId: placement.replicaId,
+      host: placement.host,
+      size: placement.size,
+    };
+    return this.admitInstance(shareId, instance, eventId, (message, now) => ({
+      type: 'RejectReplicaPlacement',
+      replicaId: placement.replicaId,
+      host: placement.host,
+      message,
+      now,
+    }));
+  }
+
+  /** The driver is done with the instance (created or failed). */
+  settle(instanceId: string): void {
+    this.reservations.settle(instanceId, this.clock());
+  }
+
+  private async admitInstance(
+    shareId: string,
+    placement: InstancePlacement,
+    eventId: string,
+    rejection: (message: string, now: string) => PlacementCommand,
+  ): Promise<boolean> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
     const instance = state.instances.find((i) => i.id === placement.instanceId);
     const standing =
@@ -46,6 +100,7 @@ export class PlacementAdmission {
       sizeGiB: placement.size,
       reservedGiB: this.reservations.reservedGiB(placement.host),
       thinLogic: useThinLogic(state.shareType?.extraSpecs ?? {}),
+      // A replica's request carries the share's snapshot_id too (reference 6.2).
       fromSnapshot: state.snapshotId !== null,
     });
     if (lack === null) {
@@ -55,13 +110,7 @@ export class PlacementAdmission {
     await this.commands.handle(
       shareDecider,
       shareStream(shareId),
-      {
-        type: 'RejectSharePlacement',
-        instanceId: placement.instanceId,
-        host: placement.host,
-        message: lack,
-        now: new Date(this.clock()).toISOString(),
-      },
+      rejection(lack, new Date(this.clock()).toISOString()),
       {
         commandId: derivedId(eventId, 'reject_placement'),
         causationId: eventId,
@@ -70,10 +119,5 @@ export class PlacementAdmission {
       { retryOnConflict: 5 },
     );
     return false;
-  }
-
-  /** The driver is done with the instance (created or failed). */
-  settle(instanceId: string): void {
-    this.reservations.settle(instanceId, this.clock());
   }
 }

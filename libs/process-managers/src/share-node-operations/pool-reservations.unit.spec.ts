@@ -26,3 +26,19 @@ describe('the node ledger of placements its reports do not show yet', () => {
     expect(ledger.reservedGiB('n@b#p0')).toBe(0);
   });
 });
+
+describe('shares and replicas in one ledger', () => {
+  it('counts a replica against its pool like a share, and each leaves on its own report', () => {
+    const ledger = new PoolReservations();
+    ledger.reserve('n@b#p0', 'share-i', 30);
+    ledger.reserve('n@b#p0', 'replica-r', 60);
+    expect(ledger.reservedGiB('n@b#p0')).toBe(90);
+
+    // The replica's creation failed at 1000: the first report measured after it drops it,
+    // while the share still being created stays.
+    ledger.settle('replica-r', 1_000);
+    ledger.measured('n@b#p0', 1_500);
+    expect(ledger.holds('replica-r')).toBe(false);
+    expect(ledger.reservedGiB('n@b#p0')).toBe(30);
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
 
 /**
@@ -43,12 +44,15 @@ export const catchUpReplicaSnapshots = async (
 
 /**
  * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
- * one of its pools is built (then given the snapshots taken meanwhile), one whose deletion or
- * promotion was asked for is deleted or promoted, and a resync refreshes its state now. Command ids derive from the causing event.
+ * one of its pools is built if the pool still has room, counting the shares and replicas it
+ * accepted that no report shows yet (else handed back to the scheduler), then given the
+ * snapshots taken meanwhile; one whose deletion or promotion was asked for is deleted or
+ * promoted, and a resync refreshes its state now. Command ids derive from the causing event.
  */
 export const replicaNodeOperationsProcessManager = (
   nodeName: string,
   operations: ShareDriverOperations,
+  admission: PlacementAdmission,
 ): ProcessManager => ({
   name: `replica-node:${nodeName}`,
   filter: {
@@ -79,11 +83,17 @@ export const replicaNodeOperationsProcessManager = (
         event.id,
       );
     switch (event.type) {
-      case 'ReplicaScheduled':
-        if (operations.driverFor((event.data as ReplicaScheduled['data']).host)) {
+      case 'ReplicaScheduled': {
+        const data = event.data as ReplicaScheduled['data'];
+        if (!operations.driverFor(data.host)) return;
+        if (!(await admission.admitReplica(shareId, data, event.id))) return;
+        try {
           await run('create_replica');
+        } finally {
+          admission.settle(replicaId);
         }
         return;
+      }
       case 'ReplicaCreated': {
         const { state } = await operations.load(shareId);
         const replica = state.instances.find((i) => i.id === replicaId);
