@@ -44,8 +44,9 @@ export class PlacementAdmission {
   }
 
   /**
-   * Whether the node goes on to create the scheduled share instance. A placement no longer
-   * standing (a replay after the claim) goes on: the claim then decides nothing.
+   * Whether the node goes on to create the scheduled share instance. A placement superseded
+   * (the instance gone, handed back, or placed elsewhere since) creates nothing here; one
+   * already claimed (a replay) goes on: the claim then decides nothing.
    */
   admit(shareId: string, placement: ShareScheduled['data'], eventId: string): Promise<boolean> {
     return this.admitInstance(shareId, placement, eventId, (message, now) => ({
@@ -90,10 +91,8 @@ export class PlacementAdmission {
   ): Promise<boolean> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
     const instance = state.instances.find((i) => i.id === placement.instanceId);
-    const standing =
-      instance?.host === placement.host &&
-      instance.status === 'creating' &&
-      !instance.pendingOperation;
+    if (instance?.host !== placement.host) return false;
+    const standing = instance.status === 'creating' && !instance.pendingOperation;
     const pool = this.pools.get(placement.host);
     if (!standing || !pool || this.reservations.holds(placement.instanceId)) return true;
     const lack = lackOfRoom(pool, {
