@@ -347,6 +347,11 @@ export interface PoolCapabilities {
   readonly share_server_multiple_subnet_support: boolean;
   /** ISO-8601 time the figures were taken. */
   readonly timestamp: string;
+  /**
+   * A vendor key, reported by drivers with real data: how share sizes are held in the pool
+   * (`reported`, `btrfs-qgroup`, ...); share types can require one.
+   */
+  readonly size_enforcement?: string;
 }
 
 /** One pool as the scheduler-stats API shows it (reference 1.9). */

@@ -108,7 +108,7 @@ export class LocalContext {
   async snapshotTree(source: string, target: string, targetHost: string): Promise<CloneMethod> {
     const enforcement = await this.enforcementFor(targetHost);
     const method = this.cloneMethods.get(targetHost) ?? 'copy';
-    if (method === 'subvolume' && enforcement.snapshot) {
+    if (enforcement.snapshot) {
       try {
         await enforcement.snapshot(source, target);
         return 'subvolume';
@@ -123,7 +123,7 @@ export class LocalContext {
   async cloneIntoShare(source: string, share: ShareInstanceRef): Promise<void> {
     const enforcement = await this.enforcementFor(share.host);
     const target = this.layout.shareDir(share.host, share.instanceId);
-    if (this.cloneMethods.get(share.host) === 'subvolume' && enforcement.cloneShare) {
+    if (enforcement.cloneShare) {
       try {
         await enforcement.cloneShare(source, target, share.sizeGiB);
         return;

@@ -35,20 +35,20 @@ export async function measurePoolStats(context: LocalContext, now: Date): Promis
       (sum, meta) => sum + meta.sizeGiB,
       0,
     );
-    stats.push(
-      buildPoolStats(
-        context.config,
-        LOCAL_TRAITS,
-        {
-          poolName: pool.name,
-          totalCapacityGb: roundGb(total),
-          freeCapacityGb: roundGb(Math.max(0, Math.min(total - usedGb, fsFree))),
-          allocatedCapacityGb: allocated,
-          provisionedCapacityGb: allocated,
-        },
-        now,
-      ),
+    const built = buildPoolStats(
+      context.config,
+      LOCAL_TRAITS,
+      {
+        poolName: pool.name,
+        totalCapacityGb: roundGb(total),
+        freeCapacityGb: roundGb(Math.max(0, Math.min(total - usedGb, fsFree))),
+        allocatedCapacityGb: allocated,
+        provisionedCapacityGb: allocated,
+      },
+      now,
     );
+    const { strategy } = (await context.enforcementFor(host)).description;
+    stats.push({ ...built, capabilities: { ...built.capabilities, size_enforcement: strategy } });
   }
   return stats;
 }

@@ -506,6 +506,8 @@ describe('local driver', () => {
       const enforcement = await driver.sizeEnforcement('p1');
       expect(enforcement).toMatchObject({ strategy: 'reported', mode: 'reported' });
       expect(enforcement.reason).toContain(enforcement.fileSystem);
+      const { pools } = await driver.getPoolStats({ commandId: command() });
+      expect(pools.every((pool) => pool.capabilities.size_enforcement === 'reported')).toBe(true);
       expect(status.usage).toEqual({
         usedBytes: 1.25 * 1024 ** 3,
         limitBytes: 1024 ** 3,

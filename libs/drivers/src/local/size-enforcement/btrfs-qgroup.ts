@@ -82,9 +82,13 @@ export class BtrfsQgroupEnforcement implements SizeEnforcementStrategy {
     // The qgroup can only go once the cleaner has dropped the subvolume; recent kernels drop
     // it themselves, older ones leave it behind unless it is destroyed.
     await btrfs(['subvolume', 'sync', parent, id], 'The share data could not be removed.');
-    const qgroups = await btrfs(['qgroup', 'show', '--raw', parent], 'The share limit remains.');
-    if (qgroups.split('\n').some((entry) => entry.startsWith(`0/${id} `))) {
-      await btrfs(['qgroup', 'destroy', `0/${id}`, parent], 'The share limit remains.');
+    if (await hasQgroup(parent, id)) {
+      // The kernel may drop it between the look and the destroy: only one still there fails.
+      await btrfs(['qgroup', 'destroy', `0/${id}`, parent], 'The share limit remains.').catch(
+        async (error: unknown) => {
+          if (await hasQgroup(parent, id)) throw error;
+        },
+      );
     }
   }
 
@@ -135,6 +139,11 @@ async function subvolumeId(dir: string): Promise<string> {
   return (
     await btrfs(['inspect-internal', 'rootid', dir], 'The share could not be found on disk.')
   ).trim();
+}
+
+async function hasQgroup(dir: string, id: string): Promise<boolean> {
+  const shown = await btrfs(['qgroup', 'show', '--raw', dir], 'The share limit remains.');
+  return shown.split('\n').some((entry) => entry.startsWith(`0/${id} `));
 }
 
 async function isSubvolume(dir: string): Promise<boolean> {
