@@ -286,6 +286,17 @@ if ('skipped' in setup) {
       const deleted = newShare(A, 'p1', { sizeGiB: 1 });
       await alpha.createShare({ commandId: command(), share: deleted });
       await store.writeMarker(A, marker('deleteShare', deleted.instanceId, { share: deleted }));
+      // Crashed after taking a read-only snapshot, before recording it.
+      const halfTaken = newSnapshot(parent);
+      await store.writeMarker(
+        A,
+        marker('createSnapshot', halfTaken.snapshotInstanceId, {
+          snapshot: halfTaken,
+          share: parent,
+        }),
+      );
+      const halfTakenDir = layout.snapshotDir(parent.host, halfTaken.snapshotInstanceId);
+      btrfs(['subvolume', 'snapshot', '-r', dirOf(parent), halfTakenDir]);
       await alpha.close();
 
       const restarted = await start(A, ['p1', 'p2']);
@@ -307,6 +318,14 @@ if ('skipped' in setup) {
       expect(fs.existsSync(dirOf(cloned))).toBe(false);
       expect(qgroupOf(dirOf(parent)).maxReferenced).toBe(GIB);
       expect(fs.existsSync(dirOf(deleted))).toBe(false);
+      expect(ensured.recovered).toContainEqual(
+        expect.objectContaining({
+          operation: 'createSnapshot',
+          resourceId: halfTaken.snapshotInstanceId,
+          resolution: 'rolled_back',
+        }),
+      );
+      expect(fs.existsSync(halfTakenDir)).toBe(false);
       const left = subvolumePaths().filter((entry) => entry.startsWith(path.basename(root)));
       expect(left.map((entry) => path.basename(entry)).sort()).toEqual(
         [created.instanceId, parent.instanceId, snapshot.snapshotInstanceId].sort(),
