@@ -94,7 +94,9 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   SnapshotRequested: {
     category: 'share',
     version: 1,
-    meaning: 'A user asked for a snapshot; one snapshot instance per share instance, creating.',
+    meaning:
+      'A user asked for a snapshot; one snapshot instance per share instance, creating. A share ' +
+      'with replicas names its active replica in activeInstanceId (optional, added compatibly).',
   },
   SnapshotInstanceCreated: {
     category: 'share',
@@ -115,7 +117,9 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   SnapshotDeletionRequested: {
     category: 'share',
     version: 1,
-    meaning: 'Deletion of a snapshot was asked for (forced or not); its instances are deleting.',
+    meaning:
+      'Deletion of a snapshot was asked for (forced or not); its instances are deleting. A ' +
+      'share with replicas names its active replica in activeInstanceId (optional, compatibly).',
   },
   SnapshotInstanceDeleted: {
     category: 'share',
@@ -131,6 +135,35 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     category: 'share',
     version: 1,
     meaning: 'The last snapshot instance is gone.',
+  },
+  ReplicatedSnapshotCreated: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The active replica's node took a snapshot of a share with replicas: each instance's status " +
+      'as the driver answered (instances left creating are finished by the replica refresh).',
+  },
+  ReplicatedSnapshotCreationFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver failed to take a snapshot of a share with replicas: its instances error.',
+  },
+  ReplicatedSnapshotInstancesDeleted: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The active replica's node deleted a snapshot of a share with replicas: the listed " +
+      'instances are gone, others stay deleting until the replica refresh.',
+  },
+  ReplicatedSnapshotDeletionFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver failed to delete a snapshot of a share with replicas (error_deleting).',
+  },
+  ReplicaSnapshotRefreshed: {
+    category: 'share',
+    version: 1,
+    meaning: "A replica's node refreshed a snapshot instance on it (update_replicated_snapshot).",
   },
   ShareAccessAllowed: {
     category: 'share',

@@ -23,6 +23,8 @@ export * from './message/user-message.decide.js';
 export * from './share/share-snapshot.state.js';
 export * from './share/share-snapshot.events.js';
 export * from './share/share-snapshot.commands.js';
+export * from './share/share-replicated-snapshot.events.js';
+export * from './share/share-replicated-snapshot.commands.js';
 export * from './share/share-access.state.js';
 export * from './share/share-access.events.js';
 export * from './share/share-access.commands.js';

@@ -1,6 +1,8 @@
+import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import type { SnapshotStatus } from './share-snapshot.state.js';
 
 export type SnapshotCommand =
+  | ReplicatedSnapshotCommand
   | {
       type: 'RequestSnapshot';
       snapshotId: string;

@@ -1,5 +1,8 @@
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import { metadataChange } from './share-metadata.js';
+import { isReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
+import { decideReplicatedSnapshot } from './share-replicated-snapshot.decide.js';
+import { replicasOf } from './share-replica.state.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import {
@@ -59,8 +62,23 @@ const removal = (
   return events;
 };
 
+/**
+ * A share with replicas has its snapshots created and deleted by the node of its active replica
+ * in one driver call (Manila's has_replicas, reference 5.8): that replica, placed and holding
+ * an instance of the snapshot. Undefined for a share without replicas.
+ */
+const activeReplicaFor = (
+  state: ShareState,
+  holds: (instanceId: string) => boolean,
+): string | undefined => {
+  if (replicasOf(state).length < 2) return undefined;
+  return state.instances.find((i) => i.replicaState === 'active' && i.host !== '' && holds(i.id))
+    ?.id;
+};
+
 /** Snapshots of a share (reference 2.4, 3.6): one snapshot instance per share instance. */
 export const decideSnapshot = (command: SnapshotCommand, state: ShareState): SnapshotEvent[] => {
+  if (isReplicatedSnapshotCommand(command)) return decideReplicatedSnapshot(command, state);
   switch (command.type) {
     case 'RequestSnapshot': {
       if (state.snapshots.some((s) => s.id === command.snapshotId)) {
@@ -75,6 +93,10 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
       if (status !== 'available') {
         throw invalid(`Share ${state.id} status must be available, not ${String(status)}.`);
       }
+      const activeInstanceId = activeReplicaFor(
+        state,
+        (id) => state.instances.find((i) => i.id === id)?.status === 'available',
+      );
       return [
         {
           type: 'SnapshotRequested',
@@ -89,6 +111,7 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
               id: snapshotInstanceIdOf(command.snapshotId, i.id),
               shareInstanceId: i.id,
             })),
+            ...(activeInstanceId !== undefined && { activeInstanceId }),
             createdAt: command.now,
           },
         },
@@ -181,6 +204,9 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
           `Snapshot status must be one of ${DELETABLE.join(', ')}, not ${String(status)}.`,
         );
       }
+      const activeInstanceId = activeReplicaFor(state, (id) =>
+        snapshot.instances.some((i) => i.shareInstanceId === id),
+      );
       return [
         {
           type: 'SnapshotDeletionRequested',
@@ -188,6 +214,7 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
             snapshotId: snapshot.id,
             snapshotInstanceIds: snapshot.instances.map((i) => i.id),
             force: command.force,
+            ...(activeInstanceId !== undefined && { activeInstanceId }),
             requestedAt: command.now,
           },
         },

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider.js';
+import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotStatus } from './share-snapshot.state.js';
 
 export type SnapshotRequested = DomainEvent<
@@ -12,6 +13,12 @@ export type SnapshotRequested = DomainEvent<
     size: number;
     /** One snapshot instance per share instance (replica), each `creating`. */
     instances: { id: string; shareInstanceId: string }[];
+    /**
+     * A share with replicas: the active replica whose node takes every instance in one driver
+     * call (reference 5.8). Absent otherwise, and in events written before, where each node
+     * takes the instances on its own replicas.
+     */
+    activeInstanceId?: string;
     createdAt: string;
   }
 >;
@@ -58,7 +65,14 @@ export type SnapshotStatusReset = DomainEvent<
 
 export type SnapshotDeletionRequested = DomainEvent<
   'SnapshotDeletionRequested',
-  { snapshotId: string; snapshotInstanceIds: string[]; force: boolean; requestedAt: string }
+  {
+    snapshotId: string;
+    snapshotInstanceIds: string[];
+    force: boolean;
+    /** As in SnapshotRequested: the active replica whose node deletes every instance. */
+    activeInstanceId?: string;
+    requestedAt: string;
+  }
 >;
 
 export type SnapshotInstanceDeleted = DomainEvent<
@@ -84,6 +98,7 @@ export type SnapshotDeleted = DomainEvent<
 >;
 
 export type SnapshotEvent =
+  | ReplicatedSnapshotEvent
   | SnapshotRequested
   | SnapshotInstanceCreated
   | SnapshotInstanceCreationFailed

@@ -1,5 +1,6 @@
 import { applyMetadataChange } from './share-metadata.js';
 import { settlePending } from './share-pending.js';
+import { evolveReplicatedSnapshot } from './share-replicated-snapshot.evolve.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
 import type { ShareState } from './share.state.js';
@@ -133,6 +134,12 @@ export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareSt
         (i) => ({ ...i, status: 'error_deleting' }),
       );
     }
+    case 'ReplicatedSnapshotCreated':
+    case 'ReplicatedSnapshotCreationFailed':
+    case 'ReplicatedSnapshotInstancesDeleted':
+    case 'ReplicatedSnapshotDeletionFailed':
+    case 'ReplicaSnapshotRefreshed':
+      return evolveReplicatedSnapshot(state, event);
     case 'SnapshotDeleted':
       return {
         ...state,

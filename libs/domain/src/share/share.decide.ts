@@ -257,6 +257,11 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
     case 'DeleteSnapshot':
     case 'CompleteSnapshotInstanceDeletion':
     case 'FailSnapshotInstanceDeletion':
+    case 'CompleteReplicatedSnapshotCreation':
+    case 'FailReplicatedSnapshotCreation':
+    case 'CompleteReplicatedSnapshotDeletion':
+    case 'FailReplicatedSnapshotDeletion':
+    case 'RefreshReplicaSnapshot':
       return decideSnapshot(command, state);
     case 'AllowAccess':
     case 'ChangeAccessRuleMetadata':
@@ -301,12 +306,17 @@ const operationIsDue = (
     case 'shrink_share':
       return instance.status === 'shrinking';
     case 'create_snapshot':
-    case 'delete_snapshot': {
+    case 'delete_snapshot':
+    case 'create_replicated_snapshot':
+    case 'delete_replicated_snapshot': {
       const snapshotInstance = state.snapshots
         .find((s) => s.id === command.snapshotId)
         ?.instances.find((i) => i.id === command.snapshotInstanceId);
       if (snapshotInstance?.shareInstanceId !== instance.id) return false;
-      const wanted = command.operation === 'create_snapshot' ? 'creating' : 'deleting';
+      const creates =
+        command.operation === 'create_snapshot' ||
+        command.operation === 'create_replicated_snapshot';
+      const wanted = creates ? 'creating' : 'deleting';
       return snapshotInstance.status === wanted;
     }
     case 'update_access':

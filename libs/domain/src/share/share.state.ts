@@ -279,6 +279,11 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'SnapshotInstanceDeleted':
     case 'SnapshotInstanceDeletionFailed':
     case 'SnapshotDeleted':
+    case 'ReplicatedSnapshotCreated':
+    case 'ReplicatedSnapshotCreationFailed':
+    case 'ReplicatedSnapshotInstancesDeleted':
+    case 'ReplicatedSnapshotDeletionFailed':
+    case 'ReplicaSnapshotRefreshed':
       return evolveSnapshot(state, event);
     case 'ShareAccessAllowed':
     case 'AccessRuleMetadataChanged':

@@ -41,6 +41,9 @@ export type DriverOperation =
   | 'delete_share'
   | 'create_snapshot'
   | 'delete_snapshot'
+  /** On the active replica: every instance of a snapshot of a share with replicas. */
+  | 'create_replicated_snapshot'
+  | 'delete_replicated_snapshot'
   | 'update_access'
   | 'extend_share'
   | 'shrink_share'

@@ -1,0 +1,144 @@
+import { notFound } from '../shared/domain-error.js';
+import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
+import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
+import type { SnapshotDeleted, SnapshotInstanceDeleted } from './share-snapshot.events.js';
+import type { SnapshotState } from './share-snapshot.state.js';
+import type { ShareInstanceState, ShareState } from './share.state.js';
+
+type Decided = ReplicatedSnapshotEvent | SnapshotInstanceDeleted | SnapshotDeleted;
+
+const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
+  const snapshot = state.snapshots.find((s) => s.id === snapshotId);
+  if (!snapshot) throw notFound(`Snapshot ${snapshotId} could not be found.`);
+  return snapshot;
+};
+
+/** The instance (the active replica) holding the node's open claim on the snapshot, if any. */
+const claimHolder = (state: ShareState, snapshotId: string): ShareInstanceState | undefined =>
+  state.instances.find((i) => i.pendingOperation?.snapshotId === snapshotId);
+
+const claimOpen = (state: ShareState, snapshotId: string, commandId: string): boolean =>
+  claimHolder(state, snapshotId)?.pendingOperation?.commandId === commandId;
+
+/** The listed instances are gone; the snapshot with them when none is left. */
+const removal = (
+  snapshot: SnapshotState,
+  commandId: string,
+  snapshotInstanceIds: readonly string[],
+  now: string,
+): Decided[] => {
+  const known = snapshotInstanceIds.filter((id) => snapshot.instances.some((i) => i.id === id));
+  const events: Decided[] = [
+    {
+      type: 'ReplicatedSnapshotInstancesDeleted',
+      data: { snapshotId: snapshot.id, commandId, snapshotInstanceIds: known, deletedAt: now },
+    },
+  ];
+  if (snapshot.instances.every((i) => known.includes(i.id))) {
+    events.push({ type: 'SnapshotDeleted', data: { snapshotId: snapshot.id, deletedAt: now } });
+  }
+  return events;
+};
+
+/**
+ * Snapshots of a share with replicas (reference 5.8): the node of the active replica creates
+ * and deletes every instance in one driver call; each non-active replica's node then refreshes
+ * the instances on its replica that the call left `creating` or `deleting` (reference 5.7).
+ */
+export const decideReplicatedSnapshot = (
+  command: ReplicatedSnapshotCommand,
+  state: ShareState,
+): Decided[] => {
+  switch (command.type) {
+    case 'CompleteReplicatedSnapshotCreation': {
+      const { snapshotId, commandId } = command;
+      if (!claimOpen(state, snapshotId, commandId)) return [];
+      const snapshot = snapshotOf(state, snapshotId);
+      const instances = command.instances.filter((outcome) =>
+        snapshot.instances.some((i) => i.id === outcome.snapshotInstanceId),
+      );
+      return [
+        {
+          type: 'ReplicatedSnapshotCreated',
+          data: { snapshotId, commandId, instances, createdAt: command.now },
+        },
+      ];
+    }
+    case 'FailReplicatedSnapshotCreation': {
+      const { snapshotId, commandId, message } = command;
+      if (!claimOpen(state, snapshotId, commandId)) return [];
+      return [
+        {
+          type: 'ReplicatedSnapshotCreationFailed',
+          data: { snapshotId, commandId, message, failedAt: command.now },
+        },
+      ];
+    }
+    case 'CompleteReplicatedSnapshotDeletion': {
+      const { snapshotId, commandId } = command;
+      if (!claimOpen(state, snapshotId, commandId)) return [];
+      const snapshot = snapshotOf(state, snapshotId);
+      return removal(snapshot, commandId, command.snapshotInstanceIds, command.now);
+    }
+    case 'FailReplicatedSnapshotDeletion': {
+      const { snapshotId, commandId, message } = command;
+      if (!claimOpen(state, snapshotId, commandId)) return [];
+      const snapshot = snapshotOf(state, snapshotId);
+      // A forced deletion removes the snapshot whatever the back end says (reference 5.8).
+      if (snapshot.deletionForced) {
+        const all = snapshot.instances.map((i) => i.id);
+        return removal(snapshot, commandId, all, command.now);
+      }
+      return [
+        {
+          type: 'ReplicatedSnapshotDeletionFailed',
+          data: { snapshotId, commandId, message, failedAt: command.now },
+        },
+      ];
+    }
+    case 'RefreshReplicaSnapshot':
+      return refresh(command, state);
+  }
+};
+
+/** Manila's _update_replica_snapshot (reference 5.7), for an instance still in transition. */
+const refresh = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'RefreshReplicaSnapshot' }>,
+  state: ShareState,
+): Decided[] => {
+  const { snapshotId, snapshotInstanceId, outcome, now } = command;
+  const snapshot = state.snapshots.find((s) => s.id === snapshotId);
+  const instance = snapshot?.instances.find((i) => i.id === snapshotInstanceId);
+  if (!snapshot || !instance) return [];
+  if (instance.status !== 'creating' && instance.status !== 'deleting') return [];
+  const replica = state.instances.find((i) => i.id === instance.shareInstanceId);
+  if (!replica || replica.replicaState === 'active') return [];
+  // The active replica's node is still creating or deleting the snapshot: its answer comes first.
+  if (claimHolder(state, snapshotId)) return [];
+  const refreshed = (status: 'available' | 'creating' | 'error', progress: string): Decided[] =>
+    status === instance.status && progress === instance.progress
+      ? []
+      : [
+          {
+            type: 'ReplicaSnapshotRefreshed',
+            data: { snapshotId, snapshotInstanceId, status, progress, refreshedAt: now },
+          },
+        ];
+  if (outcome === 'failed') return refreshed('error', instance.progress);
+  if (outcome === 'not_found') {
+    if (instance.status === 'creating') return refreshed('error', instance.progress);
+    const events: Decided[] = [
+      {
+        type: 'SnapshotInstanceDeleted',
+        data: { snapshotId, snapshotInstanceId, commandId: null, deletedAt: now },
+      },
+    ];
+    if (snapshot.instances.length === 1) {
+      events.push({ type: 'SnapshotDeleted', data: { snapshotId, deletedAt: now } });
+    }
+    return events;
+  }
+  // A status for an instance being deleted: the deletion goes on at the next refresh.
+  if (instance.status === 'deleting') return [];
+  return refreshed(outcome.status, outcome.progress);
+};
