@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { derivedId } from '#hawser/domain';
-import { catchUpReplicaSnapshots, type ShareDriverOperations } from '#hawser/process-managers';
+import type { ShareDriverOperations } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { PeriodicTask } from './periodic-task.js';
 
 /**
- * Manila's periodic_share_replica_update (reference 5.7): every interval, each non-active
- * replica this node holds is asked of its driver how far it is behind the active replica, and a
- * changed replica_state is recorded, and snapshots it lacks are taken on it.
+ * Manila's periodic_share_replica_update and periodic_share_replica_snapshot_update (reference
+ * 5.7): every interval, each non-active replica this node holds is asked of its driver how far
+ * it is behind the active replica, and a changed replica_state is recorded; then each of its
+ * snapshot instances still creating or deleting is refreshed (update_replicated_snapshot).
  */
 export class ReplicaStateRefresh {
   private readonly logger = new Logger('share-node');
@@ -46,10 +47,11 @@ export class ReplicaStateRefresh {
       if (!replica) continue;
       const commandId = derivedId(doc.id, `refresh:${round}`);
       await this.operations.replicas.refresh(state, replica, commandId);
-      await catchUpReplicaSnapshots(this.operations, state, replica, commandId).catch(
-        (error: unknown) =>
+      await this.operations.replicatedSnapshots
+        .refresh(state, replica, commandId)
+        .catch((error: unknown) =>
           this.logger.warn(`snapshots of replica ${replica.id}: ${String(error)}`),
-      );
+        );
     }
   }
 }

@@ -20,6 +20,22 @@ const claimHolder = (state: ShareState, snapshotId: string): ShareInstanceState 
 const claimOpen = (state: ShareState, snapshotId: string, commandId: string): boolean =>
   claimHolder(state, snapshotId)?.pendingOperation?.commandId === commandId;
 
+/**
+ * The active replica's node has not answered yet on the snapshot (its claim is open, or its own
+ * instance is still in the same transition): that answer comes first, the refresh waits.
+ */
+export const awaitsActiveReplica = (
+  state: ShareState,
+  snapshot: SnapshotState,
+  transition: SnapshotState['instances'][number]['status'],
+): boolean =>
+  claimHolder(state, snapshot.id) !== undefined ||
+  snapshot.instances.some(
+    (i) =>
+      i.status === transition &&
+      state.instances.find((r) => r.id === i.shareInstanceId)?.replicaState === 'active',
+  );
+
 /** The listed instances are gone; the snapshot with them when none is left. */
 const removal = (
   snapshot: SnapshotState,
@@ -113,8 +129,7 @@ const refresh = (
   if (instance.status !== 'creating' && instance.status !== 'deleting') return [];
   const replica = state.instances.find((i) => i.id === instance.shareInstanceId);
   if (!replica || replica.replicaState === 'active') return [];
-  // The active replica's node is still creating or deleting the snapshot: its answer comes first.
-  if (claimHolder(state, snapshotId)) return [];
+  if (awaitsActiveReplica(state, snapshot, instance.status)) return [];
   const refreshed = (status: 'available' | 'creating' | 'error', progress: string): Decided[] =>
     status === instance.status && progress === instance.progress
       ? []

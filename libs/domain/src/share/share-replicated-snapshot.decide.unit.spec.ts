@@ -260,11 +260,18 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
         .then([refreshedAvailable]);
       expect(snapshotView(withSnapshot)?.status).toBe('available');
     });
-    it('waits while the active replica’s node has not answered', () =>
+    it('waits while the active replica’s node has not claimed or answered', () => {
+      const available = refresh({ status: 'available', progress: '100%' });
       spec
-        .given(creating())
-        .when(refresh({ status: 'available', progress: '100%' }))
-        .thenNothing());
+        .given([...withReplica(), requested])
+        .when(available)
+        .thenNothing();
+      spec.given(creating()).when(available).thenNothing();
+      spec
+        .given([...withSnapshot, deletionRequested(false)])
+        .when(refresh('not_found'))
+        .thenNothing();
+    });
     it('records nothing for an instance no longer in transition', () =>
       spec
         .given(withSnapshot)

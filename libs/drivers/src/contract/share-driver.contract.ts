@@ -514,7 +514,21 @@ export function describeShareDriverContract(
           replicaList: [newActive, oldActive],
           replicaSnapshots: [onActive, onReplica],
         });
-        expect(deleted.snapshotInstances.map((s) => s.status)).toEqual(['deleted', 'deleted']);
+        // The new active's instance is gone; the other is gone too, or left to its back end's
+        // refresh, which finds it deleted.
+        const statusOf = (id: string) =>
+          deleted.snapshotInstances.find((s) => s.snapshotInstanceId === id)?.status;
+        expect(statusOf(onReplica.snapshotInstanceId)).toBe('deleted');
+        expect(['deleted', 'deleting']).toContain(statusOf(onActive.snapshotInstanceId));
+        await expect(
+          primary.updateReplicatedSnapshot({
+            commandId: command(),
+            replicaList: [newActive, oldActive],
+            shareReplica: oldActive,
+            replicaSnapshots: [onActive, onReplica],
+            replicaSnapshot: { ...onActive, status: 'deleting' },
+          }),
+        ).rejects.toMatchObject({ code: 'snapshot_not_found' });
         await primary.deleteReplica({
           commandId: command(),
           replicaList: [newActive, oldActive],

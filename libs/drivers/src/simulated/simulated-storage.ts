@@ -367,6 +367,10 @@ export class SimulatedStorage {
     this.requireReplication();
     return {
       snapshotInstances: request.replicaSnapshots.map((instance) => {
+        // Instances on other back ends are deleted by their updateReplicatedSnapshot poll.
+        if (!this.shares.has(instance.shareInstanceId)) {
+          return { snapshotInstanceId: instance.snapshotInstanceId, status: 'deleting' };
+        }
         this.snapshots.delete(instance.snapshotInstanceId);
         return { snapshotInstanceId: instance.snapshotInstanceId, status: 'deleted' };
       }),

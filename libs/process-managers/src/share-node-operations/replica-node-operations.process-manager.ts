@@ -2,8 +2,6 @@ import {
   derivedId,
   SHARE_STREAM_PREFIX,
   type ReplicaCreated,
-  type ShareInstanceState,
-  type ShareState,
   type ReplicaDeletionRequested,
   type ReplicaPromotionRequested,
   type ReplicaResyncRequested,
@@ -15,39 +13,12 @@ import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
 
 /**
- * Snapshot instances a replica still lacks, because the snapshot was taken while the replica was
- * being built, are taken on it now (what Manila's periodic_share_replica_snapshot_update does).
- * Until then a replica that is in_sync holds its snapshots back from `available`.
- */
-export const catchUpReplicaSnapshots = async (
-  operations: ShareDriverOperations,
-  state: ShareState,
-  replica: ShareInstanceState,
-  causationId: string,
-): Promise<void> => {
-  if (replica.replicaState === 'active' || replica.status !== 'available') return;
-  if (replica.pendingOperation || !operations.driverFor(replica.host)) return;
-  for (const snapshot of state.snapshots) {
-    const missing = snapshot.instances.find(
-      (i) => i.shareInstanceId === replica.id && i.status === 'creating',
-    );
-    if (!missing) continue;
-    await operations.createSnapshot(
-      state.id,
-      { snapshotId: snapshot.id, snapshotInstanceId: missing.id },
-      replica.id,
-      derivedId(missing.id, 'replica-snapshot'),
-      causationId,
-    );
-  }
-};
-
-/**
  * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
  * one of its pools is built if the pool still has room, counting the shares and replicas it
- * accepted that no report shows yet (else handed back to the scheduler), then given the
- * snapshots taken meanwhile; one whose deletion or promotion was asked for is deleted or
- * promoted, and a resync refreshes its state now. Command ids derive from the causing event.
+ * accepted that no report shows yet (else handed back to the scheduler), then the snapshot
+ * instances it still lacks are refreshed (taken meanwhile, or not yet available when it was
+ * built); one whose deletion or promotion was asked for is deleted or promoted, and a resync
+ * refreshes its state now. Command ids derive from the causing event.
  */
 export const replicaNodeOperationsProcessManager = (
   nodeName: string,
@@ -97,7 +68,10 @@ export const replicaNodeOperationsProcessManager = (
       case 'ReplicaCreated': {
         const { state } = await operations.load(shareId);
         const replica = state.instances.find((i) => i.id === replicaId);
-        if (replica) await catchUpReplicaSnapshots(operations, state, replica, event.id);
+        if (replica) {
+          const id = derivedId(event.id, 'replica-snapshots');
+          await operations.replicatedSnapshots.refresh(state, replica, id);
+        }
         return;
       }
       case 'ReplicaDeletionRequested':

@@ -22,6 +22,7 @@ import {
   exportLocationsOf,
 } from './share-from-snapshot-calls.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
+import { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import { ShareReplicaCalls } from './share-replica-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
@@ -51,6 +52,7 @@ export class ShareDriverOperations {
   private readonly poller: CreatingFromSnapshotPoller;
 
   readonly replicas: ShareReplicaCalls;
+  readonly replicatedSnapshots: ReplicatedSnapshotCalls;
 
   constructor(
     private readonly commands: CommandHandler,
@@ -69,12 +71,19 @@ export class ShareDriverOperations {
       clock,
       (state, instance) => this.refOf(state, instance),
     );
+    this.replicatedSnapshots = new ReplicatedSnapshotCalls(
+      commands,
+      (host) => this.driverFor(host),
+      clock,
+      (state, instance) => this.refOf(state, instance),
+    );
     this.maintenance = new ShareMaintenanceCalls(
       commands,
       (host) => this.driverFor(host),
       clock,
       (state, instance) => this.refOf(state, instance),
       this.replicas,
+      this.replicatedSnapshots,
     );
   }
 
@@ -113,7 +122,7 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
-    // A replica still being built is given its snapshots once it is (catchUpReplicaSnapshots).
+    // A replica still being built is given its snapshots once it is (the replica refresh).
     const { state } = await this.load(shareId);
     const instance = state.instances.find((i) => i.id === shareInstanceId);
     if (instance?.replicaState && instance.status === 'creating') return;
@@ -140,6 +149,30 @@ export class ShareDriverOperations {
       shareId,
       shareInstanceId,
       'delete_snapshot',
+      commandId,
+      causationId,
+      target,
+    );
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
+  /**
+   * Creates or deletes every instance of a snapshot of a share with replicas, from the node of
+   * its active replica (reference 5.8): claimed on the active replica, one driver call.
+   */
+  async runReplicatedSnapshotOperation(
+    shareId: string,
+    target: SnapshotTarget,
+    activeInstanceId: string,
+    operation: 'create_replicated_snapshot' | 'delete_replicated_snapshot',
+    commandId: string,
+    causationId: string,
+  ) {
+    const claimed = await this.claim(
+      shareId,
+      activeInstanceId,
+      operation,
       commandId,
       causationId,
       target,

@@ -17,13 +17,14 @@ import {
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
+import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import type { ShareReplicaCalls } from './share-replica-calls.js';
 
 type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
 
 /**
  * The driver calls of a claimed operation on a living share (snapshots, access, resize,
- * replicas), and
+ * replicas, snapshots of replicated shares), and
  * the command that records each outcome. Run once after the claim, or again on recovery: the
  * driver makes a repeated call with the same command id harmless.
  */
@@ -36,6 +37,7 @@ export class ShareMaintenanceCalls {
     private readonly clock: () => string,
     private readonly refOf: RefOf,
     private readonly replicas: ShareReplicaCalls,
+    private readonly replicatedSnapshots: ReplicatedSnapshotCalls,
   ) {}
 
   /** Runs the operation claimed on `instance` by `commandId` and records its outcome. */
@@ -173,6 +175,15 @@ export class ShareMaintenanceCalls {
       case 'delete_replica':
       case 'promote_replica':
         return this.replicas.call(driver, pending.operation, state, instance, commandId);
+      case 'create_replicated_snapshot':
+      case 'delete_replicated_snapshot':
+        return this.replicatedSnapshots.call(
+          driver,
+          pending.operation,
+          state,
+          target.snapshotId,
+          commandId,
+        );
       default:
         throw new Error(`${pending.operation} is not a maintenance operation`);
     }

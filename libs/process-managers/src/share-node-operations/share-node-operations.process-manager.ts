@@ -17,9 +17,11 @@ import type { ShareDriverOperations } from './share-driver-operations.js';
 
 /**
  * A share node's reactions to the log: a share scheduled onto one of its pools is created if
- * the pool still has room (else handed back to the scheduler), a deletion of one of its instances is carried out, and snapshot, access and resize requests
- * are run on the instances it holds (operations on others' instances claim nothing here); a
- * non-forced extend runs once the scheduler has confirmed the pool's capacity.
+ * the pool still has room (else handed back to the scheduler), a deletion of one of its
+ * instances is carried out, and snapshot, access and resize requests are run on the instances
+ * it holds (operations on others' instances claim nothing here); a snapshot of a share with
+ * replicas is created and deleted whole by the node of its active replica. A non-forced extend
+ * runs once the scheduler has confirmed the pool's capacity.
  * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
@@ -70,6 +72,19 @@ export const shareNodeOperationsProcessManager = (
       }
       case 'SnapshotRequested': {
         const data = event.data as SnapshotRequested['data'];
+        if (data.activeInstanceId !== undefined) {
+          const active = data.instances.find((i) => i.shareInstanceId === data.activeInstanceId);
+          if (!active) return;
+          await operations.runReplicatedSnapshotOperation(
+            shareId,
+            { snapshotId: data.snapshotId, snapshotInstanceId: active.id },
+            data.activeInstanceId,
+            'create_replicated_snapshot',
+            commandId('create_replicated_snapshot'),
+            event.id,
+          );
+          return;
+        }
         for (const instance of data.instances) {
           const target = { snapshotId: data.snapshotId, snapshotInstanceId: instance.id };
           const id = commandId(`create_snapshot:${instance.id}`);
@@ -81,6 +96,21 @@ export const shareNodeOperationsProcessManager = (
         const data = event.data as SnapshotDeletionRequested['data'];
         const { state } = await operations.load(shareId);
         const snapshot = state.snapshots.find((s) => s.id === data.snapshotId);
+        if (data.activeInstanceId !== undefined) {
+          const active = snapshot?.instances.find(
+            (i) => i.shareInstanceId === data.activeInstanceId,
+          );
+          if (!active) return;
+          await operations.runReplicatedSnapshotOperation(
+            shareId,
+            { snapshotId: data.snapshotId, snapshotInstanceId: active.id },
+            data.activeInstanceId,
+            'delete_replicated_snapshot',
+            commandId('delete_replicated_snapshot'),
+            event.id,
+          );
+          return;
+        }
         for (const instance of snapshot?.instances ?? []) {
           if (!data.snapshotInstanceIds.includes(instance.id)) continue;
           const target = { snapshotId: data.snapshotId, snapshotInstanceId: instance.id };

@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import type { CommandHandler } from '#hawser/application';
 import {
   derivedId,
-  replicasOf,
   shareDecider,
   shareStream,
   snapshotAggregateStatus,
@@ -20,6 +19,7 @@ import {
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
+import { placedReplicaRefs } from './replicated-snapshot-calls.js';
 
 type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
 
@@ -159,11 +159,8 @@ export class ShareReplicaCalls {
     }
   }
 
-  /** Every placed replica of the share, as Manila's replica_list. */
   private replicaList(state: ShareState): ShareInstanceRef[] {
-    return replicasOf(state)
-      .filter((i) => i.host !== '')
-      .map((i) => this.refOf(state, i));
+    return placedReplicaRefs(state, this.refOf);
   }
 
   /** The share's rules as they stand on the replica (queued ones included: they are due). */
