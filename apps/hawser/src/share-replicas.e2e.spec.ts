@@ -452,15 +452,18 @@ describe('a snapshot taken while a replica is being built', () => {
       'the snapshot to be available on both replicas',
     );
     const history = (await hawser.request('GET', `/hawser/v1/streams/share-${shareId}?limit=1000`))
-      .body.events as { type: string; data: { instanceId?: string; operation?: string } }[];
-    expect(
-      history.some(
-        (e) =>
-          e.type === 'ShareDriverOperationStarted' &&
-          e.data.operation === 'create_snapshot' &&
-          e.data.instanceId === replicaId,
-      ),
-    ).toBe(true);
+      .body.events as {
+      type: string;
+      data: { instanceId?: string; operation?: string; snapshotInstanceId?: string };
+    }[];
+    // The active replica's node took the snapshot (reference 5.8); the replica, built later,
+    // got its instance from its own node's refresh (update_replicated_snapshot).
+    const claims = history
+      .filter((e) => e.type === 'ShareDriverOperationStarted')
+      .map((e) => e.data.operation);
+    expect(claims).toContain('create_replicated_snapshot');
+    expect(claims).not.toContain('create_snapshot');
+    expect(history.filter((e) => e.type === 'ReplicaSnapshotRefreshed')).toHaveLength(1);
     // The node waited for the replica instead of failing the snapshot on it until parked.
     expect((await hawser.request('GET', '/hawser/v1/parked-events')).body.parked_events).toEqual(
       [],

@@ -9,7 +9,8 @@ import { PeriodicTask } from './periodic-task.js';
  * Manila's periodic_share_replica_update and periodic_share_replica_snapshot_update (reference
  * 5.7): every interval, each non-active replica this node holds is asked of its driver how far
  * it is behind the active replica, and a changed replica_state is recorded; then each of its
- * snapshot instances still creating or deleting is refreshed (update_replicated_snapshot).
+ * snapshot instances still creating or deleting is refreshed (update_replicated_snapshot), on
+ * the other active replicas of a writable share too.
  */
 export class ReplicaStateRefresh {
   private readonly logger = new Logger('share-node');
@@ -37,10 +38,19 @@ export class ReplicaStateRefresh {
 
   async refreshAll(): Promise<void> {
     const replicas = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
-      replica_state: { $in: ['in_sync', 'out_of_sync', 'error'] },
+      replica_state: { $in: ['active', 'in_sync', 'out_of_sync', 'error'] },
     });
+    // Active replicas count only where a share has several (writable replication): a snapshot
+    // instance on one of them may be left creating by the node that coordinates the snapshot.
+    const actives = new Map<string, number>();
+    for (const doc of replicas) {
+      if (doc.replica_state === 'active') {
+        actives.set(doc.share_id, (actives.get(doc.share_id) ?? 0) + 1);
+      }
+    }
     const round = new Date().toISOString();
     for (const doc of replicas) {
+      if (doc.replica_state === 'active' && (actives.get(doc.share_id) ?? 0) < 2) continue;
       if (!this.operations.driverFor(doc.host)) continue;
       const { state } = await this.operations.load(doc.share_id);
       const replica = state.instances.find((i) => i.id === doc.id);

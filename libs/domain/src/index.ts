@@ -36,7 +36,7 @@ export * from './share/share-from-snapshot.types.js';
 export * from './share/share-from-snapshot.events.js';
 export * from './share/share-from-snapshot.commands.js';
 export { progressText } from './share/share-from-snapshot.decide.js';
-export { awaitsActiveReplica } from './share/share-replicated-snapshot.decide.js';
+export { replicaSnapshotRefreshIsDue } from './share/share-replicated-snapshot.decide.js';
 export * from './share/share-replica.events.js';
 export * from './share/share-replica.commands.js';
 export * from './share/share-replica.state.js';

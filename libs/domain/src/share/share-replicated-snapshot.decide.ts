@@ -2,7 +2,7 @@ import { notFound } from '../shared/domain-error.js';
 import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotDeleted, SnapshotInstanceDeleted } from './share-snapshot.events.js';
-import type { SnapshotState } from './share-snapshot.state.js';
+import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
 import type { ShareInstanceState, ShareState } from './share.state.js';
 
 type Decided = ReplicatedSnapshotEvent | SnapshotInstanceDeleted | SnapshotDeleted;
@@ -20,21 +20,37 @@ const claimHolder = (state: ShareState, snapshotId: string): ShareInstanceState 
 const claimOpen = (state: ShareState, snapshotId: string, commandId: string): boolean =>
   claimHolder(state, snapshotId)?.pendingOperation?.commandId === commandId;
 
-/**
- * The active replica's node has not answered yet on the snapshot (its claim is open, or its own
- * instance is still in the same transition): that answer comes first, the refresh waits.
- */
-export const awaitsActiveReplica = (
+/** Whether the instance is on the replica whose node creates and deletes the whole snapshot. */
+const onCoordinator = (
   state: ShareState,
   snapshot: SnapshotState,
-  transition: SnapshotState['instances'][number]['status'],
+  instance: SnapshotInstanceState,
 ): boolean =>
-  claimHolder(state, snapshot.id) !== undefined ||
-  snapshot.instances.some(
-    (i) =>
-      i.status === transition &&
-      state.instances.find((r) => r.id === i.shareInstanceId)?.replicaState === 'active',
+  snapshot.activeInstanceId !== undefined
+    ? instance.shareInstanceId === snapshot.activeInstanceId
+    : state.instances.find((r) => r.id === instance.shareInstanceId)?.replicaState === 'active';
+
+/**
+ * Whether the node of the instance's replica refreshes it now (reference 5.7): it is `creating`
+ * or `deleting` on a replica other than the one whose node coordinates the snapshot (for
+ * writable shares that includes the other active replicas), and that node has answered: its
+ * claim is closed and its own instance has left the same transition. Its answer comes first.
+ */
+export const replicaSnapshotRefreshIsDue = (
+  state: ShareState,
+  snapshot: SnapshotState,
+  instance: SnapshotInstanceState,
+): boolean => {
+  if (instance.status !== 'creating' && instance.status !== 'deleting') return false;
+  const replica = state.instances.find((i) => i.id === instance.shareInstanceId);
+  if (!replica || replica.replicaState === null || onCoordinator(state, snapshot, instance)) {
+    return false;
+  }
+  if (claimHolder(state, snapshot.id)) return false;
+  return !snapshot.instances.some(
+    (i) => i.status === instance.status && onCoordinator(state, snapshot, i),
   );
+};
 
 /** The listed instances are gone; the snapshot with them when none is left. */
 const removal = (
@@ -125,11 +141,7 @@ const refresh = (
   const { snapshotId, snapshotInstanceId, outcome, now } = command;
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);
   const instance = snapshot?.instances.find((i) => i.id === snapshotInstanceId);
-  if (!snapshot || !instance) return [];
-  if (instance.status !== 'creating' && instance.status !== 'deleting') return [];
-  const replica = state.instances.find((i) => i.id === instance.shareInstanceId);
-  if (!replica || replica.replicaState === 'active') return [];
-  if (awaitsActiveReplica(state, snapshot, instance.status)) return [];
+  if (!snapshot || !instance || !replicaSnapshotRefreshIsDue(state, snapshot, instance)) return [];
   const refreshed = (status: 'available' | 'creating' | 'error', progress: string): Decided[] =>
     status === instance.status && progress === instance.progress
       ? []

@@ -31,8 +31,10 @@ const claimedOn = (
 });
 
 /** A readable share: active i1 on node1, replica r1 on node2 (in_sync unless told otherwise). */
-const withReplica = (replicaState: 'in_sync' | 'out_of_sync' = 'in_sync'): ShareEvent[] => [
-  ...availableShare({ replication_type: 'readable' }),
+const withReplica = (
+  replicaState: 'in_sync' | 'out_of_sync' | 'active' = 'in_sync',
+): ShareEvent[] => [
+  ...availableShare({ replication_type: replicaState === 'active' ? 'writable' : 'readable' }),
   {
     type: 'ReplicaRequested',
     data: {
@@ -80,7 +82,7 @@ const requested: ShareEvent = {
   },
 };
 const claimCreate = claimedOn('i1', HOST, 'create_replicated_snapshot', 'c-snap', ON_ACTIVE);
-const creating = (replicaState?: 'in_sync' | 'out_of_sync') => [
+const creating = (replicaState?: 'in_sync' | 'out_of_sync' | 'active') => [
   ...withReplica(replicaState),
   requested,
   claimCreate,
@@ -271,6 +273,15 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
         .given([...withSnapshot, deletionRequested(false)])
         .when(refresh('not_found'))
         .thenNothing();
+    });
+    it('refreshes the other active replicas of a writable share, not the coordinating one', () => {
+      spec
+        .given([...creating('active'), created])
+        .when(refresh({ status: 'available', progress: '100%' }))
+        .then([refreshedAvailable]);
+      expect(snapshotView([...creating('active'), created, refreshedAvailable])?.status).toBe(
+        'available',
+      );
     });
     it('records nothing for an instance no longer in transition', () =>
       spec

@@ -38,6 +38,7 @@ export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareSt
         name: d.name,
         description: d.description,
         size: d.size,
+        ...(d.activeInstanceId !== undefined && { activeInstanceId: d.activeInstanceId }),
         deletionForced: false,
         createdAt: d.createdAt,
         updatedAt: d.createdAt,
@@ -109,6 +110,7 @@ export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareSt
       return updateSnapshot(state, d.snapshotId, (s) => ({
         ...s,
         deletionForced: d.force,
+        ...(d.activeInstanceId !== undefined && { activeInstanceId: d.activeInstanceId }),
         updatedAt: d.requestedAt,
         instances: s.instances.map((i) =>
           targets.has(i.id) ? { ...i, status: 'deleting', updatedAt: d.requestedAt } : i,

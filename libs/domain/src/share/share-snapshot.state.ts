@@ -45,6 +45,11 @@ export interface SnapshotState {
   readonly metadata?: Readonly<Record<string, string>>;
   /** The share's size when the snapshot was taken. */
   readonly size: number;
+  /**
+   * A share with replicas: the replica whose node creates and deletes every instance (reference
+   * 5.8); absent for other shares and in states stored before.
+   */
+  readonly activeInstanceId?: string;
   /** Deletion was forced: a driver failure then removes the instance anyway. */
   readonly deletionForced: boolean;
   readonly createdAt: string;

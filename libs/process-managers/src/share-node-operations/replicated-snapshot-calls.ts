@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { CommandHandler } from '#hawser/application';
 import {
-  awaitsActiveReplica,
   derivedId,
+  replicaSnapshotRefreshIsDue,
   replicasOf,
   shareDecider,
   shareStream,
@@ -28,8 +28,6 @@ export const placedReplicaRefs = (state: ShareState, refOf: RefOf): ShareInstanc
   replicasOf(state)
     .filter((i) => i.host !== '')
     .map((i) => refOf(state, i));
-
-const TRANSITIONS: ReadonlySet<string> = new Set(['creating', 'deleting']);
 
 /** A driver's status for one instance, as the share records it. */
 const outcomeOf = (update: SnapshotInstanceUpdate): SnapshotInstanceOutcome => {
@@ -126,20 +124,19 @@ export class ReplicatedSnapshotCalls {
   }
 
   /**
-   * Asks the driver of a non-active replica about each of its snapshot instances still
-   * `creating` or `deleting` (update_replicated_snapshot) and records the answer. Nothing is
+   * Asks the driver of a replica about each of its snapshot instances still `creating` or
+   * `deleting` (update_replicated_snapshot) and records the answer; the replica that
+   * coordinates a snapshot is left out (see replicaSnapshotRefreshIsDue). Nothing is
    * claimed: the driver makes the call repeatable, and the decider ignores an instance that
    * left its transition meanwhile.
    */
   async refresh(state: ShareState, replica: ShareInstanceState, commandId: string): Promise<void> {
     const driver = this.driverFor(replica.host);
-    if (!driver || replica.replicaState === null || replica.replicaState === 'active') return;
-    if (replica.status === 'creating' || replica.status === 'deleting') return;
+    if (!driver || replica.status === 'creating' || replica.status === 'deleting') return;
     const replicaList = placedReplicaRefs(state, this.refOf);
     for (const snapshot of state.snapshots) {
       const instance = snapshot.instances.find((i) => i.shareInstanceId === replica.id);
-      if (!instance || !TRANSITIONS.has(instance.status)) continue;
-      if (awaitsActiveReplica(state, snapshot, instance.status)) continue;
+      if (!instance || !replicaSnapshotRefreshIsDue(state, snapshot, instance)) continue;
       const replicaSnapshot = this.refOfInstance(state, snapshot, instance);
       const outcome = await driver
         .updateReplicatedSnapshot({
