@@ -43,6 +43,8 @@ describe('crash of the node owning the new active replica during a promotion', (
       HAWSER_DATA_DIR: path.join(dir, 'data'),
       HAWSER_BACKENDS: path.join(dir, 'backends.json'),
       HAWSER_AUTH: 'noauth',
+      // The replica's snapshot instance is finished by its node's refresh (reference 5.7).
+      HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1',
     };
     const poll = async <T>(check: () => Promise<T | undefined>, what: string): Promise<T> => {
       const deadline = Date.now() + 30_000;
