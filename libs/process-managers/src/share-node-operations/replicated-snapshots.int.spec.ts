@@ -128,7 +128,7 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
       const admission = new PlacementAdmission(commands);
       admission.observe(await driver.getPoolStats({ commandId: `stats-${name}` }), Date.now());
       managers.push(shareNodeOperationsProcessManager(name, nodes[name], admission));
-      managers.push(replicaNodeOperationsProcessManager(name, nodes[name]));
+      managers.push(replicaNodeOperationsProcessManager(name, nodes[name], admission));
     }
     checkpoint = 0;
     await run({
