@@ -1,0 +1,79 @@
+import {
+  quotaVmUnavailable,
+  runQuotaScenario,
+  type QuotaFileSystem,
+  type QuotaVmRun,
+} from '../test-support/quota-vm.js';
+
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+const FILE_SYSTEMS: readonly QuotaFileSystem[] = ['ext4', 'xfs'];
+/** ext4 reports a full project quota as EDQUOT; XFS, like a full disk, as ENOSPC. */
+const REFUSAL: Record<QuotaFileSystem, string> = { ext4: 'EDQUOT', xfs: 'ENOSPC' };
+
+const unavailable = quotaVmUnavailable();
+
+if (unavailable) {
+  describe('local driver on file systems with project quotas', () => {
+    it.skip(`skipped: the quota guest cannot run here: ${unavailable}`, () => {
+      expect(unavailable).toBeUndefined();
+    });
+  });
+} else {
+  describe('local driver on file systems with project quotas (in a User-mode Linux guest)', () => {
+    let run: QuotaVmRun;
+
+    beforeAll(async () => {
+      run = await runQuotaScenario(FILE_SYSTEMS);
+    }, 90_000);
+
+    describe.each(FILE_SYSTEMS)('%s mounted with prjquota', (fileSystem) => {
+      const findings = (): Record<string, unknown> => {
+        const result = run.results[fileSystem];
+        if (!result || 'failed' in result) {
+          throw new Error(`the guest scenario failed on ${fileSystem}: ${JSON.stringify(result)}\n${run.console}`);
+        }
+        return result;
+      };
+
+      it('given a pool there, then the driver says sizes are enforced', () => {
+        expect(findings().sizeEnforcement).toMatchObject({ mode: 'enforced', fileSystem });
+      });
+
+      it('given a 1 GiB share, then its project gets a 1 GiB hard limit and writes stop there', () => {
+        expect(Object.values(findings().limitsAfterCreate as object)).toEqual([GIB]);
+        const write = findings().writePastSize as { writtenBytes: number; error: string };
+        expect(write.error).toBe(REFUSAL[fileSystem]);
+        expect(write.writtenBytes).toBeLessThanOrEqual(GIB);
+        expect(write.writtenBytes).toBeGreaterThan(GIB - 8 * MIB);
+      });
+
+      it('given a full share, then its status shows the quota usage, enforced', () => {
+        const usage = findings().statusWhenFull as Record<string, unknown>;
+        expect(usage).toMatchObject({ limitBytes: GIB, overLimit: false, enforcement: 'enforced' });
+        expect(usage.usedBytes).toBeGreaterThan(GIB - 8 * MIB);
+        expect(usage.usedBytes).toBeLessThanOrEqual(GIB);
+      });
+
+      it('given an extend to 2 GiB, then the limit follows and more data fits', () => {
+        expect(Object.values(findings().limitsAfterExtend as object)).toEqual([2 * GIB]);
+        expect(findings().writeAfterExtend).toEqual({ writtenBytes: 512 * MIB, error: null });
+      });
+
+      it('given a shrink below the data, then it is refused; above it, the limit follows', () => {
+        expect(findings().shrinkBelowData).toBe('shrinking_possible_data_loss');
+        expect(findings().shrinkAboveData).toBe('ok');
+        expect(Object.values(findings().limitsAfterShrink as object)).toEqual([GIB]);
+        const usage = findings().statusAfterShrink as Record<string, unknown>;
+        expect(usage).toMatchObject({ limitBytes: GIB, overLimit: false, enforcement: 'enforced' });
+        expect(usage.usedBytes).toBeGreaterThanOrEqual(512 * MIB);
+        expect(usage.usedBytes).toBeLessThan(512 * MIB + MIB);
+      });
+
+      it('given a delete, then no project keeps a limit', () => {
+        expect(findings().deleted).toEqual({ existed: true });
+        expect(findings().limitsAfterDelete).toEqual({});
+      });
+    });
+  });
+}

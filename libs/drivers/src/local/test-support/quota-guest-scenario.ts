@@ -1,0 +1,160 @@
+/**
+ * Runs inside the quota guest (see quota-vm.ts), as root, with node's built output: drives a
+ * local back end whose pool sits on a file system mounted with project quotas and writes as an
+ * unprivileged user, the way a tenant's data arrives. Prints nothing; writes its findings as
+ * JSON to the file named on the command line.
+ *
+ *   node quota-guest-scenario.mjs <local.driver.js> <results.json> <mount point>...
+ *   node quota-guest-scenario.mjs write <file> <bytes>     (the unprivileged writer)
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type * as LocalDriverModule from '../local.driver.js';
+import type { ShareInstanceRef } from '../../contract/share-driver.js';
+
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+const TENANT = 65534;
+const script = process.argv[1] ?? '';
+const execFileAsync = promisify(execFile);
+
+/** What one unprivileged write achieved: bytes that landed and the errno that stopped it. */
+interface WriteOutcome {
+  readonly writtenBytes: number;
+  readonly error: string | null;
+}
+
+async function writeAsTenant(file: string, bytes: number): Promise<WriteOutcome> {
+  const { stdout } = await execFileAsync(process.execPath, [script, 'write', file, String(bytes)], {
+    uid: TENANT,
+    gid: TENANT,
+  });
+  return JSON.parse(stdout) as WriteOutcome;
+}
+
+/** The writer itself: appends zeros in 4 MiB steps until done or refused, fsync included. */
+async function write(file: string, bytes: number): Promise<void> {
+  const chunk = Buffer.alloc(4 * MIB);
+  let writtenBytes = 0;
+  let error: string | null = null;
+  const handle = await fs.open(file, 'a');
+  try {
+    while (writtenBytes < bytes) {
+      const { bytesWritten } = await handle.write(chunk, 0, Math.min(chunk.length, bytes - writtenBytes));
+      writtenBytes += bytesWritten;
+    }
+    await handle.sync();
+  } catch (failure) {
+    error = errnoName(failure);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  process.stdout.write(JSON.stringify({ writtenBytes, error } satisfies WriteOutcome));
+}
+
+/** libuv has no name for EDQUOT, so the name comes from the number. */
+function errnoName(failure: unknown): string {
+  const errno = (failure as { errno?: number }).errno;
+  const name = Object.entries(os.constants.errno).find(([, value]) => value === -(errno ?? 0));
+  return name?.[0] ?? String(failure);
+}
+
+/** Hard block limits (bytes) of every project on the file system, from repquota. */
+async function hardLimits(mountPoint: string): Promise<Record<string, number>> {
+  const { stdout } = await execFileAsync('repquota', ['-P', '-n', '-O', 'csv', mountPoint]);
+  const [header, ...rows] = stdout.trim().split('\n');
+  const columns = header?.split(',') ?? [];
+  const limits: Record<string, number> = {};
+  for (const row of rows) {
+    const cells = row.split(',');
+    const limit = Number(cells[columns.indexOf('BlockHardLimit')]) * 1024;
+    if (limit > 0) limits[cells[columns.indexOf('Project')] ?? '?'] = limit;
+  }
+  return limits;
+}
+
+async function outcome(work: () => Promise<unknown>): Promise<string> {
+  try {
+    await work();
+    return 'ok';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+async function exercise(
+  { LocalShareDriver }: typeof LocalDriverModule,
+  mountPoint: string,
+): Promise<Record<string, unknown>> {
+  const driver = new LocalShareDriver({
+    driver: 'local',
+    name: 'guest@quota',
+    availabilityZone: 'az-1',
+    pools: [{ name: 'p1' }],
+    options: { root: path.join(mountPoint, 'hawser') },
+  });
+  await driver.initialize();
+  const share: ShareInstanceRef = {
+    shareId: randomUUID(),
+    instanceId: randomUUID(),
+    sizeGiB: 1,
+    protocol: 'NFS',
+    host: 'guest@quota#p1',
+  };
+  const commandId = (): string => `cmd-${randomUUID()}`;
+  const dir = driver.shareDirectory(share.host, share.instanceId);
+  const findings: Record<string, unknown> = { sizeEnforcement: driver.sizeEnforcement() };
+
+  await driver.createShare({ commandId: commandId(), share });
+  await fs.chown(dir, TENANT, TENANT);
+  findings.limitsAfterCreate = await hardLimits(mountPoint);
+  findings.writePastSize = await writeAsTenant(path.join(dir, 'first'), 1.5 * GIB);
+  findings.statusWhenFull = (await driver.getShareStatus({ commandId: commandId(), share })).usage;
+
+  await driver.extendShare({ commandId: commandId(), share, newSizeGiB: 2 });
+  findings.limitsAfterExtend = await hardLimits(mountPoint);
+  findings.writeAfterExtend = await writeAsTenant(path.join(dir, 'second'), 512 * MIB);
+  const extended = { ...share, sizeGiB: 2 };
+
+  findings.shrinkBelowData = await outcome(() =>
+    driver.shrinkShare({ commandId: commandId(), share: extended, newSizeGiB: 1 }),
+  );
+  await fs.rm(path.join(dir, 'first'));
+  findings.shrinkAboveData = await outcome(() =>
+    driver.shrinkShare({ commandId: commandId(), share: extended, newSizeGiB: 1 }),
+  );
+  findings.limitsAfterShrink = await hardLimits(mountPoint);
+  findings.statusAfterShrink = (await driver.getShareStatus({ commandId: commandId(), share })).usage;
+
+  findings.deleted = await driver.deleteShare({ commandId: commandId(), share });
+  findings.limitsAfterDelete = await hardLimits(mountPoint);
+  await driver.close();
+  return findings;
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'write') {
+    await write(rest[0] ?? '', Number(rest[1]));
+    return;
+  }
+  const [resultsFile, ...mountPoints] = rest;
+  const started = Date.now();
+  const module = (await import(command ?? '')) as typeof LocalDriverModule;
+  const results: Record<string, unknown> = {};
+  for (const mountPoint of mountPoints) {
+    try {
+      results[mountPoint] = await exercise(module, mountPoint);
+    } catch (error) {
+      results[mountPoint] = { failed: String((error as Error).stack ?? error) };
+    }
+  }
+  results.elapsedMs = Date.now() - started;
+  await fs.writeFile(resultsFile ?? '', JSON.stringify(results, null, 2));
+}
+
+await main();
