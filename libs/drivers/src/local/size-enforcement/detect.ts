@@ -1,5 +1,6 @@
 import { detectBtrfsQgroup } from './btrfs-qgroup.js';
 import { findMount, hasProjectQuotas, type MountEntry } from './mount-table.js';
+import { detectProjectQuota } from './project-quota.js';
 import { ReportedEnforcement } from './reported.js';
 import type { SizeEnforcementStrategy } from './size-enforcement.js';
 
@@ -13,7 +14,7 @@ export type EnforcementDetector = (
 ) => Promise<SizeEnforcementStrategy | { readonly unavailable: string } | null>;
 
 /** Tried in order; the first strategy offered wins, `reported` when none is. */
-const DETECTORS: readonly EnforcementDetector[] = [detectBtrfsQgroup];
+const DETECTORS: readonly EnforcementDetector[] = [detectBtrfsQgroup, detectProjectQuota];
 
 /** Which strategy the file system under `poolDir` offers (the directory must exist). */
 export async function detectSizeEnforcement(poolDir: string): Promise<SizeEnforcementStrategy> {

@@ -3,12 +3,12 @@ const FIRST_ID = 100_000;
 const ID_SPAN = 2 ** 31 - 1 - FIRST_ID;
 
 /**
- * The project id for a share instance: a hash of its id, moved on past any id the file
+ * The project id for a new share directory: a hash of its path, moved on past any id the file
  * system already accounts, so shares of every back end on that file system get their own.
- * Chosen once and recorded with the share, so it never changes afterwards.
+ * Chosen once and kept on the directory, so it never changes afterwards.
  */
-export function chooseProjectId(instanceId: string, taken: ReadonlySet<number>): number {
-  let offset = fnv1a(instanceId) % ID_SPAN;
+export function chooseProjectId(shareDir: string, taken: ReadonlySet<number>): number {
+  let offset = fnv1a(shareDir) % ID_SPAN;
   while (taken.has(FIRST_ID + offset)) offset = (offset + 1) % ID_SPAN;
   return FIRST_ID + offset;
 }

@@ -11,6 +11,13 @@ const FILE_SYSTEMS: readonly QuotaFileSystem[] = ['ext4', 'xfs'];
 /** ext4 reports a full project quota as EDQUOT; XFS, like a full disk, as ENOSPC. */
 const REFUSAL: Record<QuotaFileSystem, string> = { ext4: 'EDQUOT', xfs: 'ENOSPC' };
 
+const enforcedAt = (limitBytes: number): Record<string, unknown> => ({
+  limitBytes,
+  overLimit: false,
+  enforcement: 'enforced',
+  strategy: 'project-quota',
+});
+
 const unavailable = quotaVmUnavailable();
 
 if (unavailable) {
@@ -31,13 +38,19 @@ if (unavailable) {
       const findings = (): Record<string, unknown> => {
         const result = run.results[fileSystem];
         if (!result || 'failed' in result) {
-          throw new Error(`the guest scenario failed on ${fileSystem}: ${JSON.stringify(result)}\n${run.console}`);
+          throw new Error(
+            `the guest scenario failed on ${fileSystem}: ${JSON.stringify(result)}\n${run.console}`,
+          );
         }
         return result;
       };
 
       it('given a pool there, then the driver says sizes are enforced', () => {
-        expect(findings().sizeEnforcement).toMatchObject({ mode: 'enforced', fileSystem });
+        expect(findings().sizeEnforcement).toMatchObject({
+          strategy: 'project-quota',
+          mode: 'enforced',
+          fileSystem,
+        });
       });
 
       it('given a 1 GiB share, then its project gets a 1 GiB hard limit and writes stop there', () => {
@@ -50,7 +63,7 @@ if (unavailable) {
 
       it('given a full share, then its status shows the quota usage, enforced', () => {
         const usage = findings().statusWhenFull as Record<string, unknown>;
-        expect(usage).toMatchObject({ limitBytes: GIB, overLimit: false, enforcement: 'enforced' });
+        expect(usage).toMatchObject(enforcedAt(GIB));
         expect(usage.usedBytes).toBeGreaterThan(GIB - 8 * MIB);
         expect(usage.usedBytes).toBeLessThanOrEqual(GIB);
       });
@@ -65,7 +78,7 @@ if (unavailable) {
         expect(findings().shrinkAboveData).toBe('ok');
         expect(Object.values(findings().limitsAfterShrink as object)).toEqual([GIB]);
         const usage = findings().statusAfterShrink as Record<string, unknown>;
-        expect(usage).toMatchObject({ limitBytes: GIB, overLimit: false, enforcement: 'enforced' });
+        expect(usage).toMatchObject(enforcedAt(GIB));
         expect(usage.usedBytes).toBeGreaterThanOrEqual(512 * MIB);
         expect(usage.usedBytes).toBeLessThan(512 * MIB + MIB);
       });

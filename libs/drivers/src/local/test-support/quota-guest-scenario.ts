@@ -44,7 +44,11 @@ async function write(file: string, bytes: number): Promise<void> {
   const handle = await fs.open(file, 'a');
   try {
     while (writtenBytes < bytes) {
-      const { bytesWritten } = await handle.write(chunk, 0, Math.min(chunk.length, bytes - writtenBytes));
+      const { bytesWritten } = await handle.write(
+        chunk,
+        0,
+        Math.min(chunk.length, bytes - writtenBytes),
+      );
       writtenBytes += bytesWritten;
     }
     await handle.sync();
@@ -107,7 +111,7 @@ async function exercise(
   };
   const commandId = (): string => `cmd-${randomUUID()}`;
   const dir = driver.shareDirectory(share.host, share.instanceId);
-  const findings: Record<string, unknown> = { sizeEnforcement: driver.sizeEnforcement() };
+  const findings: Record<string, unknown> = { sizeEnforcement: await driver.sizeEnforcement('p1') };
 
   await driver.createShare({ commandId: commandId(), share });
   await fs.chown(dir, TENANT, TENANT);
@@ -128,7 +132,9 @@ async function exercise(
     driver.shrinkShare({ commandId: commandId(), share: extended, newSizeGiB: 1 }),
   );
   findings.limitsAfterShrink = await hardLimits(mountPoint);
-  findings.statusAfterShrink = (await driver.getShareStatus({ commandId: commandId(), share })).usage;
+  findings.statusAfterShrink = (
+    await driver.getShareStatus({ commandId: commandId(), share })
+  ).usage;
 
   findings.deleted = await driver.deleteShare({ commandId: commandId(), share });
   findings.limitsAfterDelete = await hardLimits(mountPoint);
