@@ -68,9 +68,17 @@ if (unavailable) {
         expect(usage.usedBytes).toBeLessThanOrEqual(GIB);
       });
 
+      it('given a full share, then root still writes past it on ext4 (CAP_SYS_RESOURCE) but not on XFS', () => {
+        expect(findings().rootWriteWhenFull).toEqual(
+          fileSystem === 'ext4'
+            ? { writtenBytes: 16 * MIB, error: null }
+            : { writtenBytes: 0, error: 'ENOSPC' },
+        );
+      });
+
       it('given an extend to 2 GiB, then the limit follows and more data fits', () => {
         expect(Object.values(findings().limitsAfterExtend as object)).toEqual([2 * GIB]);
-        expect(findings().writeAfterExtend).toEqual({ writtenBytes: 512 * MIB, error: null });
+        expect(findings().writeAfterExtend).toEqual({ writtenBytes: 256 * MIB, error: null });
       });
 
       it('given a shrink below the data, then it is refused; above it, the limit follows', () => {
@@ -79,8 +87,17 @@ if (unavailable) {
         expect(Object.values(findings().limitsAfterShrink as object)).toEqual([GIB]);
         const usage = findings().statusAfterShrink as Record<string, unknown>;
         expect(usage).toMatchObject(enforcedAt(GIB));
-        expect(usage.usedBytes).toBeGreaterThanOrEqual(512 * MIB);
-        expect(usage.usedBytes).toBeLessThan(512 * MIB + MIB);
+        expect(usage.usedBytes).toBeGreaterThanOrEqual(256 * MIB);
+        expect(usage.usedBytes).toBeLessThan(256 * MIB + MIB);
+      });
+
+      it('given a snapshot and a share made from it, then the new share is a project of its own holding the copy, and the snapshot counts against neither', () => {
+        expect(Object.values(findings().limitsWithSnapshotAndCopy as object)).toEqual([GIB, GIB]);
+        for (const usage of [findings().copyStatus, findings().statusWithSnapshot]) {
+          expect(usage).toMatchObject(enforcedAt(GIB));
+          expect((usage as { usedBytes: number }).usedBytes).toBeGreaterThanOrEqual(256 * MIB);
+          expect((usage as { usedBytes: number }).usedBytes).toBeLessThan(256 * MIB + MIB);
+        }
       });
 
       it('given a delete, then no project keeps a limit', () => {

@@ -14,11 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type * as LocalDriverModule from '../local.driver.js';
-import type { ShareInstanceRef } from '../../contract/share-driver.js';
+import type { ShareInstanceRef, SnapshotInstanceRef } from '../../contract/share-driver.js';
 
 const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 const TENANT = 65534;
+const ROOT = 0;
 const script = process.argv[1] ?? '';
 const execFileAsync = promisify(execFile);
 
@@ -28,10 +29,10 @@ interface WriteOutcome {
   readonly error: string | null;
 }
 
-async function writeAsTenant(file: string, bytes: number): Promise<WriteOutcome> {
+async function writeAs(uid: number, file: string, bytes: number): Promise<WriteOutcome> {
   const { stdout } = await execFileAsync(process.execPath, [script, 'write', file, String(bytes)], {
-    uid: TENANT,
-    gid: TENANT,
+    uid,
+    gid: uid,
   });
   return JSON.parse(stdout) as WriteOutcome;
 }
@@ -41,8 +42,10 @@ async function write(file: string, bytes: number): Promise<void> {
   const chunk = Buffer.alloc(4 * MIB);
   let writtenBytes = 0;
   let error: string | null = null;
-  const handle = await fs.open(file, 'a');
+  let handle: fs.FileHandle | undefined;
   try {
+    // A full XFS project refuses even the new file's inode.
+    handle = await fs.open(file, 'a');
     while (writtenBytes < bytes) {
       const { bytesWritten } = await handle.write(
         chunk,
@@ -55,7 +58,7 @@ async function write(file: string, bytes: number): Promise<void> {
   } catch (failure) {
     error = errnoName(failure);
   } finally {
-    await handle.close().catch(() => undefined);
+    await handle?.close().catch(() => undefined);
   }
   process.stdout.write(JSON.stringify({ writtenBytes, error } satisfies WriteOutcome));
 }
@@ -116,12 +119,14 @@ async function exercise(
   await driver.createShare({ commandId: commandId(), share });
   await fs.chown(dir, TENANT, TENANT);
   findings.limitsAfterCreate = await hardLimits(mountPoint);
-  findings.writePastSize = await writeAsTenant(path.join(dir, 'first'), 1.5 * GIB);
+  findings.writePastSize = await writeAs(TENANT, path.join(dir, 'first'), 1.5 * GIB);
   findings.statusWhenFull = (await driver.getShareStatus({ commandId: commandId(), share })).usage;
+  findings.rootWriteWhenFull = await writeAs(ROOT, path.join(dir, 'by-root'), 16 * MIB);
+  await fs.rm(path.join(dir, 'by-root'), { force: true });
 
   await driver.extendShare({ commandId: commandId(), share, newSizeGiB: 2 });
   findings.limitsAfterExtend = await hardLimits(mountPoint);
-  findings.writeAfterExtend = await writeAsTenant(path.join(dir, 'second'), 512 * MIB);
+  findings.writeAfterExtend = await writeAs(TENANT, path.join(dir, 'second'), 256 * MIB);
   const extended = { ...share, sizeGiB: 2 };
 
   findings.shrinkBelowData = await outcome(() =>
@@ -136,7 +141,33 @@ async function exercise(
     await driver.getShareStatus({ commandId: commandId(), share })
   ).usage;
 
-  findings.deleted = await driver.deleteShare({ commandId: commandId(), share });
+  const shrunk = { ...share, sizeGiB: 1 };
+  const snapshot: SnapshotInstanceRef = {
+    snapshotId: randomUUID(),
+    snapshotInstanceId: randomUUID(),
+    shareId: share.shareId,
+    shareInstanceId: share.instanceId,
+    sizeGiB: 1,
+  };
+  await driver.createSnapshot({ commandId: commandId(), snapshot, share: shrunk });
+  const copy: ShareInstanceRef = { ...share, shareId: randomUUID(), instanceId: randomUUID() };
+  await driver.createShareFromSnapshot({
+    commandId: commandId(),
+    share: copy,
+    snapshot,
+    parentShare: shrunk,
+  });
+  findings.limitsWithSnapshotAndCopy = await hardLimits(mountPoint);
+  findings.statusWithSnapshot = (
+    await driver.getShareStatus({ commandId: commandId(), share: shrunk })
+  ).usage;
+  findings.copyStatus = (
+    await driver.getShareStatus({ commandId: commandId(), share: copy })
+  ).usage;
+  await driver.deleteShare({ commandId: commandId(), share: copy });
+  await driver.deleteSnapshot({ commandId: commandId(), snapshot, share: shrunk });
+
+  findings.deleted = await driver.deleteShare({ commandId: commandId(), share: shrunk });
   findings.limitsAfterDelete = await hardLimits(mountPoint);
   await driver.close();
   return findings;
