@@ -42,7 +42,7 @@ export type SizeEnforcementMode = 'enforced' | 'reported';
 export interface SizeEnforcement {
   /** `reported`, `btrfs-qgroup`, ... */
   readonly strategy: string;
-  /** `enforced`: writes past a share's size fail with EDQUOT; `reported`: they succeed. */
+  /** `enforced`: writes past a share's size fail (EDQUOT, on XFS ENOSPC); `reported`: succeed. */
   readonly mode: SizeEnforcementMode;
   readonly fileSystem: string;
   readonly mountPoint: string;
