@@ -95,29 +95,62 @@ const resolveShares = (
   });
 };
 
+/**
+ * What a long-running scheduler that has seen the cloud's share types would have prepared: one
+ * request per distinct share type, protocol and kind of request (new share, clone, replica) in
+ * each of the cloud's zones and none, without hints. Placing them is not the point: they prime
+ * the scheduler's static pool sets (`FilterScheduler.prime`).
+ */
+export const primingRequests = (cloud: CloudFile): SchedulingRequest[] => {
+  const zones = [null, ...new Set(cloud.pools.map((pool) => pool.availability_zone))];
+  const shapes = new Map<string, CloudRequest>();
+  for (const request of cloud.requests) {
+    const shape = JSON.stringify([
+      request.share_type,
+      request.share_proto,
+      request.kind,
+      request.availability_zones,
+    ]);
+    if (!shapes.has(shape)) shapes.set(shape, request);
+  }
+  const hostsById = new Map<string, string>();
+  return [...shapes.values()].flatMap((request) =>
+    zones.map((zone) =>
+      toSchedulingRequest(
+        { ...request, instance_id: 'priming', availability_zone: zone, scheduler_hints: null },
+        hostsById,
+      ),
+    ),
+  );
+};
+
+const toSchedulingRequest = (
+  request: CloudRequest,
+  hostsById: ReadonlyMap<string, string>,
+): SchedulingRequest =>
+  schedulingRequest({
+    shareId: request.instance_id,
+    size: request.size,
+    shareProto: request.share_proto,
+    shareType: {
+      id: request.share_type.id,
+      name: request.share_type.name,
+      extraSpecs: request.share_type.extra_specs,
+    },
+    availabilityZone: request.availability_zone,
+    availabilityZones: request.availability_zones ?? [],
+    snapshot: request.snapshot && {
+      id: request.snapshot.id,
+      host: request.snapshot.host,
+      shareAvailabilityZone: request.snapshot.share_availability_zone,
+    },
+    activeReplicaHost: request.active_replica_host ?? null,
+    allReplicaHosts: request.all_replica_hosts ?? [],
+    sameHost: resolveShares(request.scheduler_hints?.same_host, hostsById),
+    differentHost: resolveShares(request.scheduler_hints?.different_host, hostsById),
+  });
+
 export const cloudRequests = (cloud: CloudFile): SchedulingRequest[] => {
   const hostsById = new Map(cloud.existing_shares.map((share) => [share.id, share.host]));
-  return cloud.requests.map((request) =>
-    schedulingRequest({
-      shareId: request.instance_id,
-      size: request.size,
-      shareProto: request.share_proto,
-      shareType: {
-        id: request.share_type.id,
-        name: request.share_type.name,
-        extraSpecs: request.share_type.extra_specs,
-      },
-      availabilityZone: request.availability_zone,
-      availabilityZones: request.availability_zones ?? [],
-      snapshot: request.snapshot && {
-        id: request.snapshot.id,
-        host: request.snapshot.host,
-        shareAvailabilityZone: request.snapshot.share_availability_zone,
-      },
-      activeReplicaHost: request.active_replica_host ?? null,
-      allReplicaHosts: request.all_replica_hosts ?? [],
-      sameHost: resolveShares(request.scheduler_hints?.same_host, hostsById),
-      differentHost: resolveShares(request.scheduler_hints?.different_host, hostsById),
-    }),
-  );
+  return cloud.requests.map((request) => toSchedulingRequest(request, hostsById));
 };

@@ -1,3 +1,4 @@
+import { firstRowAtOrAfter } from '../pool-state/sorted-rows.js';
 import { differentHostForbidden, named } from './affinity-hosts.js';
 import { keepNothing, type SchedulerFilter } from './scheduler-filter.js';
 
@@ -11,20 +12,28 @@ export const antiAffinityFilter: SchedulerFilter = {
     if (!named(request.differentHost)) return null;
     const rule = differentHostForbidden(request.differentHost);
     if (rule.stopReason !== undefined) return keepNothing(rule.stopReason);
-    // A hint names a handful of shares: a short array beats a Set per candidate.
     const forbidden: number[] = [];
     for (const host of rule.hosts) {
       const pool = registry.poolIndex(host);
       if (pool !== undefined) forbidden.push(pool);
     }
+    forbidden.sort((a, b) => a - b);
     return {
+      // A hint names a handful of pools: each is looked up among the (ordered) candidates,
+      // and the runs between them are moved down, instead of testing every candidate.
       keep(candidates, count) {
         let kept = 0;
-        for (let i = 0; i < count; i++) {
-          const pool = candidates[i] as number;
-          if (!forbidden.includes(pool)) candidates[kept++] = pool;
+        let from = 0;
+        for (const row of forbidden) {
+          const at = firstRowAtOrAfter(candidates, row, from, count);
+          if (at === count) break;
+          if (candidates[at] !== row) continue;
+          if (kept !== from) candidates.copyWithin(kept, from, at);
+          kept += at - from;
+          from = at + 1;
         }
-        return kept;
+        if (kept !== from) candidates.copyWithin(kept, from, count);
+        return kept + count - from;
       },
     };
   },

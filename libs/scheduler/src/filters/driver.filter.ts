@@ -2,23 +2,7 @@ import type { CompiledExpression } from '../expressions/expression-compiler.js';
 import { filterPasses } from '../expressions/function-outcome.js';
 import { NOT_CONSTANT } from '../pool-state/pool-columns.js';
 import { PoolExpressionScope } from '../pool-state/pool-expression-scope.js';
-import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
 import type { PreparedFilter, SchedulerFilter } from './scheduler-filter.js';
-
-/** Per registry: whether some pool's filter function reads more than its capabilities. */
-const perRequestFunctions = new WeakMap<PoolStateRegistry, { version: number; any: boolean }>();
-
-const hasPerRequestFunctions = (registry: PoolStateRegistry): boolean => {
-  let known = perRequestFunctions.get(registry);
-  if (known?.version !== registry.capabilityVersion) {
-    known = {
-      version: registry.capabilityVersion,
-      any: registry.columns.filterConstant.subarray(0, registry.size).includes(NOT_CONSTANT),
-    };
-    perRequestFunctions.set(registry, known);
-  }
-  return known.any;
-};
 
 /**
  * DriverFilter: a pool with a filter_function passes iff the function's result is truthy; an
@@ -48,7 +32,7 @@ export const driverFilter: SchedulerFilter = {
         return kept;
       },
       // Outcomes computed from capabilities alone are the same for every request.
-      staticKey: hasPerRequestFunctions(registry) ? undefined : '',
+      staticKey: registry.hasPerRequestFilterFunctions ? undefined : '',
     };
     return prepared;
   },

@@ -12,6 +12,7 @@ import {
 } from './no-valid-host.js';
 import { resolveFilter, resolveWeigher } from './scheduler-catalogue.js';
 import { DEFAULT_SCHEDULER_CONFIG, type SchedulerConfig } from './scheduler-config.js';
+import { StaticPoolSets } from './static-pool-sets.js';
 import type {
   FilterOutcome,
   HostCheck,
@@ -20,9 +21,6 @@ import type {
   SchedulingResult,
   WeightPart,
 } from './scheduling-result.js';
-
-/** Bound on the cached static sets (keys come from what requests send). */
-const MAX_STATIC_SETS = 256;
 
 /**
  * Manila's FilterScheduler over a PoolStateRegistry: filters in order over the live pools,
@@ -43,9 +41,8 @@ export class FilterScheduler {
   private totals = new Float64Array(0);
   /** Per weigher, the min and max raw weight of the current decision. */
   private readonly bounds: Float64Array;
-  /** Pools passing every static filter, by the filters' keys, for one capabilityVersion. */
-  private readonly staticSets = new Map<string, Int32Array>();
-  private staticVersion = -1;
+  /** Pools passing every static filter, by the filters' keys, kept up to date with reports. */
+  private readonly staticSets: StaticPoolSets;
 
   constructor(
     private readonly registry: PoolStateRegistry,
@@ -56,6 +53,7 @@ export class FilterScheduler {
     this.extendFilters = this.config.extendFilters.map(resolveFilter);
     this.weighers = this.config.weighers.map(resolveWeigher);
     this.bounds = new Float64Array(2 * this.weighers.length);
+    this.staticSets = new StaticPoolSets(registry);
     // Buffers for the pools known now; a registry that grows later gets larger ones on demand.
     this.ensureCapacity(registry.size);
   }
@@ -68,9 +66,21 @@ export class FilterScheduler {
     const live = registry.livePools();
     this.ensureCapacity(registry.size);
     const prepared = this.filters.map((filter) => filter.prepare(context));
-    const count = this.filterCandidates(prepared, live);
+    const count = this.filterCandidates(prepared);
     if (count === 0) return this.explainNoValidHost(prepared, live);
     return this.weighAndChoose(context, count, request, now);
+  }
+
+  /**
+   * Prepares what requests like this one (share type, protocol, zones, new share, clone or
+   * replica) start from, the pools passing the filters that read only capabilities, zones and
+   * liveness, without placing anything: a scheduler primed with the share types it knows does
+   * not pay for that on their first decisions. Later reports keep it up to date.
+   */
+  prime(request: SchedulingRequest, now: number = Date.now()): void {
+    this.registry.refresh(now);
+    const context = schedulingContext(this.registry, request, now);
+    this.staticSets.pools(this.filters.map((filter) => filter.prepare(context)));
   }
 
   /**
@@ -106,13 +116,13 @@ export class FilterScheduler {
   /**
    * Fills `candidates` with the pools passing every filter, in enumeration order. The surviving
    * set does not depend on filter order, so it starts from the pools passing every static filter
-   * (kept until the capabilities change), or from a smaller index a filter offers, and runs the
+   * (kept up to date as reports arrive), or from a smaller index a filter offers, and runs the
    * remaining filters over it. Manila's per-filter counts are only needed when nothing survives;
    * explainNoValidHost then replays the filters in order.
    */
-  private filterCandidates(prepared: readonly (PreparedFilter | null)[], live: Int32Array): number {
+  private filterCandidates(prepared: readonly (PreparedFilter | null)[]): number {
     const candidates = this.candidates;
-    const pools = this.staticPools(prepared, live);
+    const pools = this.staticSets.pools(prepared);
     let seedFilter = -1;
     let start = pools;
     for (let index = 0; index < prepared.length; index++) {
@@ -134,45 +144,6 @@ export class FilterScheduler {
       count = filter.keep(candidates, count);
     }
     return count;
-  }
-
-  /** The live pools passing every static filter, cached by their keys and the capabilities. */
-  private staticPools(prepared: readonly (PreparedFilter | null)[], live: Int32Array): Int32Array {
-    let key = '';
-    for (let index = 0; index < prepared.length; index++) {
-      const staticKey = prepared[index]?.staticKey;
-      if (staticKey !== undefined) key += `${index}:${staticKey}\u0000`;
-    }
-    if (key === '') return live;
-    const version = this.registry.capabilityVersion;
-    if (version !== this.staticVersion) {
-      this.staticSets.clear();
-      this.staticVersion = version;
-    }
-    let pools = this.staticSets.get(key);
-    if (pools) return pools;
-    let seedFilter = -1;
-    let start = live;
-    for (let index = 0; index < prepared.length; index++) {
-      const filter = prepared[index];
-      if (filter?.staticKey === undefined) continue;
-      const offered = filter.seed?.();
-      if (offered && offered.length < start.length) {
-        start = offered;
-        seedFilter = index;
-      }
-    }
-    const buffer = Int32Array.from(start);
-    let count = buffer.length;
-    for (let index = 0; index < prepared.length && count > 0; index++) {
-      const filter = prepared[index];
-      if (filter?.staticKey !== undefined && index !== seedFilter)
-        count = filter.keep(buffer, count);
-    }
-    pools = buffer.slice(0, count);
-    if (this.staticSets.size >= MAX_STATIC_SETS) this.staticSets.clear();
-    this.staticSets.set(key, pools);
-    return pools;
   }
 
   /** Runs the filters in configured order from every live pool, as Manila does, to tell who removed what. */

@@ -4,6 +4,16 @@ import type { CapabilityMap } from './pool-capabilities.js';
 /** What a pool's free_capacity_gb holds. */
 export const FreeCapacity = { Known: 0, Unknown: 1, Missing: 2 } as const;
 
+/** Which reserved percentage a request applies: the share's, a clone's snapshot one, an extend's. */
+export const ReserveKind = { Share: 0, Snapshot: 1, Extend: 2 } as const;
+export type ReserveKind = (typeof ReserveKind)[keyof typeof ReserveKind];
+
+/** The precomputed capacity figures exist per reserve kind and per thin logic allowed or not. */
+const CAPACITY_VARIANTS = 6;
+
+export const capacityVariant = (kind: ReserveKind, useThinLogic: boolean): number =>
+  2 * kind + (useThinLogic ? 1 : 0);
+
 /** "Evaluate per request" in the precomputed function outcome columns. */
 export const NOT_CONSTANT = -1;
 
@@ -47,6 +57,14 @@ export class PoolColumns {
   /** Manila's `updated`: the later of that report and the last placement on the pool. */
   readonly updatedAt: Float64Array;
   readonly consumedIds: (Set<string> | undefined)[];
+  /**
+   * Per capacity variant (capacity-figures.ts): sizes up to this surely pass CapacityFilter,
+   * sizes above `failsAbove` surely fail; the filter computes in between.
+   */
+  readonly fitsUpTo: Float64Array[];
+  readonly failsAbove: Float64Array[];
+  /** Per capacity variant: CapacityWeigher's raw weight, NaN for an 'unknown' capacity. */
+  readonly capacityWeight: Float64Array[];
 
   /** Rows in use; the arrays have room for `capacity`. */
   size = 0;
@@ -78,6 +96,10 @@ export class PoolColumns {
     this.reportedAt = new Float64Array(size).fill(-Infinity);
     this.updatedAt = new Float64Array(size).fill(-Infinity);
     this.consumedIds = new Array<Set<string> | undefined>(size).fill(undefined);
+    const variants = () => Array.from({ length: CAPACITY_VARIANTS }, () => new Float64Array(size));
+    this.fitsUpTo = variants();
+    this.failsAbove = variants();
+    this.capacityWeight = variants();
   }
 
   /** A copy with room for more rows (typed arrays copied in bulk). */
@@ -89,7 +111,11 @@ export class PoolColumns {
     for (const key of Object.keys(source)) {
       const from = source[key];
       const to = target[key];
-      if (
+      if (Array.isArray(from) && from[0] instanceof Float64Array) {
+        from.forEach((variant: Float64Array, i) =>
+          (to as Float64Array[])[i]?.set(variant.subarray(0, this.size)),
+        );
+      } else if (
         from instanceof Float64Array ||
         from instanceof Int32Array ||
         from instanceof Uint8Array ||
@@ -130,5 +156,20 @@ export class PoolColumns {
     target.reportedAt[to] = this.reportedAt[from] as number;
     target.updatedAt[to] = this.updatedAt[from] as number;
     target.consumedIds[to] = this.consumedIds[from];
+    for (let variant = 0; variant < CAPACITY_VARIANTS; variant++) {
+      copyCell(this.fitsUpTo, target.fitsUpTo, variant, from, to);
+      copyCell(this.failsAbove, target.failsAbove, variant, from, to);
+      copyCell(this.capacityWeight, target.capacityWeight, variant, from, to);
+    }
   }
 }
+
+const copyCell = (
+  source: readonly Float64Array[],
+  target: readonly Float64Array[],
+  variant: number,
+  from: number,
+  to: number,
+): void => {
+  (target[variant] as Float64Array)[to] = (source[variant] as Float64Array)[from] as number;
+};

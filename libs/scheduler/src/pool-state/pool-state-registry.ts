@@ -7,6 +7,7 @@ import {
   type ReportedPoolCapabilities,
 } from './pool-capabilities.js';
 import { CapabilityValueColumn } from './capability-value-column.js';
+import { refreshCapacityFigures } from './capacity-figures.js';
 import { FreeCapacity, NOT_CONSTANT, PoolColumns } from './pool-columns.js';
 import { PoolExpressionScope } from './pool-expression-scope.js';
 import { poolHost } from './pool-host.js';
@@ -30,7 +31,11 @@ interface BackendRecord {
   lastReportAt: number;
   /** Pool names in Manila's order: first-report order, new pools appended. */
   poolNames: string[];
+  /** Row of its first pool: a back end's pools are contiguous rows. */
+  firstRow: number;
   live: boolean;
+  /** The capabilityVersion at which its pools' capabilities, zone or liveness last changed. */
+  changedAt: number;
 }
 
 const REQUIRED_KEYS = [
@@ -63,7 +68,9 @@ export class PoolStateRegistry {
   private readonly valueColumns = new Map<string, CapabilityValueColumn>();
   private valueColumnChanges = 0;
   private changeCounter = 0;
+  private layoutChanges = 0;
   private goodnessFunctionCount = 0;
+  private perRequestFilterCount = 0;
 
   private live = new Int32Array(0);
   private liveByZone = new Map<string, Int32Array>();
@@ -87,12 +94,45 @@ export class PoolStateRegistry {
     return this.goodnessFunctionCount > 0;
   }
 
+  /** Whether some pool's filter_function reads more than its capabilities (evaluated per request). */
+  get hasPerRequestFilterFunctions(): boolean {
+    return this.perRequestFilterCount > 0;
+  }
+
   /**
-   * Changes whenever a capability map, the layout or the set of live pools changes (not on
-   * placements): what a cache of capability-derived per-pool results must be checked against.
+   * Changes whenever a capability map, a zone, the layout or the set of live pools changes (not
+   * on placements): what a cache of capability-derived per-pool results must be checked against.
+   * Each such change is a change of one back end (`backendChangedAt`), except a new layout.
    */
   get capabilityVersion(): number {
     return this.changeCounter;
+  }
+
+  /**
+   * Changes when rows are renumbered (a back end removed, or pools of a back end other than the
+   * last added or removed): a cache of row indexes must then be rebuilt, not caught up.
+   */
+  get layoutVersion(): number {
+    return this.layoutChanges;
+  }
+
+  /** Number of registered back ends (indexes 0 .. backendCount - 1, in enumeration order). */
+  get backendCount(): number {
+    return this.backends.length;
+  }
+
+  /**
+   * The capabilityVersion at which a back end's pools last changed capabilities, zone or
+   * liveness: a cache valid at version v need only redo the back ends changed after v.
+   */
+  backendChangedAt(backendIndex: number): number {
+    return (this.backends[backendIndex] as BackendRecord).changedAt;
+  }
+
+  /** The rows of a back end's pools: `[start, end)`, in enumeration order. */
+  backendRows(backendIndex: number): { readonly start: number; readonly end: number } {
+    const record = this.backends[backendIndex] as BackendRecord;
+    return { start: record.firstRow, end: record.firstRow + record.poolNames.length };
   }
 
   /**
@@ -143,7 +183,9 @@ export class PoolStateRegistry {
         availabilityZone,
         lastReportAt: receivedAt,
         poolNames: [],
+        firstRow: this.table.size,
         live: true,
+        changedAt: 0,
       };
       this.backends.push(record);
       this.backendByName.set(backend, backendIndex);
@@ -164,6 +206,7 @@ export class PoolStateRegistry {
     record.lastReportAt = receivedAt;
     if (!record.live) this.indexesStale = true;
     record.live = true;
+    record.changedAt = ++this.changeCounter;
     this.livenessCheckDue = Math.min(this.livenessCheckDue, receivedAt + this.serviceDownTimeMs);
     for (const pool of pools) {
       this.applyPool(
@@ -218,6 +261,7 @@ export class PoolStateRegistry {
       columns.freeGb[pool] = (columns.freeGb[pool] as number) - sizeGiB;
     }
     if (placedAt > (columns.updatedAt[pool] as number)) columns.updatedAt[pool] = placedAt;
+    refreshCapacityFigures(columns, pool);
   }
 
   /** Records a share id as placed on a pool without debiting (the debit was made by `debit`). */
@@ -239,6 +283,7 @@ export class PoolStateRegistry {
         const live = Math.abs(now - record.lastReportAt) <= this.serviceDownTimeMs;
         if (live !== record.live) {
           record.live = live;
+          record.changedAt = ++this.changeCounter;
           this.indexesStale = true;
         }
         if (live) next = Math.min(next, record.lastReportAt + this.serviceDownTimeMs);
@@ -285,12 +330,13 @@ export class PoolStateRegistry {
     columns.capabilities[pool] = capabilities;
     this.updateValueColumns(pool, capabilities);
     columns.capabilityStamp[pool] = ++this.stampCounter;
-    this.changeCounter++;
+    if (columns.filterConstant[pool] === NOT_CONSTANT) this.perRequestFilterCount--;
     columns.filterFunction[pool] = this.compile(capabilities['filter_function']);
     if (columns.goodnessFunction[pool]) this.goodnessFunctionCount--;
     columns.goodnessFunction[pool] = this.compile(capabilities['goodness_function']);
     if (columns.goodnessFunction[pool]) this.goodnessFunctionCount++;
     this.precomputeFunctions(pool);
+    if (columns.filterConstant[pool] === NOT_CONSTANT) this.perRequestFilterCount++;
     if ((columns.updatedAt[pool] as number) > receivedAt) return;
     const total = capabilities['total_capacity_gb'];
     const free = capabilities['free_capacity_gb'];
@@ -327,6 +373,7 @@ export class PoolStateRegistry {
     columns.reportedAt[pool] = receivedAt;
     columns.updatedAt[pool] = receivedAt;
     columns.consumedIds[pool] = undefined;
+    refreshCapacityFigures(columns, pool);
   }
 
   private updateValueColumns(pool: number, capabilities: CapabilityMap): void {
@@ -402,6 +449,7 @@ export class PoolStateRegistry {
     this.poolByHost.clear();
     let row = 0;
     this.backends.forEach((record, backendIndex) => {
+      record.firstRow = row;
       for (const name of record.poolNames) {
         const host = poolHost(record.name, name);
         const previous = oldIndex.get(host);
@@ -419,6 +467,11 @@ export class PoolStateRegistry {
     this.goodnessFunctionCount = next.goodnessFunction.filter(
       (expression) => expression !== null,
     ).length;
+    this.perRequestFilterCount = next.filterConstant
+      .subarray(0, size)
+      .filter((constant) => constant === NOT_CONSTANT).length;
+    this.layoutChanges++;
+    this.changeCounter++;
     this.indexesStale = true;
   }
 
@@ -441,7 +494,6 @@ export class PoolStateRegistry {
     this.live = Int32Array.from(live);
     this.liveByZone = new Map([...byZone].map(([zone, pools]) => [zone, Int32Array.from(pools)]));
     this.indexesStale = false;
-    this.changeCounter++;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CapabilityRequirement, ExtraSpecs } from '../extra-specs/capability-requirements.js';
 import { matchRequirement, parseRequirement } from '../extra-specs/extra-spec-match.js';
 import { strictBoolFromString } from '../extra-specs/bool-from-string.js';
-import type { PoolColumns } from '../pool-state/pool-columns.js';
+import { ReserveKind, type PoolColumns } from '../pool-state/pool-columns.js';
 import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
 import type { SchedulingRequest } from './scheduling-request.js';
 import { requirementsView, ShareTypeViews } from './share-type-view.js';
@@ -29,6 +29,8 @@ export interface SchedulingContext {
   readonly useThinLogic: boolean;
   /** Replication domain of the active replica's or snapshot's pool (null if unknown). */
   readonly replicationDomain: string | null;
+  /** Which reserved percentage applies: a clone's snapshot one, an extend's, or the share's. */
+  readonly reserveKind: ReserveKind;
   /** Reserved fraction per pool for this kind of request (snapshot, extend or plain). */
   readonly reservedFraction: Float64Array;
 }
@@ -87,6 +89,11 @@ export const schedulingContext = (
 ): SchedulingContext => {
   const view = views.of(request);
   const columns = registry.columns;
+  const reserveKind = request.snapshotId
+    ? ReserveKind.Snapshot
+    : request.isShareExtend
+      ? ReserveKind.Extend
+      : ReserveKind.Share;
   return {
     registry,
     columns,
@@ -100,10 +107,11 @@ export const schedulingContext = (
       request.activeReplicaHost || request.snapshot
         ? sourceReplicationDomain(registry, request)
         : null,
-    reservedFraction: request.snapshotId
-      ? columns.reservedSnapshotFraction
-      : request.isShareExtend
-        ? columns.reservedExtendFraction
-        : columns.reservedFraction,
+    reserveKind,
+    reservedFraction: [
+      columns.reservedFraction,
+      columns.reservedSnapshotFraction,
+      columns.reservedExtendFraction,
+    ][reserveKind] as Float64Array,
   };
 };

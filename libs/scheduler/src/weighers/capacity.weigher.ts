@@ -1,37 +1,33 @@
-import { FreeCapacity } from '../pool-state/pool-columns.js';
+import { capacityVariant, FreeCapacity } from '../pool-state/pool-columns.js';
 import type { SchedulerWeigher } from './scheduler-weigher.js';
 
 /**
  * CapacityWeigher (reference 6.5): the effective free space, floor(free - total * reserved), or
  * for thin pools floor(total * ratio - provisioned - total * reserved); positive multipliers
  * spread, negative ones stack. 'unknown' capacities weigh just below (or above) every other pool.
+ * The weights are computed when a report or a placement changes a pool (capacity-figures.ts).
  */
 export const capacityWeigher: SchedulerWeigher = {
   name: 'CapacityWeigher',
   multiplier: (config) => config.capacityWeightMultiplier,
-  prepare({ columns, reservedFraction, useThinLogic }, config) {
+  prepare({ columns, reserveKind, useThinLogic }, config) {
     const unknownWeight = config.capacityWeightMultiplier > 0 ? -Infinity : Infinity;
-    const { totalGb, freeGb, freeState, thin, maxOverSubscriptionRatio, provisionedGb } = columns;
+    const weights = columns.capacityWeight[capacityVariant(reserveKind, useThinLogic)];
+    const { totalGb, freeState } = columns;
     return {
       weigh(candidates, count, raw) {
         let sawInfinity = false;
         for (let i = 0; i < count; i++) {
           const pool = candidates[i] as number;
-          const total = totalGb[pool] as number;
-          if (Number.isNaN(total) || freeState[pool] === FreeCapacity.Unknown) {
+          const weight = (weights as Float64Array)[pool] as number;
+          raw[i] = weight;
+          if (
+            weight !== weight &&
+            (Number.isNaN(totalGb[pool]) || freeState[pool] === FreeCapacity.Unknown)
+          ) {
             raw[i] = unknownWeight;
             sawInfinity = true;
-            continue;
           }
-          const reserved = reservedFraction[pool] as number;
-          raw[i] =
-            useThinLogic && thin[pool] === 1
-              ? Math.floor(
-                  total * (maxOverSubscriptionRatio[pool] as number) -
-                    (provisionedGb[pool] as number) -
-                    total * reserved,
-                )
-              : Math.floor((freeGb[pool] as number) - total * reserved);
         }
         if (sawInfinity) replaceInfinities(raw, count, unknownWeight);
       },
