@@ -109,3 +109,15 @@ export const failed = (result: SchedulingResult): NoValidHost => {
     throw new Error(`expected no valid host, got ${result.host}`);
   return result;
 };
+
+/** A repeatable random integer below `below` (mulberry32), for specs that try many cases. */
+export const seededRandom = (seed: number) => {
+  let state = seed >>> 0;
+  return (below: number): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * below);
+  };
+};
