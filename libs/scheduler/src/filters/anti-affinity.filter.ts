@@ -1,4 +1,4 @@
-import { firstRowAtOrAfter } from '../pool-state/sorted-rows.js';
+import { removeRows } from '../pool-state/sorted-rows.js';
 import { differentHostForbidden, named } from './affinity-hosts.js';
 import { keepNothing, type SchedulerFilter } from './scheduler-filter.js';
 
@@ -18,23 +18,6 @@ export const antiAffinityFilter: SchedulerFilter = {
       if (pool !== undefined) forbidden.push(pool);
     }
     forbidden.sort((a, b) => a - b);
-    return {
-      // A hint names a handful of pools: each is looked up among the (ordered) candidates,
-      // and the runs between them are moved down, instead of testing every candidate.
-      keep(candidates, count) {
-        let kept = 0;
-        let from = 0;
-        for (const row of forbidden) {
-          const at = firstRowAtOrAfter(candidates, row, from, count);
-          if (at === count) break;
-          if (candidates[at] !== row) continue;
-          if (kept !== from) candidates.copyWithin(kept, from, at);
-          kept += at - from;
-          from = at + 1;
-        }
-        if (kept !== from) candidates.copyWithin(kept, from, count);
-        return kept + count - from;
-      },
-    };
+    return { keep: (candidates, count) => removeRows(candidates, count, forbidden) };
   },
 };

@@ -15,21 +15,36 @@ export const capacityFilter: SchedulerFilter = {
     const fitsUpTo = columns.fitsUpTo[variant] as Float64Array;
     const failsAbove = columns.failsAbove[variant] as Float64Array;
     return {
-      keep(candidates, count) {
-        let kept = 0;
-        for (let i = 0; i < count; i++) {
-          const pool = candidates[i] as number;
-          if (
-            size <= (fitsUpTo[pool] as number) ||
-            (!(size > (failsAbove[pool] as number)) &&
-              fits(columns, pool, size, reservedFraction[pool] as number, useThinLogic))
-          )
-            candidates[kept++] = pool;
-        }
-        return kept;
-      },
+      keep: (candidates, count) =>
+        keepFitting(candidates, count, size, fitsUpTo, failsAbove, (pool) =>
+          fits(columns, pool, size, reservedFraction[pool] as number, useThinLogic),
+        ),
     };
   },
+};
+
+/**
+ * The pools whose bounds say they fit, and those the arithmetic admits between the bounds. A
+ * module function, not a closure per request: its optimized code then outlives the requests.
+ */
+const keepFitting = (
+  candidates: Int32Array,
+  count: number,
+  size: number,
+  fitsUpTo: Float64Array,
+  failsAbove: Float64Array,
+  fitsBetween: (pool: number) => boolean,
+): number => {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const pool = candidates[i] as number;
+    if (
+      size <= (fitsUpTo[pool] as number) ||
+      (!(size > (failsAbove[pool] as number)) && fitsBetween(pool))
+    )
+      candidates[kept++] = pool;
+  }
+  return kept;
 };
 
 /** The filter's arithmetic itself, for the pools whose bounds leave the answer open. */

@@ -35,12 +35,19 @@ export const keepNothing = (stopReason: string): PreparedFilter => ({ keep: () =
 
 /** For filters off the hot path: compacts by a per-pool predicate. */
 export const keepWhere = (passes: (pool: number) => boolean): PreparedFilter => ({
-  keep(candidates, count) {
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const pool = candidates[i] as number;
-      if (passes(pool)) candidates[kept++] = pool;
-    }
-    return kept;
-  },
+  keep: (candidates, count) => compactWhere(candidates, count, passes),
 });
+
+/** A module function, not a closure per request, so its optimized code outlives the requests. */
+const compactWhere = (
+  candidates: Int32Array,
+  count: number,
+  passes: (pool: number) => boolean,
+): number => {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const pool = candidates[i] as number;
+    if (passes(pool)) candidates[kept++] = pool;
+  }
+  return kept;
+};

@@ -17,3 +17,27 @@ export const firstRowAtOrAfter = (
   }
   return low;
 };
+
+/**
+ * Removes `forbidden` (ascending) from the ordered candidates: a hint names a handful of pools,
+ * so each is looked up and the runs between them are moved down, instead of testing every
+ * candidate.
+ */
+export const removeRows = (
+  candidates: Int32Array,
+  count: number,
+  forbidden: readonly number[],
+): number => {
+  let kept = 0;
+  let from = 0;
+  for (const row of forbidden) {
+    const at = firstRowAtOrAfter(candidates, row, from, count);
+    if (at === count) break;
+    if (candidates[at] !== row) continue;
+    if (kept !== from) candidates.copyWithin(kept, from, at);
+    kept += at - from;
+    from = at + 1;
+  }
+  if (kept !== from) candidates.copyWithin(kept, from, count);
+  return kept + count - from;
+};

@@ -16,23 +16,41 @@ export const capacityWeigher: SchedulerWeigher = {
     const { totalGb, freeState } = columns;
     return {
       weigh(candidates, count, raw) {
-        let sawInfinity = false;
+        if (!gatherWeights(candidates, count, weights as Float64Array, raw)) return;
+        let sawUnknown = false;
         for (let i = 0; i < count; i++) {
           const pool = candidates[i] as number;
-          const weight = (weights as Float64Array)[pool] as number;
-          raw[i] = weight;
           if (
-            weight !== weight &&
+            Number.isNaN(raw[i]) &&
             (Number.isNaN(totalGb[pool]) || freeState[pool] === FreeCapacity.Unknown)
           ) {
             raw[i] = unknownWeight;
-            sawInfinity = true;
+            sawUnknown = true;
           }
         }
-        if (sawInfinity) replaceInfinities(raw, count, unknownWeight);
+        if (sawUnknown) replaceInfinities(raw, count, unknownWeight);
       },
     };
   },
+};
+
+/**
+ * Copies the candidates' precomputed weights; true when one is NaN ('unknown' capacity, or a
+ * missing free figure). A module function so its optimized code outlives the requests.
+ */
+const gatherWeights = (
+  candidates: Int32Array,
+  count: number,
+  weights: Float64Array,
+  raw: Float64Array,
+): boolean => {
+  let sawNaN = false;
+  for (let i = 0; i < count; i++) {
+    const weight = weights[candidates[i] as number] as number;
+    raw[i] = weight;
+    if (weight !== weight) sawNaN = true;
+  }
+  return sawNaN;
 };
 
 /** -inf becomes (smallest finite - 1), +inf (largest finite + 1), as Manila's weigh_objects does. */

@@ -1,3 +1,4 @@
+import type { PoolColumns } from '../pool-state/pool-columns.js';
 import { parsePoolHost } from '../pool-state/pool-host.js';
 import type { SchedulerWeigher } from './scheduler-weigher.js';
 
@@ -16,15 +17,26 @@ export const hostAffinityWeigher: SchedulerWeigher = {
     const sourcePool = source.pool;
     const sourceZone = snapshot.shareAvailabilityZone;
     const otherBackend = sourceZone && sourceZone === request.availabilityZone ? 50 : 25;
-    const { backendIndex, poolName } = columns;
     return {
-      weigh(candidates, count, raw) {
-        for (let i = 0; i < count; i++) {
-          const pool = candidates[i] as number;
-          if (backendIndex[pool] !== sourceBackend) raw[i] = otherBackend;
-          else raw[i] = sourcePool && sourcePool === poolName[pool] ? 100 : 75;
-        }
-      },
+      weigh: (candidates, count, raw) =>
+        weighNearSource(candidates, count, raw, columns, sourceBackend, sourcePool, otherBackend),
     };
   },
+};
+
+/** A module function, not a closure per request, so its optimized code outlives the requests. */
+const weighNearSource = (
+  candidates: Int32Array,
+  count: number,
+  raw: Float64Array,
+  { backendIndex, poolName }: PoolColumns,
+  sourceBackend: number,
+  sourcePool: string | null,
+  otherBackend: number,
+): void => {
+  for (let i = 0; i < count; i++) {
+    const pool = candidates[i] as number;
+    if (backendIndex[pool] !== sourceBackend) raw[i] = otherBackend;
+    else raw[i] = sourcePool && sourcePool === poolName[pool] ? 100 : 75;
+  }
 };
