@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
-import { HawserProcess, freePort } from './test-support/hawser-process.js';
-import { manilaRequest } from './test-support/manila-http.js';
-import { simulatedBackends } from './test-support/simulated-backends.js';
+import { crashedService, type AuditEvent } from './test-support/crashed-service.js';
+import { HawserProcess } from './test-support/hawser-process.js';
+import { eventually } from './test-support/hawser-test-server.js';
+import { addInSyncReplica, createReadableShare } from './test-support/replicated-share.js';
+import { journalledSimulatedBackends } from './test-support/simulated-backends.js';
 
 const TOKEN = 'admin:66666666666666666666666666666666';
-
-interface AuditEvent {
-  id: string;
-  type: string;
-  data: { instanceId?: string; operation?: string; replicaId?: string };
-}
 
 /*
  * The all-in-one service runs every share node, so killing it kills the node that owns the
@@ -25,36 +21,14 @@ describe('crash of the node owning the new active replica during a promotion', (
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-promote-crash-'));
-    backends = simulatedBackends({ operationLatencyMs: { promoteReplica: 2000 } }).map((b) => ({
-      ...b,
-      options: { ...b.options, journalFile: path.join(dir, `journal-${b.name}.jsonl`) },
-    }));
-    fs.writeFileSync(path.join(dir, 'backends.json'), JSON.stringify(backends));
+    backends = journalledSimulatedBackends(dir, { operationLatencyMs: { promoteReplica: 2000 } });
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('given a promotion claimed by the node, when the node is SIGKILLed and restarted, then exactly one replica is active and nothing recorded is lost', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const call = (method: string, route: string, body?: unknown) =>
-      manilaRequest(base, method, route, body, { token: TOKEN });
-    const env = {
-      PORT: String(port),
-      HAWSER_DATA_DIR: path.join(dir, 'data'),
-      HAWSER_BACKENDS: path.join(dir, 'backends.json'),
-      HAWSER_AUTH: 'noauth',
-      // The replica's snapshot instance is finished by its node's refresh (reference 5.7).
-      HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1',
-    };
-    const poll = async <T>(check: () => Promise<T | undefined>, what: string): Promise<T> => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const value = await check();
-        if (value !== undefined) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const { env, call, history } = await crashedService(dir, TOKEN);
+    const poll = <T>(check: () => Promise<T | undefined>, what: string): Promise<T> =>
+      eventually(check, 30_000, what, 20);
     const replicas = async (shareId: string) =>
       (await call('GET', `/v2/share-replicas/detail?share_id=${shareId}`)).body.share_replicas as {
         id: string;
@@ -62,9 +36,6 @@ describe('crash of the node owning the new active replica during a promotion', (
         replica_state: string;
         host: string;
       }[];
-    const history = async (shareId: string) =>
-      (await call('GET', `/hawser/v1/streams/share-${shareId}?limit=1000`)).body
-        .events as AuditEvent[];
 
     const first = new HawserProcess(env);
     await first.start();
@@ -72,32 +43,8 @@ describe('crash of the node owning the new active replica during a promotion', (
     let replicaId: string;
     let atCrash: AuditEvent[];
     try {
-      await call('POST', '/v2/types', {
-        share_type: {
-          name: 'readable',
-          extra_specs: {
-            driver_handles_share_servers: 'false',
-            replication_type: 'readable',
-            snapshot_support: 'true',
-          },
-        },
-      });
-      const share = await call('POST', '/v2/shares', {
-        share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-      });
-      shareId = share.body.share.id as string;
-      await poll(async () => {
-        const list = await replicas(shareId);
-        return list[0]?.status === 'available' ? list : undefined;
-      }, 'the share');
-      const added = await call('POST', '/v2/share-replicas', {
-        share_replica: { share_id: shareId, availability_zone: 'az-2' },
-      });
-      replicaId = added.body.share_replica.id as string;
-      await poll(async () => {
-        const list = await replicas(shareId);
-        return list.find((r) => r.id === replicaId)?.replica_state === 'in_sync' ? list : undefined;
-      }, 'the replica to be in_sync');
+      shareId = await createReadableShare(call);
+      replicaId = await addInSyncReplica(call, shareId);
       // A rule and a snapshot the promotion must not lose.
       await call('POST', `/v2/shares/${shareId}/action`, {
         allow_access: { access_type: 'ip', access_to: '10.0.0.0/24', access_level: 'rw' },

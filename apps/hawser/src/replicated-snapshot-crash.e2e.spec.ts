@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
-import { HawserProcess, freePort } from './test-support/hawser-process.js';
-import { manilaRequest } from './test-support/manila-http.js';
-import { simulatedBackends } from './test-support/simulated-backends.js';
+import { crashedService, type AuditEvent } from './test-support/crashed-service.js';
+import { HawserProcess } from './test-support/hawser-process.js';
+import { eventually } from './test-support/hawser-test-server.js';
+import { addInSyncReplica, createReadableShare } from './test-support/replicated-share.js';
+import { journalledSimulatedBackends } from './test-support/simulated-backends.js';
 
 const TOKEN = 'admin:77777777777777777777777777777777';
-
-interface AuditEvent {
-  id: string;
-  type: string;
-  data: { instanceId?: string; operation?: string };
-}
 
 /*
  * The all-in-one service runs every share node, so killing it kills the node of the active
@@ -25,40 +21,16 @@ describe('crash of the active replica’s node during a replicated snapshot', ()
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-replicated-snapshot-crash-'));
-    backends = simulatedBackends({ operationLatencyMs: { createReplicatedSnapshot: 2000 } }).map(
-      (b) => ({
-        ...b,
-        options: { ...b.options, journalFile: path.join(dir, `journal-${b.name}.jsonl`) },
-      }),
-    );
-    fs.writeFileSync(path.join(dir, 'backends.json'), JSON.stringify(backends));
+    backends = journalledSimulatedBackends(dir, {
+      operationLatencyMs: { createReplicatedSnapshot: 2000 },
+    });
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('given create_replicated_snapshot claimed, when the node is SIGKILLed and restarted, then the driver takes the snapshot once and it becomes available on both replicas', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const call = (method: string, route: string, body?: unknown) =>
-      manilaRequest(base, method, route, body, { token: TOKEN });
-    const env = {
-      PORT: String(port),
-      HAWSER_DATA_DIR: path.join(dir, 'data'),
-      HAWSER_BACKENDS: path.join(dir, 'backends.json'),
-      HAWSER_AUTH: 'noauth',
-      HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1',
-    };
-    const poll = async <T>(check: () => Promise<T | undefined>, what: string): Promise<T> => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const value = await check();
-        if (value !== undefined) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const history = async (shareId: string) =>
-      (await call('GET', `/hawser/v1/streams/share-${shareId}?limit=1000`)).body
-        .events as AuditEvent[];
+    const { env, call, history } = await crashedService(dir, TOKEN);
+    const poll = <T>(check: () => Promise<T | undefined>, what: string): Promise<T> =>
+      eventually(check, 30_000, what, 20);
     const snapshotStatus = async (snapshotId: string) =>
       (await call('GET', `/v2/snapshots/${snapshotId}`)).body.snapshot?.status as
         string | undefined;
@@ -69,32 +41,8 @@ describe('crash of the active replica’s node during a replicated snapshot', ()
     let snapshotId: string;
     let atCrash: AuditEvent[];
     try {
-      await call('POST', '/v2/types', {
-        share_type: {
-          name: 'readable',
-          extra_specs: {
-            driver_handles_share_servers: 'false',
-            replication_type: 'readable',
-            snapshot_support: 'true',
-          },
-        },
-      });
-      const share = await call('POST', '/v2/shares', {
-        share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-      });
-      shareId = share.body.share.id as string;
-      await poll(async () => {
-        const s = (await call('GET', `/v2/shares/${shareId}`)).body.share;
-        return s?.status === 'available' ? s : undefined;
-      }, 'the share');
-      const added = await call('POST', '/v2/share-replicas', {
-        share_replica: { share_id: shareId, availability_zone: 'az-2' },
-      });
-      const replicaId = added.body.share_replica.id as string;
-      await poll(async () => {
-        const r = (await call('GET', `/v2/share-replicas/${replicaId}`)).body.share_replica;
-        return r?.replica_state === 'in_sync' ? r : undefined;
-      }, 'the replica to be in_sync');
+      shareId = await createReadableShare(call);
+      await addInSyncReplica(call, shareId);
 
       const snapshot = await call('POST', '/v2/snapshots', { snapshot: { share_id: shareId } });
       expect(snapshot.status).toBe(202);

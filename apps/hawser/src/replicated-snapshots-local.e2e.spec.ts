@@ -6,6 +6,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { addInSyncReplica, createReadableShare } from './test-support/replicated-share.js';
 
 const BACKENDS = ['node-az1@alpha', 'node-az2@bravo'] as const;
 
@@ -47,48 +48,13 @@ describe('snapshots of a replicated share on local back ends', () => {
       backends: replicationBackends,
       env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' },
     });
-    const type = await http('POST', '/v2/types', {
-      share_type: {
-        name: 'readable',
-        extra_specs: {
-          driver_handles_share_servers: 'false',
-          replication_type: 'readable',
-          snapshot_support: 'true',
-        },
-      },
-    });
-    expect(type.status).toBe(200);
-    const share = await http('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-    });
-    expect(share.status).toBe(200);
-    shareId = share.body.share.id as string;
-    await eventually(
-      async () => {
-        const s = (await http('GET', `/v2/shares/${shareId}`)).body.share;
-        return s?.status === 'available' ? s : undefined;
-      },
-      15_000,
-      'the share to be available',
-    );
+    shareId = await createReadableShare(http);
     // Data in the share, which the snapshot must hold on both pools.
     const locations = (await http('GET', `/v2/shares/${shareId}/export_locations`)).body
       .export_locations as { path: string; is_admin_only: boolean }[];
     const shareDir = locations.find((l) => l.is_admin_only)?.path as string;
     fs.writeFileSync(path.join(shareDir, 'data.txt'), 'before the snapshot');
-    const replica = await http('POST', '/v2/share-replicas', {
-      share_replica: { share_id: shareId, availability_zone: 'az-2' },
-    });
-    expect(replica.status).toBe(202);
-    replicaId = replica.body.share_replica.id as string;
-    await eventually(
-      async () => {
-        const r = (await http('GET', `/v2/share-replicas/${replicaId}`)).body.share_replica;
-        return r?.replica_state === 'in_sync' ? r : undefined;
-      },
-      15_000,
-      'the replica to be in_sync',
-    );
+    replicaId = await addInSyncReplica(http, shareId);
   });
   afterAll(() => hawser.close());
 

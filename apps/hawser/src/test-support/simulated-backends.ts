@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { SimulatedBackendConfig, SimulatedBackendOptions } from '#hawser/drivers';
 
 /** Two zones, two back ends in each, two pools per back end, on the simulated driver. */
@@ -46,3 +48,19 @@ export const backendsWithOneBigPool = (): SimulatedBackendConfig[] =>
     'east@sim': { big: 10_000, small: 1000 },
     'west@sim': { small: 1000, other: 1000 },
   });
+
+/**
+ * `simulatedBackends(options)`, each journalling its calls to `dir/journal-<name>.jsonl`, written
+ * to `dir/backends.json` for a spawned service to load (HAWSER_BACKENDS).
+ */
+export const journalledSimulatedBackends = (
+  dir: string,
+  options: SimulatedBackendOptions = {},
+): SimulatedBackendConfig[] => {
+  const backends = simulatedBackends(options).map((b) => ({
+    ...b,
+    options: { ...b.options, journalFile: path.join(dir, `journal-${b.name}.jsonl`) },
+  }));
+  fs.writeFileSync(path.join(dir, 'backends.json'), JSON.stringify(backends));
+  return backends;
+};
