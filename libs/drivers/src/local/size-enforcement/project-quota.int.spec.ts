@@ -2,7 +2,7 @@ import {
   quotaVmUnavailable,
   runQuotaScenario,
   type QuotaFileSystem,
-  type QuotaVmRun,
+  type QuotaGuestRun,
 } from '../test-support/quota-vm.js';
 
 const MIB = 1024 ** 2;
@@ -28,7 +28,7 @@ if (unavailable) {
   });
 } else {
   describe('local driver on file systems with project quotas (in a User-mode Linux guest)', () => {
-    let run: QuotaVmRun;
+    let run: QuotaGuestRun<Record<string, unknown>>;
 
     beforeAll(async () => {
       run = await runQuotaScenario(FILE_SYSTEMS);

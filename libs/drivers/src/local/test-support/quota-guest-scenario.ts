@@ -4,7 +4,7 @@
  * unprivileged user, the way a tenant's data arrives. Prints nothing; writes its findings as
  * JSON to the file named on the command line.
  *
- *   node quota-guest-scenario.mjs <local.driver.js> <results.json> <mount point>...
+ *   node quota-guest-scenario.mjs <local.driver.js> <results.json> <mount point>
  *   node quota-guest-scenario.mjs write <file> <bytes>     (the unprivileged writer)
  */
 import { execFile } from 'node:child_process';
@@ -179,19 +179,15 @@ async function main(): Promise<void> {
     await write(rest[0] ?? '', Number(rest[1]));
     return;
   }
-  const [resultsFile, ...mountPoints] = rest;
-  const started = Date.now();
+  const [resultsFile, mountPoint] = rest;
   const module = (await import(command ?? '')) as typeof LocalDriverModule;
-  const results: Record<string, unknown> = {};
-  for (const mountPoint of mountPoints) {
-    try {
-      results[mountPoint] = await exercise(module, mountPoint);
-    } catch (error) {
-      results[mountPoint] = { failed: String((error as Error).stack ?? error) };
-    }
+  let findings: Record<string, unknown>;
+  try {
+    findings = await exercise(module, mountPoint ?? '');
+  } catch (error) {
+    findings = { failed: String((error as Error).stack ?? error) };
   }
-  results.elapsedMs = Date.now() - started;
-  await fs.writeFile(resultsFile ?? '', JSON.stringify(results, null, 2));
+  await fs.writeFile(resultsFile ?? '', JSON.stringify(findings, null, 2));
 }
 
 await main();

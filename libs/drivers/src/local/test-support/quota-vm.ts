@@ -14,13 +14,15 @@ import { transformFile } from '@swc/core';
 
 export type QuotaFileSystem = 'ext4' | 'xfs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../../../../..');
 const DRIVER_MODULE = path.join(ROOT, 'dist/libs/drivers/src/local/local.driver.js');
-const SCENARIO = path.join(path.dirname(fileURLToPath(import.meta.url)), 'quota-guest-scenario.ts');
+const SCENARIO = path.join(HERE, 'quota-guest-scenario.ts');
+const GUEST_CONTRACT = path.join(HERE, 'quota-guest.contract.ts');
 const UML_MODULES = '/usr/lib/uml/modules';
 const SEARCH_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-/** Sparse images: room for the scenario's 2 GiB share plus the file system's own blocks. */
-const IMAGE_BYTES = 4 * 1024 ** 3;
+/** Sparse images: room for the scenario's and the contract's shares; they cost what is written. */
+const IMAGE_BYTES = 8 * 1024 ** 3;
 const GUEST_DEVICES = ['ubda', 'ubdb', 'ubdc'];
 
 const TOOLS: ReadonlyArray<readonly [string, string]> = [
@@ -62,9 +64,17 @@ export function quotaVmUnavailable(): string | undefined {
   return undefined;
 }
 
-export interface QuotaVmRun {
-  /** What the scenario wrote, by file system. */
-  readonly results: Record<QuotaFileSystem, Record<string, unknown>>;
+/** A file system of the guest: its image, its device inside, where it is mounted. */
+interface GuestMount {
+  readonly fileSystem: QuotaFileSystem;
+  readonly image: string;
+  readonly device: string;
+  readonly mountPoint: string;
+}
+
+export interface QuotaGuestRun<T> {
+  /** What the guest's commands left behind, by file system. */
+  readonly results: Record<QuotaFileSystem, T>;
   /** From starting the guest to its first user-space step. */
   readonly bootMs: number;
   /** The whole run, guest start to halt. */
@@ -74,20 +84,19 @@ export interface QuotaVmRun {
 }
 
 /**
- * Boots the guest with one fresh image per file system, runs the driver scenario on each and
- * returns what it found. Needs the build (`npm run build`).
+ * Boots the guest with one fresh image per file system mounted with `prjquota` under a
+ * work directory, runs `commands` (shell lines, as root) and reads each file system's
+ * `<work>/<fs>.json` once it has halted.
  */
-export async function runQuotaScenario(
+async function runQuotaGuest<T>(
   fileSystems: readonly QuotaFileSystem[],
-  timeoutMs = 80_000,
-): Promise<QuotaVmRun> {
-  if (!fs.existsSync(DRIVER_MODULE)) throw new Error(`${DRIVER_MODULE} missing: npm run build`);
+  commands: (work: string, mounts: readonly GuestMount[]) => Promise<string[]>,
+  options: { readonly memory: string; readonly timeoutMs: number },
+): Promise<QuotaGuestRun<T>> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-quota-vm-'));
-  // The scenario's unprivileged writer must reach its script and the mount points.
+  // Unprivileged writers in the guest must reach their script and the mount points.
   fs.chmodSync(work, 0o755);
   try {
-    const scenario = path.join(work, 'quota-guest-scenario.mjs');
-    fs.writeFileSync(scenario, (await transformFile(SCENARIO, { jsc: { target: 'es2022' } })).code);
     const mounts = fileSystems.map((fileSystem, index) => ({
       fileSystem,
       image: makeImage(work, fileSystem),
@@ -95,9 +104,8 @@ export async function runQuotaScenario(
       mountPoint: path.join(work, `mnt-${fileSystem}`),
     }));
     for (const { mountPoint } of mounts) fs.mkdirSync(mountPoint);
-    const resultsFile = path.join(work, 'results.json');
     const init = path.join(work, 'init.sh');
-    fs.writeFileSync(init, initScript(scenario, resultsFile, mounts), { mode: 0o755 });
+    fs.writeFileSync(init, initScript(mounts, await commands(work, mounts)), { mode: 0o755 });
 
     const args = [
       ...mounts.map(({ image }, index) => `ubd${index}=${image}`),
@@ -105,22 +113,93 @@ export async function runQuotaScenario(
       'rootfstype=hostfs',
       'rootflags=/',
       'rw',
-      'mem=1G',
+      `mem=${options.memory}`,
       'quiet',
       `init=${init}`,
       'con=null',
       'con0=fd:0,fd:1',
     ];
-    const { console, bootMs, totalMs } = await boot(args, timeoutMs);
-    if (!fs.existsSync(resultsFile)) throw new Error(`the guest wrote no results:\n${console}`);
-    const byMount = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as Record<string, unknown>;
+    const { console, bootMs, totalMs } = await boot(args, options.timeoutMs);
     const results = Object.fromEntries(
-      mounts.map(({ fileSystem, mountPoint }) => [fileSystem, byMount[mountPoint]]),
-    ) as QuotaVmRun['results'];
+      mounts.map(({ fileSystem }) => {
+        const file = path.join(work, `${fileSystem}.json`);
+        if (!fs.existsSync(file)) throw new Error(`the guest wrote no ${file}:\n${console}`);
+        return [fileSystem, JSON.parse(fs.readFileSync(file, 'utf8')) as T];
+      }),
+    ) as Record<QuotaFileSystem, T>;
     return { results, bootMs, totalMs, console };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The driver scenario (quota-guest-scenario.ts, compiled with swc to run on the build) on
+ * each file system: what it found, by file system. Needs the build (`npm run build`).
+ */
+export function runQuotaScenario(
+  fileSystems: readonly QuotaFileSystem[],
+  timeoutMs = 80_000,
+): Promise<QuotaGuestRun<Record<string, unknown>>> {
+  return runQuotaGuest(
+    fileSystems,
+    async (work, mounts) => {
+      if (!fs.existsSync(DRIVER_MODULE)) throw new Error(`${DRIVER_MODULE} missing: npm run build`);
+      const scenario = path.join(work, 'quota-guest-scenario.mjs');
+      const { code } = await transformFile(SCENARIO, { jsc: { target: 'es2022' } });
+      fs.writeFileSync(scenario, code);
+      return mounts.map(({ fileSystem, mountPoint }) =>
+        [
+          process.execPath,
+          scenario,
+          DRIVER_MODULE,
+          path.join(work, `${fileSystem}.json`),
+          mountPoint,
+        ].join(' '),
+      );
+    },
+    { memory: '1G', timeoutMs },
+  );
+}
+
+/** Jest's summary of a run (its --json output, the part read here). */
+export interface JestSummary {
+  readonly numPassedTests: number;
+  readonly numFailedTests: number;
+  readonly numPendingTests: number;
+  readonly testResults: ReadonlyArray<{ readonly message: string }>;
+}
+
+/**
+ * The share driver contract (quota-guest.contract.ts) run by Jest inside the guest on each file
+ * system: Jest's summary, by file system. Slow: every tool the driver runs is a new process,
+ * which costs a User-mode Linux guest far more than a host.
+ */
+export function runContractInQuotaGuest(
+  fileSystems: readonly QuotaFileSystem[],
+  timeoutMs: number,
+): Promise<QuotaGuestRun<JestSummary>> {
+  return runQuotaGuest<JestSummary>(
+    fileSystems,
+    async (work, mounts) => [
+      `cd ${ROOT}`,
+      ...mounts.map(({ fileSystem, mountPoint }) =>
+        [
+          `HAWSER_QUOTA_GUEST_MOUNT=${mountPoint}`,
+          process.execPath,
+          '--experimental-vm-modules',
+          '--no-warnings=ExperimentalWarning',
+          'node_modules/jest/bin/jest.js',
+          '--ci',
+          '--runInBand',
+          `--testMatch '**/${path.basename(GUEST_CONTRACT)}'`,
+          '--json',
+          `--outputFile ${path.join(work, `${fileSystem}.json`)}`,
+        ].join(' '),
+      ),
+    ],
+    { memory: '2G', timeoutMs },
+  );
 }
 
 function makeImage(work: string, fileSystem: QuotaFileSystem): string {
@@ -135,11 +214,7 @@ function makeImage(work: string, fileSystem: QuotaFileSystem): string {
   return image;
 }
 
-function initScript(
-  scenario: string,
-  resultsFile: string,
-  mounts: ReadonlyArray<{ device: string; mountPoint: string }>,
-): string {
+function initScript(mounts: readonly GuestMount[], commands: readonly string[]): string {
   const modules = quotaModules() ?? [];
   return [
     '#!/bin/sh',
@@ -148,9 +223,7 @@ function initScript(
     'echo GUEST-STARTED',
     ...modules.map((module) => `insmod ${module}`),
     ...mounts.map(({ device, mountPoint }) => `mount -o prjquota ${device} ${mountPoint}`),
-    `${process.execPath} ${scenario} ${DRIVER_MODULE} ${resultsFile} ${mounts
-      .map(({ mountPoint }) => mountPoint)
-      .join(' ')}`,
+    ...commands,
     ...mounts.map(({ mountPoint }) => `umount ${mountPoint}`),
     'halt -f',
     '',
