@@ -274,6 +274,37 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
     expect((await snapshot())?.instances[ON_ACTIVE]).toBe('available');
   });
 
+  it('settles a deletion claim a crash left open by running the call again, once', async () => {
+    await requestSnapshot();
+    await react();
+    await refreshReplica('round-1');
+    await run({ type: 'DeleteSnapshot', snapshotId: 'snap1', force: false, now: now() });
+    const requested = (await history()).at(-1);
+    await run({
+      type: 'StartDriverOperation',
+      instanceId: 'i1',
+      operation: 'delete_replicated_snapshot',
+      commandId: derivedId(requested?.id ?? '', 'delete_replicated_snapshot'),
+      host: ACTIVE_HOST,
+      snapshotId: 'snap1',
+      snapshotInstanceId: ON_ACTIVE,
+      now: now(),
+    });
+    checkpoint = (await history()).length;
+    await nodes.a.recover('s1', 'i1');
+    if (requested) for (const manager of managers) await manager.handle(requested);
+    await react();
+    const types = (await history()).map((e) => e.type);
+    expect(types.filter((t) => t === 'ReplicatedSnapshotInstancesDeleted')).toHaveLength(1);
+    expect(drivers.a.hasSnapshot(ON_ACTIVE)).toBe(false);
+    await refreshReplica('round-2');
+    expect(await snapshot()).toBeUndefined();
+    const calls = OperationJournal.read(path.join(dir, 'journal-sim@a.jsonl')).filter(
+      (entry) => entry.operation === 'deleteReplicatedSnapshot',
+    );
+    expect(calls.map((entry) => entry.outcome)).toEqual(['ok']);
+  });
+
   it('records a driver failure as every instance in error', async () => {
     drivers.a.injectFailure({
       operation: 'createReplicatedSnapshot',
