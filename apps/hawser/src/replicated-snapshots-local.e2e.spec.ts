@@ -6,7 +6,11 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
-import { addInSyncReplica, createReadableShare } from './test-support/replicated-share.js';
+import {
+  addInSyncReplica,
+  createReadableShare,
+  deleteAndWait,
+} from './test-support/replicated-share.js';
 
 const BACKENDS = ['node-az1@alpha', 'node-az2@bravo'] as const;
 
@@ -88,31 +92,14 @@ describe('snapshots of a replicated share on local back ends', () => {
       ['active', 'create_replicated_snapshot'],
     ]);
 
-    expect((await http('DELETE', `/v2/snapshots/${snapshotId}`)).status).toBe(202);
-    await eventually(
-      async () =>
-        (await http('GET', `/v2/snapshots/${snapshotId}`)).status === 404 ? true : undefined,
-      15_000,
-      'the snapshot to be gone',
-    );
+    await deleteAndWait(http, `/v2/snapshots/${snapshotId}`, 'the snapshot');
     expect(BACKENDS.map((b) => snapshotDirs(b))).toEqual([[], []]);
     const types = (await history()).map((e) => e.type);
     expect(types).toContain('ReplicatedSnapshotInstancesDeleted');
     expect(types.filter((t) => t === 'SnapshotDeleted')).toHaveLength(1);
 
     // Nothing of the snapshot is left to block the replica and the share from going.
-    expect((await http('DELETE', `/v2/share-replicas/${replicaId}`)).status).toBe(202);
-    await eventually(
-      async () =>
-        (await http('GET', `/v2/share-replicas/${replicaId}`)).status === 404 ? true : undefined,
-      15_000,
-      'the replica to be gone',
-    );
-    expect((await http('DELETE', `/v2/shares/${shareId}`)).status).toBe(202);
-    await eventually(
-      async () => ((await http('GET', `/v2/shares/${shareId}`)).status === 404 ? true : undefined),
-      15_000,
-      'the share to be gone',
-    );
+    await deleteAndWait(http, `/v2/share-replicas/${replicaId}`, 'the replica');
+    await deleteAndWait(http, `/v2/shares/${shareId}`, 'the share');
   });
 });

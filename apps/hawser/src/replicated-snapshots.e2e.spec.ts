@@ -3,7 +3,11 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
-import { addInSyncReplica, createReadableShare } from './test-support/replicated-share.js';
+import {
+  addInSyncReplica,
+  createReadableShare,
+  deleteAndWait,
+} from './test-support/replicated-share.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 interface AuditEvent {
@@ -64,31 +68,13 @@ const snapshotLifecycle = (
         .map((e) => [e.data.instanceId === replicaId ? 'replica' : 'first', e.data.operation]);
       expect(claims.slice(-1)).toEqual([['first', 'create_replicated_snapshot']]);
 
-      expect((await call('DELETE', `/v2/snapshots/${snapshotId}`)).status).toBe(202);
-      await eventually(
-        async () =>
-          (await call('GET', `/v2/snapshots/${snapshotId}`)).status === 404 ? true : undefined,
-        15_000,
-        'the snapshot to be gone',
-      );
+      await deleteAndWait(call, `/v2/snapshots/${snapshotId}`, 'the snapshot');
       const after = (await history()).map((e) => e.type);
       expect(after).toContain('ReplicatedSnapshotInstancesDeleted');
       expect(after.filter((t) => t === 'SnapshotInstanceDeleted')).toHaveLength(1);
       // Nothing of it is left on either back end: the replica and then the share can go.
-      expect((await call('DELETE', `/v2/share-replicas/${replicaId}`)).status).toBe(202);
-      await eventually(
-        async () =>
-          (await call('GET', `/v2/share-replicas/${replicaId}`)).status === 404 ? true : undefined,
-        15_000,
-        'the replica to be gone',
-      );
-      expect((await call('DELETE', `/v2/shares/${shareId}`)).status).toBe(202);
-      await eventually(
-        async () =>
-          (await call('GET', `/v2/shares/${shareId}`)).status === 404 ? true : undefined,
-        15_000,
-        'the share to be gone',
-      );
+      await deleteAndWait(call, `/v2/share-replicas/${replicaId}`, 'the replica');
+      await deleteAndWait(call, `/v2/shares/${shareId}`, 'the share');
     });
   });
 

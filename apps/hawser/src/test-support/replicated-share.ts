@@ -57,3 +57,18 @@ export const addInSyncReplica = async (
   );
   return replicaId;
 };
+
+/** Deletes `route` and waits until it reads 404. */
+export const deleteAndWait = async (
+  call: ManilaCall,
+  route: string,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> => {
+  expect((await call('DELETE', route)).status).toBe(202);
+  await eventually(
+    async () => ((await call('GET', route)).status === 404 ? true : undefined),
+    timeoutMs,
+    `${what} to be gone`,
+  );
+};

@@ -1,45 +1,56 @@
-import { capabilitiesOf, snapshotInstanceIdOf, type ShareEvent } from '#hawser/domain';
+import {
+  capabilitiesOf,
+  fold,
+  shareDecider,
+  snapshotInstanceIdOf,
+  type ShareCommand,
+  type ShareEvent,
+} from '#hawser/domain';
 import type { DocumentStore } from '#hawser/read-models';
 import { projectionSpec } from '../test-support/projection-spec.js';
 import { SNAPSHOTS, type SnapshotDocument } from './snapshot.documents.js';
 import { snapshotsProjection } from './snapshots.projection.js';
 
-const at = '2026-11-23T10:00:00.000Z';
-const later = '2026-11-23T10:05:00.000Z';
+const now = '2026-11-23T10:00:00.000Z';
 const ON_ACTIVE = snapshotInstanceIdOf('snap1', 'i1');
 const ON_REPLICA = snapshotInstanceIdOf('snap1', 'r1');
 const specs = { snapshot_support: 'True', replication_type: 'readable' };
 
+/** The events the share decider decides for `commands`, one after the other. */
+const decided = (past: ShareEvent[], commands: ShareCommand[]): ShareEvent[] =>
+  commands.reduce<ShareEvent[]>(
+    (events, command) => [...events, ...shareDecider.decide(command, fold(shareDecider, events))],
+    past,
+  );
 const claim = (
   instanceId: string,
-  operation:
-    'create_share' | 'create_replica' | 'create_replicated_snapshot' | 'delete_replicated_snapshot',
+  host: string,
+  operation: 'create_share' | 'create_replica' | 'create_replicated_snapshot',
   commandId: string,
-): ShareEvent => ({
-  type: 'ShareDriverOperationStarted',
-  data: {
-    instanceId,
-    operation,
-    commandId,
-    host: instanceId === 'i1' ? 'n1@a#p' : 'n2@b#p',
-    ...(operation.endsWith('_replicated_snapshot') && {
-      snapshotId: 'snap1',
-      snapshotInstanceId: ON_ACTIVE,
-    }),
-    startedAt: at,
-  },
+): ShareCommand => ({
+  type: 'StartDriverOperation',
+  instanceId,
+  operation,
+  commandId,
+  host,
+  ...(operation === 'create_replicated_snapshot' && {
+    snapshotId: 'snap1',
+    snapshotInstanceId: ON_ACTIVE,
+  }),
+  now,
 });
 
-/** A readable share: active i1, in_sync replica r1. */
-const replicatedShare: ShareEvent[] = [
-  {
-    type: 'ShareRequested',
-    data: {
+/** A readable share, active i1 and in_sync r1, whose active node took snapshot snap1. */
+const taken = decided(
+  [],
+  [
+    {
+      type: 'RequestShare',
       shareId: 's1',
       instanceId: 'i1',
       projectId: 'p1',
       userId: 'u1',
-      name: 'a',
+      name: null,
       description: null,
       size: 3,
       shareProto: 'NFS',
@@ -50,68 +61,48 @@ const replicatedShare: ShareEvent[] = [
       isPublic: false,
       snapshotId: null,
       schedulerHints: null,
-      createdAt: at,
+      createdAt: now,
     },
-  },
-  {
-    type: 'ShareScheduled',
-    data: { instanceId: 'i1', host: 'n1@a#p', availabilityZone: 'az-1', size: 3, scheduledAt: at },
-  },
-  claim('i1', 'create_share', 'c-share'),
-  {
-    type: 'ShareCreated',
-    data: { instanceId: 'i1', commandId: 'c-share', exportLocations: [], createdAt: at },
-  },
-  {
-    type: 'ReplicaRequested',
-    data: {
-      replicaId: 'r1',
-      availabilityZone: 'az-2',
-      snapshotInstances: [],
-      quotaHolderId: 'r1',
-      requestedAt: at,
+    {
+      type: 'ScheduleShareInstance',
+      instanceId: 'i1',
+      host: 'n1@a#p',
+      availabilityZone: 'az-1',
+      now,
     },
-  },
-  {
-    type: 'ReplicaScheduled',
-    data: { replicaId: 'r1', host: 'n2@b#p', availabilityZone: 'az-2', size: 3, scheduledAt: at },
-  },
-  claim('r1', 'create_replica', 'c-replica'),
-  {
-    type: 'ReplicaCreated',
-    data: {
+    claim('i1', 'n1@a#p', 'create_share', 'c-share'),
+    {
+      type: 'CompleteShareInstanceCreation',
+      instanceId: 'i1',
+      commandId: 'c-share',
+      exportLocations: [],
+      now,
+    },
+    { type: 'RequestReplica', replicaId: 'r1', availabilityZone: 'az-2', now },
+    { type: 'ScheduleReplica', replicaId: 'r1', host: 'n2@b#p', availabilityZone: 'az-2', now },
+    claim('r1', 'n2@b#p', 'create_replica', 'c-replica'),
+    {
+      type: 'CompleteReplicaCreation',
       replicaId: 'r1',
       commandId: 'c-replica',
       replicaState: 'in_sync',
       exportLocations: [],
       accessRulesStatus: 'active',
       snapshotInstanceIds: [],
-      createdAt: at,
+      now,
     },
-  },
-];
-const taken: ShareEvent[] = [
-  {
-    type: 'SnapshotRequested',
-    data: {
+    {
+      type: 'RequestSnapshot',
       snapshotId: 'snap1',
       projectId: 'p1',
       userId: 'u1',
       name: 'first',
       description: null,
-      size: 3,
-      instances: [
-        { id: ON_ACTIVE, shareInstanceId: 'i1' },
-        { id: ON_REPLICA, shareInstanceId: 'r1' },
-      ],
-      activeInstanceId: 'i1',
-      createdAt: at,
+      now,
     },
-  },
-  claim('i1', 'create_replicated_snapshot', 'c-snap'),
-  {
-    type: 'ReplicatedSnapshotCreated',
-    data: {
+    claim('i1', 'n1@a#p', 'create_replicated_snapshot', 'c-snap'),
+    {
+      type: 'CompleteReplicatedSnapshotCreation',
       snapshotId: 'snap1',
       commandId: 'c-snap',
       instances: [
@@ -128,27 +119,26 @@ const taken: ShareEvent[] = [
           providerLocation: null,
         },
       ],
-      createdAt: later,
+      now,
     },
-  },
-];
-const refreshed: ShareEvent = {
-  type: 'ReplicaSnapshotRefreshed',
-  data: {
+  ],
+);
+const refreshed = decided(taken, [
+  {
+    type: 'RefreshReplicaSnapshot',
     snapshotId: 'snap1',
     snapshotInstanceId: ON_REPLICA,
-    status: 'available',
-    progress: '100%',
-    refreshedAt: later,
+    outcome: { status: 'available', progress: '100%' },
+    now,
   },
-};
+]).slice(taken.length);
 
 const listed = (docs: DocumentStore) => docs.get<SnapshotDocument>(SNAPSHOTS, 'snap1');
 
 describe('snapshots projection: a share with replicas (reference 5.8)', () => {
   it('given the active replica’s node took it, then it is listed creating while the replica’s instance is', () =>
     projectionSpec(snapshotsProjection)
-      .given({ 'share-s1': [...replicatedShare, ...taken] })
+      .given({ 'share-s1': taken })
       .then(async (docs) => {
         expect(await listed(docs)).toMatchObject({
           status: 'creating',
@@ -162,43 +152,43 @@ describe('snapshots projection: a share with replicas (reference 5.8)', () => {
 
   it('when the replica’s refresh finds its instance available, then the snapshot is available', () =>
     projectionSpec(snapshotsProjection)
-      .given({ 'share-s1': [...replicatedShare, ...taken] })
-      .when({ 'share-s1': [refreshed] })
+      .given({ 'share-s1': taken })
+      .when({ 'share-s1': refreshed })
       .then(async (docs) => {
+        expect(refreshed.map((e) => e.type)).toEqual(['ReplicaSnapshotRefreshed']);
         expect(await listed(docs)).toMatchObject({ status: 'available', progress: '100%' });
       }));
 
-  it('when the active node deleted its instance and the refresh the replica’s, then it leaves the listing', () =>
-    projectionSpec(snapshotsProjection)
-      .given({ 'share-s1': [...replicatedShare, ...taken, refreshed] })
-      .when({
-        'share-s1': [
-          {
-            type: 'SnapshotDeletionRequested',
-            data: {
-              snapshotId: 'snap1',
-              snapshotInstanceIds: [ON_ACTIVE, ON_REPLICA],
-              force: false,
-              activeInstanceId: 'i1',
-              requestedAt: later,
-            },
-          },
-          claim('i1', 'delete_replicated_snapshot', 'c-del'),
-          {
-            type: 'ReplicatedSnapshotInstancesDeleted',
-            data: {
-              snapshotId: 'snap1',
-              commandId: 'c-del',
-              snapshotInstanceIds: [ON_ACTIVE],
-              deletedAt: later,
-            },
-          },
-        ],
-      })
+  it('when the active node deleted its instance, then it is deleting until the replica’s goes', () => {
+    const past = [...taken, ...refreshed];
+    const deleting = decided(past, [
+      { type: 'DeleteSnapshot', snapshotId: 'snap1', force: false, now },
+      {
+        type: 'StartDriverOperation',
+        instanceId: 'i1',
+        operation: 'delete_replicated_snapshot',
+        commandId: 'c-del',
+        host: 'n1@a#p',
+        snapshotId: 'snap1',
+        snapshotInstanceId: ON_ACTIVE,
+        now,
+      },
+      {
+        type: 'CompleteReplicatedSnapshotDeletion',
+        snapshotId: 'snap1',
+        commandId: 'c-del',
+        snapshotInstanceIds: [ON_ACTIVE],
+        now,
+      },
+    ]).slice(past.length);
+    return projectionSpec(snapshotsProjection)
+      .given({ 'share-s1': past })
+      .when({ 'share-s1': deleting })
       .then(async (docs) => {
         expect(await listed(docs)).toMatchObject({
           status: 'deleting',
           instances: [{ id: ON_REPLICA, status: 'deleting' }],
         });
-      }));
+      });
+  });
 });
