@@ -91,6 +91,13 @@ if (unavailable) {
         expect(usage.usedBytes).toBeLessThan(256 * MIB + MIB);
       });
 
+      it('given a limit lost on disk, then a restarted driver sets it again on the same project when it ensures its shares', () => {
+        const limitsAfterShrink = findings().limitsAfterShrink;
+        expect(findings().limitsAfterLoss).toEqual({});
+        expect(findings().ensured).toEqual(['present']);
+        expect(findings().limitsAfterEnsure).toEqual(limitsAfterShrink);
+      });
+
       it('given a snapshot and a share made from it, then the new share is a project of its own holding the copy, and the snapshot counts against neither', () => {
         expect(Object.values(findings().limitsWithSnapshotAndCopy as object)).toEqual([GIB, GIB]);
         for (const usage of [findings().copyStatus, findings().statusWithSnapshot]) {

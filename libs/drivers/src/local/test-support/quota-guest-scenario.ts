@@ -97,14 +97,18 @@ async function exercise(
   { LocalShareDriver }: typeof LocalDriverModule,
   mountPoint: string,
 ): Promise<Record<string, unknown>> {
-  const driver = new LocalShareDriver({
-    driver: 'local',
-    name: 'guest@quota',
-    availabilityZone: 'az-1',
-    pools: [{ name: 'p1' }],
-    options: { root: path.join(mountPoint, 'hawser') },
-  });
-  await driver.initialize();
+  const start = async (): Promise<InstanceType<typeof LocalShareDriver>> => {
+    const started = new LocalShareDriver({
+      driver: 'local',
+      name: 'guest@quota',
+      availabilityZone: 'az-1',
+      pools: [{ name: 'p1' }],
+      options: { root: path.join(mountPoint, 'hawser') },
+    });
+    await started.initialize();
+    return started;
+  };
+  let driver = await start();
   const share: ShareInstanceRef = {
     shareId: randomUUID(),
     instanceId: randomUUID(),
@@ -142,6 +146,18 @@ async function exercise(
   ).usage;
 
   const shrunk = { ...share, sizeGiB: 1 };
+  // A limit lost on disk (as by a crash between changing it and recording the new size) is
+  // set again from the metadata when a restarted driver ensures its shares.
+  const [project] = Object.keys(findings.limitsAfterShrink as object);
+  await execFileAsync('setquota', ['-P', project?.slice(1) ?? '', '0', '0', '0', '0', mountPoint]);
+  findings.limitsAfterLoss = await hardLimits(mountPoint);
+  await driver.close();
+  driver = await start();
+  findings.ensured = (
+    await driver.ensureShares({ commandId: commandId(), shares: [shrunk] })
+  ).shares.map(({ outcome }) => outcome);
+  findings.limitsAfterEnsure = await hardLimits(mountPoint);
+
   const snapshot: SnapshotInstanceRef = {
     snapshotId: randomUUID(),
     snapshotInstanceId: randomUUID(),
