@@ -7,7 +7,12 @@ import type {
   ReplicaPlacement,
   ReplicaPlacementRequest,
 } from '#hawser/process-managers';
-import type { AffinityConstraint, FilterScheduler, SchedulingRequest } from '#hawser/scheduler';
+import type {
+  AffinityConstraint,
+  FilterScheduler,
+  SchedulingRequest,
+  ShareTypeRef,
+} from '#hawser/scheduler';
 import { replicaSchedulingRequest, typeAvailabilityZones } from './replica-scheduling-request.js';
 import {
   DEFAULT_FILTERS,
@@ -24,6 +29,9 @@ import {
  * placed again without the pools that refused it (it passes every pool on a first attempt).
  */
 export const SCHEDULER_FILTERS = [...DEFAULT_FILTERS, 'RetryFilter'];
+
+/** How many kinds of request the scheduler prepares at start (half of the sets it keeps). */
+const PRIMED_KINDS = 128;
 
 /** The scheduling workflows' placement ports over Manila's filter-weigher pipeline. */
 export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
@@ -71,6 +79,41 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
           : null,
       }),
     );
+  }
+
+  /**
+   * Prepares, for new shares of each share type in each enabled protocol and each zone of the
+   * live back ends (and none), the pools passing the filters that read only capabilities, zones
+   * and liveness, so the first shares of a type do not pay for it. At most `limit` kinds, well
+   * within what the scheduler keeps; reports keep them up to date afterwards.
+   */
+  primeShareTypes(
+    shareTypes: readonly ShareTypeRef[],
+    protocols: readonly string[],
+    limit: number = PRIMED_KINDS,
+  ): number {
+    this.registry.refresh(Date.now());
+    const zones = [null, ...this.registry.liveZones()];
+    let primed = 0;
+    for (const shareType of shareTypes) {
+      for (const shareProto of protocols) {
+        for (const availabilityZone of zones) {
+          if (primed === limit) return primed;
+          this.scheduler.prime(
+            schedulingRequest({
+              shareId: 'priming',
+              size: 0,
+              shareProto,
+              shareType,
+              availabilityZone,
+              availabilityZones: typeAvailabilityZones(shareType.extraSpecs),
+            }),
+          );
+          primed++;
+        }
+      }
+    }
+    return primed;
   }
 
   checkExtend(request: ExtendCheckRequest): ExtendCheckDecision {

@@ -13,7 +13,12 @@ import {
   replicaSchedulingProcessManager,
   shareSchedulingProcessManager,
 } from '#hawser/process-managers';
-import { BACKENDS, type BackendDocument } from '#hawser/projections';
+import {
+  BACKENDS,
+  SHARE_TYPES,
+  type BackendDocument,
+  type ShareTypeDocument,
+} from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { FilterScheduler, PoolStateRegistry } from '#hawser/scheduler';
 import {
@@ -91,6 +96,18 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
+  /** The pools each active share type can use, prepared before the first placement. */
+  private async primeShareTypes(): Promise<void> {
+    const types = await this.documents.find<ShareTypeDocument>(SHARE_TYPES, {});
+    const primed = this.placement.primeShareTypes(
+      types
+        .filter((type) => type.state.status === 'active')
+        .map((type) => ({ id: type.id, name: type.name, extraSpecs: type.extra_specs })),
+      this.config.enabledShareProtocols,
+    );
+    this.logger.log(`prepared the pools of ${primed} kinds of share request`);
+  }
+
   private async startWhenPoolsAreKnown(): Promise<void> {
     const deadline = Date.now() + 2 * this.config.reportIntervalS * 1000;
     for (;;) {
@@ -108,6 +125,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     if (this.stopped) return;
+    await this.primeShareTypes();
     const workflows = [
       shareSchedulingProcessManager(this.commands, this.placement, this.events),
       replicaSchedulingProcessManager(this.commands, this.placement),

@@ -1,3 +1,4 @@
+import type { SchedulerFilter } from '../filters/scheduler-filter.js';
 import { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
 import { failed, placed, pool, registryWith, request } from '../test-support/scheduler-fixtures.js';
 import { FilterScheduler } from './filter-scheduler.js';
@@ -181,7 +182,7 @@ describe('FilterScheduler', () => {
     const typed = (shareId: string, availabilityZone: string | null = null) =>
       request({ shareId, shareType: { id: 't', name: 't', extraSpecs: specs }, availabilityZone });
 
-    it('forgets them when a report changes a capability, a zone or liveness', () => {
+    it('follows reports that change a capability, a zone or liveness', () => {
       const registry = new PoolStateRegistry({ serviceDownTimeMs: 60_000 });
       registry.report('h1@be', [pool('a', { dedupe: true, free_capacity_gb: 900 })], 0, 'az-1');
       registry.report('h2@be', [pool('a', { dedupe: true, free_capacity_gb: 100 })], 0, 'az-2');
@@ -216,6 +217,61 @@ describe('FilterScheduler', () => {
       expect(failed(scheduler.schedule({ ...typed('s2'), size: 40 }, 2)).lastFilter).toBe(
         'CapacityFilter',
       );
+    });
+  });
+
+  describe('primed for a kind of request', () => {
+    /** A static filter that keeps everything and records how many pools each call was given. */
+    const recording = () => {
+      const given: number[] = [];
+      const filter: SchedulerFilter = {
+        name: 'RecordingFilter',
+        prepare: () => ({
+          keep: (_, count) => {
+            given.push(count);
+            return count;
+          },
+          staticKey: '',
+        }),
+      };
+      return { filter, given };
+    };
+    const cloud = () =>
+      registryWith(
+        Array.from({ length: 8 }, (_, i) => ({
+          backend: `h${i}@be`,
+          zone: i < 4 ? 'az-1' : 'az-2',
+          pools: [pool('a'), pool('b')],
+        })),
+      );
+
+    it('builds what those requests start from without placing anything, once', () => {
+      const registry = cloud();
+      const { filter, given } = recording();
+      const scheduler = new FilterScheduler(registry, {
+        filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
+      });
+      scheduler.prime(request({ availabilityZone: 'az-1' }), 1);
+      expect(given).toEqual([8]);
+      expect(registry.columns.allocatedGb[0]).toBe(500);
+      expect(placed(scheduler.schedule(request({ availabilityZone: 'az-1' }), 2)).host).toBe(
+        'h0@be#a',
+      );
+      expect(given).toEqual([8]);
+      placed(scheduler.schedule(request({ shareId: 's2', availabilityZone: 'az-2' }), 3));
+      expect(given).toEqual([8, 8]);
+    });
+
+    it("redoes only a reporting back end's pools, not the whole set", () => {
+      const registry = cloud();
+      const { filter, given } = recording();
+      const scheduler = new FilterScheduler(registry, {
+        filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
+      });
+      scheduler.prime(request(), 1);
+      registry.report('h5@be', [pool('a', { free_capacity_gb: 900 }), pool('b')], 2, 'az-2');
+      expect(placed(scheduler.schedule(request(), 3)).host).toBe('h5@be#a');
+      expect(given).toEqual([16, 2]);
     });
   });
 

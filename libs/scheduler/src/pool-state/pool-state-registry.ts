@@ -298,6 +298,11 @@ export class PoolStateRegistry {
     return this.live;
   }
 
+  /** The zones of the live back ends (call `refresh` first). */
+  liveZones(): string[] {
+    return [...this.liveByZone.keys()];
+  }
+
   /** Live pools of one availability zone, in enumeration order. */
   livePoolsInZone(zone: string): Int32Array {
     return this.liveByZone.get(zone) ?? EMPTY;
