@@ -4,6 +4,7 @@ import { poolView } from '../pool-state/pool-view.js';
 import { schedulingContext } from '../request/scheduling-context.js';
 import type { SchedulingRequest } from '../request/scheduling-request.js';
 import type { SchedulerWeigher } from '../weighers/scheduler-weigher.js';
+import { highestOfOne, highestTotal, RawSummary, type Highest } from '../weighers/highest-total.js';
 import { addNormalised, normalisedWeight } from '../weighers/normalise-weights.js';
 import {
   hostFailedFiltersMessage,
@@ -41,6 +42,8 @@ export class FilterScheduler {
   private totals = new Float64Array(0);
   /** Per weigher, the min and max raw weight of the current decision. */
   private readonly bounds: Float64Array;
+  /** Per weigher, what one pass over its raw weights of the current decision told. */
+  private readonly summaries: RawSummary[];
   /** Pools passing every static filter, by the filters' keys, kept up to date with reports. */
   private readonly staticSets: StaticPoolSets;
 
@@ -53,6 +56,7 @@ export class FilterScheduler {
     this.extendFilters = this.config.extendFilters.map(resolveFilter);
     this.weighers = this.config.weighers.map(resolveWeigher);
     this.bounds = new Float64Array(2 * this.weighers.length);
+    this.summaries = this.weighers.map(() => new RawSummary());
     this.staticSets = new StaticPoolSets(registry);
     // Buffers for the pools known now; a registry that grows later gets larger ones on demand.
     this.ensureCapacity(registry.size);
@@ -184,8 +188,9 @@ export class FilterScheduler {
     request: SchedulingRequest,
     now: number,
   ): Placement {
-    const { candidates, totals, weighed } = this;
-    totals.fill(0, 0, count);
+    const { candidates, weighed, summaries } = this;
+    // The one weigher whose raw weights differ (the others add nothing), -2 when several do.
+    let adding = -1;
     for (let index = 0; index < this.weighers.length; index++) {
       const weigher = this.weighers[index] as SchedulerWeigher;
       const prepared = weigher.prepare(context, this.config);
@@ -195,26 +200,17 @@ export class FilterScheduler {
       }
       const raw = this.raw[index] as Float64Array;
       prepared.weigh(candidates, count, raw);
-      addNormalised(raw, count, weigher.multiplier(this.config), totals, this.bounds, index);
+      const summary = summaries[index] as RawSummary;
+      summary.read(raw, count, weigher.multiplier(this.config) >= 0);
+      this.bounds[2 * index] = summary.min;
+      this.bounds[2 * index + 1] = summary.max;
       weighed[index] = raw;
+      if (summary.min !== summary.max) adding = adding === -1 ? index : -2;
     }
-
-    // One pass: the first maximum, how many equal it, and the largest of the others. A new
-    // maximum turns the old one (seen ties > 0, so not NaN) into the runner-up.
-    let best = 0;
-    let bestWeight = totals[0] as number;
-    let ties = bestWeight === bestWeight ? 1 : 0;
-    let runnerUp = -Infinity;
-    for (let i = 1; i < count; i++) {
-      const weight = totals[i] as number;
-      if (weight > bestWeight) {
-        if (ties > 0 && bestWeight > runnerUp) runnerUp = bestWeight;
-        best = i;
-        bestWeight = weight;
-        ties = 1;
-      } else if (weight === bestWeight) ties++;
-      else if (weight > runnerUp) runnerUp = weight;
-    }
+    const only = adding >= 0 ? (this.weighers[adding] as SchedulerWeigher) : null;
+    const { best, weight, ties, runnerUp } =
+      (only && highestOfOne(summaries[adding] as RawSummary, only.multiplier(this.config))) ??
+      this.highestByTotals(count);
 
     const pool = candidates[best] as number;
     this.registry.debit(pool, request.size, now);
@@ -234,12 +230,25 @@ export class FilterScheduler {
       host,
       backend: this.registry.backendName(this.registry.columns.backendIndex[pool] as number),
       pool: poolView(this.registry, pool),
-      weight: bestWeight,
-      runnerUpWeight: count === 1 ? null : ties > 1 ? bestWeight : runnerUp,
+      weight,
+      runnerUpWeight: count === 1 ? null : ties > 1 ? weight : runnerUp,
       topTies: ties,
       candidates: count,
       weights,
     };
+  }
+
+  /** Every candidate's total, summed as Manila does, and the first highest among them. */
+  private highestByTotals(count: number): Highest {
+    const totals = this.totals;
+    totals.fill(0, 0, count);
+    for (let index = 0; index < this.weighers.length; index++) {
+      const raw = this.weighed[index];
+      if (!raw) continue;
+      const multiplier = (this.weighers[index] as SchedulerWeigher).multiplier(this.config);
+      addNormalised(raw, count, multiplier, totals, this.bounds, index);
+    }
+    return highestTotal(totals, count);
   }
 
   /**
