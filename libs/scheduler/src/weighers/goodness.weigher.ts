@@ -1,4 +1,6 @@
 import { goodnessRating } from '../expressions/function-outcome.js';
+import type { CompiledExpression } from '../expressions/expression-compiler.js';
+import type { PoolColumns } from '../pool-state/pool-columns.js';
 import { PoolExpressionScope } from '../pool-state/pool-expression-scope.js';
 import type { SchedulerWeigher } from './scheduler-weigher.js';
 
@@ -11,30 +13,36 @@ export const goodnessWeigher: SchedulerWeigher = {
   multiplier: () => 1,
   prepare({ columns, registry, request, extraSpecs }) {
     if (!registry.hasGoodnessFunctions) return null;
-    const { goodnessConstant, goodnessFunction } = columns;
     let scope: PoolExpressionScope | undefined;
     return {
       weigh(candidates, count, raw) {
-        for (let i = 0; i < count; i++) {
-          const pool = candidates[i] as number;
-          const constant = goodnessConstant[pool] as number;
-          if (!Number.isNaN(constant)) {
-            raw[i] = constant;
-            continue;
-          }
-          scope ??= new PoolExpressionScope(columns, request.shareProperties, extraSpecs);
-          scope.pool = pool;
-          try {
-            raw[i] = goodnessRating(
-              (goodnessFunction[pool] as NonNullable<(typeof goodnessFunction)[number]>).evaluate(
-                scope,
-              ),
-            );
-          } catch {
-            raw[i] = 0;
-          }
-        }
+        scope ??= new PoolExpressionScope(columns, request.shareProperties, extraSpecs);
+        rate(candidates, count, raw, columns, scope);
       },
     };
   },
+};
+
+/** A module function, not a closure per request, so its optimized code outlives the requests. */
+const rate = (
+  candidates: Int32Array,
+  count: number,
+  raw: Float64Array,
+  { goodnessConstant, goodnessFunction }: PoolColumns,
+  scope: PoolExpressionScope,
+): void => {
+  for (let i = 0; i < count; i++) {
+    const pool = candidates[i] as number;
+    const constant = goodnessConstant[pool] as number;
+    if (!Number.isNaN(constant)) {
+      raw[i] = constant;
+      continue;
+    }
+    scope.pool = pool;
+    try {
+      raw[i] = goodnessRating((goodnessFunction[pool] as CompiledExpression).evaluate(scope));
+    } catch {
+      raw[i] = 0;
+    }
+  }
 };
