@@ -45,7 +45,8 @@ if (unavailable) {
         return result;
       };
 
-      it('given a pool there, then the driver says sizes are enforced', () => {
+      it("given a pool there, then the driver and the pool's capabilities say sizes are enforced", () => {
+        expect(findings().poolCapability).toBe('project-quota');
         expect(findings().sizeEnforcement).toMatchObject({
           strategy: 'project-quota',
           mode: 'enforced',

@@ -118,7 +118,11 @@ async function exercise(
   };
   const commandId = (): string => `cmd-${randomUUID()}`;
   const dir = driver.shareDirectory(share.host, share.instanceId);
-  const findings: Record<string, unknown> = { sizeEnforcement: await driver.sizeEnforcement('p1') };
+  const stats = await driver.getPoolStats({ commandId: commandId() });
+  const findings: Record<string, unknown> = {
+    sizeEnforcement: await driver.sizeEnforcement('p1'),
+    poolCapability: stats.pools[0]?.capabilities.size_enforcement,
+  };
 
   await driver.createShare({ commandId: commandId(), share });
   await fs.chown(dir, TENANT, TENANT);
