@@ -116,7 +116,7 @@ export class LocalContext {
         await enforcement.remove(target);
       }
     }
-    return this.copyTree(source, target, method === 'copy' ? 'copy' : 'reflink', enforcement);
+    return this.copyTree(source, target, method, () => enforcement.remove(target));
   }
 
   /** A new share holding a copy of a snapshot, in the snapshot's pool, limited to its size. */
@@ -131,23 +131,27 @@ export class LocalContext {
         await enforcement.remove(target);
       }
     }
-    await enforcement.prepare(target, share.sizeGiB);
-    await this.copyTree(source, target, this.cloneMethods.get(share.host) ?? 'copy', null);
+    const prepare = (): Promise<void> => enforcement.prepare(target, share.sizeGiB);
+    await prepare();
+    await this.copyTree(source, target, this.cloneMethods.get(share.host) ?? 'copy', async () => {
+      await enforcement.remove(target);
+      await prepare();
+    });
   }
 
-  /** Reflinks where asked and possible, else copies; `fresh` removes a failed attempt first. */
+  /** Reflinks unless the pool copies, else (or when that fails, after `reset`) copies. */
   private async copyTree(
     source: string,
     target: string,
     method: CloneMethod,
-    fresh: SizeEnforcementStrategy | null,
+    reset: () => Promise<void>,
   ): Promise<CloneMethod> {
     if (method !== 'copy') {
       try {
         await cloneTree(source, target, 'reflink');
         return 'reflink';
       } catch {
-        if (fresh) await fresh.remove(target);
+        await reset();
       }
     }
     await cloneTree(source, target, 'copy');
