@@ -18,6 +18,12 @@ const A = 'node-a@alpha';
 const B = 'node-b@beta';
 const MIB = 1024 * 1024;
 
+/** Bytes in the files directly under `dir` (none while it does not exist yet). */
+const bytesIn = (dir: string): number =>
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0)
+    : 0;
+
 describe('local driver', () => {
   let root: string;
   const started: LocalShareDriver[] = [];
@@ -332,12 +338,14 @@ describe('local driver', () => {
         snapshot,
         parentShare: parent,
       });
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      await before.close();
       const target = before.shareDirectory(share.host, share.instanceId);
-      const copiedAtCrash = fs
-        .readdirSync(target)
-        .reduce((sum, name) => sum + fs.statSync(path.join(target, name)).size, 0);
+      // The crash comes once the copy has written something, however slowly it started.
+      const deadline = Date.now() + 10_000;
+      while (bytesIn(target) === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await before.close();
+      const copiedAtCrash = bytesIn(target);
 
       const after = await startDriver(A);
       const ensured = await after.ensureShares({ commandId: command(), shares: [parent, share] });
