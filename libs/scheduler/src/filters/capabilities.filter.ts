@@ -4,7 +4,10 @@ import {
   type CapabilityRequirement,
 } from '../extra-specs/capability-requirements.js';
 import type { CapabilityValueColumn } from '../pool-state/capability-value-column.js';
-import type { PoolStateRegistry } from '../pool-state/pool-state-registry.js';
+import {
+  VOLATILE_CAPABILITIES,
+  type PoolStateRegistry,
+} from '../pool-state/pool-state-registry.js';
 import type { PreparedFilter, SchedulerFilter } from './scheduler-filter.js';
 
 const UNKNOWN = -1;
@@ -97,9 +100,11 @@ class RequirementTest {
 
 /**
  * A share type's requirements as a prepared filter, reused by every request of that type: the
- * live pools that pass are kept until the registry's capabilities or liveness change.
+ * live pools that pass are kept until the registry's capabilities or liveness change. A type
+ * that requires a volatile capability (free_capacity_gb ...) is checked on every request.
  */
 class RequirementSet implements PreparedFilter {
+  readonly staticKey: string | undefined;
   private tests: RequirementTest[] = [];
   private testsVersion = -1;
   private readonly buffer: Int32Array;
@@ -109,9 +114,13 @@ class RequirementSet implements PreparedFilter {
   constructor(
     private readonly registry: PoolStateRegistry,
     private readonly requirements: readonly CapabilityRequirement[],
-    readonly staticKey: string,
+    key: string,
   ) {
     this.buffer = new Int32Array(registry.size);
+    const volatile = requirements.some((requirement) =>
+      VOLATILE_CAPABILITIES.has(requirement.path[0] as string),
+    );
+    this.staticKey = volatile ? undefined : key;
   }
 
   get capacity(): number {
@@ -130,7 +139,8 @@ class RequirementSet implements PreparedFilter {
     return kept;
   }
 
-  seed(): Int32Array {
+  seed(): Int32Array | undefined {
+    if (this.staticKey === undefined) return undefined;
     const registry = this.registry;
     if (this.passingVersion === registry.capabilityVersion) return this.passing;
     const live = registry.livePools();

@@ -92,6 +92,14 @@ describe('CapabilitiesFilter', () => {
     );
   });
 
+  it('is checked on every request, not kept, when a type requires a volatile capacity figure', () => {
+    registry.refresh(1);
+    const needsRoom = request({ shareProto: null, ...type({ free_capacity_gb: '>= 400' }) });
+    const prepared = capabilitiesFilter.prepare(schedulingContext(registry, needsRoom, 1));
+    expect(prepared?.staticKey).toBeUndefined();
+    expect(prepared?.seed?.()).toBeUndefined();
+  });
+
   it('offers the passing live pools as a seed, the same pools a full pass keeps', () => {
     registry.refresh(1);
     const prepared = capabilitiesFilter.prepare(

@@ -15,9 +15,10 @@ export interface PreparedFilter {
   /** Why the filter keeps nothing at all, for the log (e.g. an unknown share in a hint). */
   readonly stopReason?: string;
   /**
-   * Set when what `keep` keeps depends only on the pools' capabilities, zones and liveness and
-   * on this key (never on capacity or the request's other fields): the pipeline then keeps the
-   * pools passing every such filter until the registry's capabilityVersion changes.
+   * Set when what `keep` keeps depends only on the pools' capabilities (not the registry's
+   * VOLATILE_CAPABILITIES), zones and liveness and on this key (never on capacity or the
+   * request's other fields): the pipeline then keeps the pools passing every such filter, and
+   * redoes a back end's pools when its capabilityVersion stamp moves.
    */
   readonly staticKey?: string;
 }

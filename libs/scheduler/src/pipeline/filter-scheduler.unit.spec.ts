@@ -208,6 +208,26 @@ describe('FilterScheduler', () => {
       expect(placed(scheduler.schedule(typed('s5'), 70_001)).host).toBe('h2@be#a');
     });
 
+    it('follows capacity-only reports for a share type that requires a capacity figure', () => {
+      const registry = registryWith(
+        ['h1@be', 'h2@be', 'h3@be', 'h4@be', 'h5@be'].map((backend) => ({
+          backend,
+          pools: [pool('a', { free_capacity_gb: 300 })],
+        })),
+      );
+      const scheduler = new FilterScheduler(registry);
+      const roomy = (shareId: string) =>
+        request({
+          shareId,
+          shareType: { id: 'r', name: 'r', extraSpecs: { free_capacity_gb: '>= 400' } },
+        });
+      expect(failed(scheduler.schedule(roomy('s1'), 1)).lastFilter).toBe('CapabilitiesFilter');
+      registry.report('h4@be', [pool('a', { free_capacity_gb: 450 })], 2, 'az-1');
+      expect(placed(scheduler.schedule(roomy('s2'), 3)).host).toBe('h4@be#a');
+      registry.report('h4@be', [pool('a', { free_capacity_gb: 100 })], 4, 'az-1');
+      expect(failed(scheduler.schedule(roomy('s3'), 5)).lastFilter).toBe('CapabilitiesFilter');
+    });
+
     it('still applies the capacity filter to every request', () => {
       const registry = registryWith([
         { backend: 'h@be', pools: [pool('a', { dedupe: true, free_capacity_gb: 50 })] },
@@ -262,16 +282,38 @@ describe('FilterScheduler', () => {
       expect(given).toEqual([8, 8]);
     });
 
-    it("redoes only a reporting back end's pools, not the whole set", () => {
+    it('redoes only the pools of a back end whose capabilities changed, not the whole set', () => {
       const registry = cloud();
       const { filter, given } = recording();
       const scheduler = new FilterScheduler(registry, {
         filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
       });
       scheduler.prime(request(), 1);
-      registry.report('h5@be', [pool('a', { free_capacity_gb: 900 }), pool('b')], 2, 'az-2');
+      registry.report(
+        'h5@be',
+        [pool('a', { free_capacity_gb: 900, qos: true }), pool('b')],
+        2,
+        'az-2',
+      );
       expect(placed(scheduler.schedule(request(), 3)).host).toBe('h5@be#a');
       expect(given).toEqual([16, 2]);
+    });
+
+    it('redoes nothing for reports that change only capacity figures, yet places by them', () => {
+      const registry = cloud();
+      const { filter, given } = recording();
+      const scheduler = new FilterScheduler(registry, {
+        filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
+      });
+      scheduler.prime(request(), 1);
+      registry.report(
+        'h6@be',
+        [pool('a'), pool('b', { free_capacity_gb: 950, allocated_capacity_gb: 50 })],
+        2,
+        'az-2',
+      );
+      expect(placed(scheduler.schedule(request(), 3)).host).toBe('h6@be#b');
+      expect(given).toEqual([16]);
     });
   });
 

@@ -47,6 +47,19 @@ const REQUIRED_KEYS = [
   'reserved_share_extend_percentage',
 ] as const;
 
+/**
+ * Capabilities that change with nearly every report (the capacity figures, the report's time).
+ * A report changing only these changes nothing a static filter may read: a share type that
+ * requires one of them is filtered per request (CapabilitiesFilter), and a filter function reading
+ * one shows up as a changed outcome.
+ */
+export const VOLATILE_CAPABILITIES: ReadonlySet<string> = new Set([
+  'free_capacity_gb',
+  'allocated_capacity_gb',
+  'provisioned_capacity_gb',
+  'timestamp',
+]);
+
 const isThin = (value: unknown): boolean =>
   value === true || (Array.isArray(value) && value.includes(true));
 
@@ -100,9 +113,11 @@ export class PoolStateRegistry {
   }
 
   /**
-   * Changes whenever a capability map, a zone, the layout or the set of live pools changes (not
-   * on placements): what a cache of capability-derived per-pool results must be checked against.
-   * Each such change is a change of one back end (`backendChangedAt`), except a new layout.
+   * Changes whenever a capability (other than the VOLATILE_CAPABILITIES), a filter function's
+   * outcome, a zone, the layout or the set of live pools changes; not on placements, nor on
+   * reports that change only capacity figures. What a cache of what static filters keep must be
+   * checked against. Each such change is a change of one back end (`backendChangedAt`), except a
+   * new layout.
    */
   get capabilityVersion(): number {
     return this.changeCounter;
@@ -122,8 +137,9 @@ export class PoolStateRegistry {
   }
 
   /**
-   * The capabilityVersion at which a back end's pools last changed capabilities, zone or
-   * liveness: a cache valid at version v need only redo the back ends changed after v.
+   * The capabilityVersion at which a back end's pools last changed (capabilities other than the
+   * volatile ones, a filter function's outcome, zone or liveness): a cache valid at version v
+   * need only redo the back ends changed after v.
    */
   backendChangedAt(backendIndex: number): number {
     return (this.backends[backendIndex] as BackendRecord).changedAt;
@@ -194,27 +210,29 @@ export class PoolStateRegistry {
     const previous = new Set(record.poolNames);
     const kept = record.poolNames.filter((name) => reported.has(name));
     const added = [...reported].filter((name) => !previous.has(name));
+    // Whether something a static filter may read changed: not the volatile capacity figures.
+    let changed = record.changedAt === 0;
     if (kept.length !== record.poolNames.length || added.length > 0) {
+      changed = true;
       const appendsAtEnd =
         kept.length === record.poolNames.length && backendIndex === this.backends.length - 1;
       record.poolNames = [...kept, ...added];
       if (appendsAtEnd) this.appendPools(record, backendIndex, added);
       else this.rebuildLayout();
     }
-    if (record.availabilityZone !== availabilityZone) this.indexesStale = true;
+    if (record.availabilityZone !== availabilityZone || !record.live) {
+      this.indexesStale = true;
+      changed = true;
+    }
     record.availabilityZone = availabilityZone;
     record.lastReportAt = receivedAt;
-    if (!record.live) this.indexesStale = true;
     record.live = true;
-    record.changedAt = ++this.changeCounter;
     this.livenessCheckDue = Math.min(this.livenessCheckDue, receivedAt + this.serviceDownTimeMs);
     for (const pool of pools) {
-      this.applyPool(
-        this.poolByHost.get(poolHost(backend, pool.pool_name)) as number,
-        asCapabilityMap(pool),
-        receivedAt,
-      );
+      const row = this.poolByHost.get(poolHost(backend, pool.pool_name)) as number;
+      if (this.applyPool(row, asCapabilityMap(pool), receivedAt)) changed = true;
     }
+    if (changed) record.changedAt = ++this.changeCounter;
     return true;
   }
 
@@ -330,19 +348,25 @@ export class PoolStateRegistry {
       .availabilityZone;
   }
 
-  private applyPool(pool: number, capabilities: CapabilityMap, receivedAt: number): void {
+  /**
+   * Takes one pool's report; returns whether anything but its volatile capacity figures changed
+   * (a capability, or its filter function's outcome).
+   */
+  private applyPool(pool: number, capabilities: CapabilityMap, receivedAt: number): boolean {
     const columns = this.table;
     columns.capabilities[pool] = capabilities;
-    this.updateValueColumns(pool, capabilities);
+    let changed = this.updateValueColumns(pool, capabilities);
     columns.capabilityStamp[pool] = ++this.stampCounter;
-    if (columns.filterConstant[pool] === NOT_CONSTANT) this.perRequestFilterCount--;
+    const filterOutcome = columns.filterConstant[pool];
+    if (filterOutcome === NOT_CONSTANT) this.perRequestFilterCount--;
     columns.filterFunction[pool] = this.compile(capabilities['filter_function']);
     if (columns.goodnessFunction[pool]) this.goodnessFunctionCount--;
     columns.goodnessFunction[pool] = this.compile(capabilities['goodness_function']);
     if (columns.goodnessFunction[pool]) this.goodnessFunctionCount++;
     this.precomputeFunctions(pool);
     if (columns.filterConstant[pool] === NOT_CONSTANT) this.perRequestFilterCount++;
-    if ((columns.updatedAt[pool] as number) > receivedAt) return;
+    if (columns.filterConstant[pool] !== filterOutcome) changed = true;
+    if ((columns.updatedAt[pool] as number) > receivedAt) return changed;
     const total = capabilities['total_capacity_gb'];
     const free = capabilities['free_capacity_gb'];
     columns.totalGb[pool] = total === 'unknown' ? NaN : Number(total);
@@ -379,22 +403,34 @@ export class PoolStateRegistry {
     columns.updatedAt[pool] = receivedAt;
     columns.consumedIds[pool] = undefined;
     refreshCapacityFigures(columns, pool);
+    return changed;
   }
 
-  private updateValueColumns(pool: number, capabilities: CapabilityMap): void {
+  /** Returns whether a capability other than the volatile ones changed (or may have). */
+  private updateValueColumns(pool: number, capabilities: CapabilityMap): boolean {
+    let changed = false;
     for (const key in capabilities) {
-      if (!this.valueColumns.has(key)) this.capabilityValueColumn(key);
+      if (this.valueColumns.has(key)) continue;
+      this.capabilityValueColumn(key);
+      if (!VOLATILE_CAPABILITIES.has(key)) changed = true;
     }
     const limit = 2 * this.table.size + 64;
     for (const [key, column] of this.valueColumns) {
+      const volatile = VOLATILE_CAPABILITIES.has(key);
       if (column.distinctValues > limit) {
         this.valueColumns.set(
           key,
           new CapabilityValueColumn(key, this.table.capabilities, this.table.size),
         );
         this.valueColumnChanges++;
-      } else column.update(pool, capabilities);
+        if (!volatile) changed = true;
+      } else {
+        const before = column.ids[pool];
+        column.update(pool, capabilities);
+        if (!volatile && column.ids[pool] !== before) changed = true;
+      }
     }
+    return changed;
   }
 
   private compile(source: unknown): CompiledExpression | null {

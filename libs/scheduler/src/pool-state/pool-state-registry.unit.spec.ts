@@ -66,6 +66,65 @@ describe('PoolStateRegistry', () => {
     });
   });
 
+  describe('telling caches what changed', () => {
+    it('moves capabilityVersion and the back end stamp for a capability, a zone or liveness, not for capacity figures', () => {
+      const registry = new PoolStateRegistry({ serviceDownTimeMs: 60_000 });
+      registry.report('h1@be', [pool('a')], 0, 'az-1');
+      registry.report('h2@be', [pool('a')], 0, 'az-1');
+      registry.refresh(1);
+      const version = registry.capabilityVersion;
+      const stamp = registry.backendChangedAt(0);
+      const capacity = { free_capacity_gb: 10, allocated_capacity_gb: 990, timestamp: 'later' };
+      registry.report('h1@be', [pool('a', capacity)], 2, 'az-1');
+      expect([registry.capabilityVersion, registry.backendChangedAt(0)]).toEqual([version, stamp]);
+      expect(free(registry, 'h1@be#a')).toBe(10);
+      registry.report('h1@be', [pool('a', { ...capacity, dedupe: true })], 3, 'az-1');
+      expect(registry.backendChangedAt(0)).toBeGreaterThan(stamp);
+      const moved = registry.capabilityVersion;
+      registry.report('h1@be', [pool('a', { ...capacity, dedupe: true })], 4, 'az-2');
+      expect(registry.capabilityVersion).toBeGreaterThan(moved);
+      const beforeDown = registry.capabilityVersion;
+      registry.report('h1@be', [pool('a', { ...capacity, dedupe: true })], 60_000, 'az-2');
+      registry.refresh(61_000);
+      expect(registry.capabilityVersion).toBeGreaterThan(beforeDown);
+      expect(registry.backendChangedAt(1)).toBe(registry.capabilityVersion);
+    });
+
+    it("moves them when a filter function's outcome changes with the capacity it reads", () => {
+      const registry = registryWith([
+        {
+          backend: 'h@be',
+          pools: [pool('a', { filter_function: 'capabilities.free_capacity_gb > 100' })],
+        },
+      ]);
+      const version = registry.capabilityVersion;
+      registry.report(
+        'h@be',
+        [
+          pool('a', {
+            filter_function: 'capabilities.free_capacity_gb > 100',
+            free_capacity_gb: 400,
+          }),
+        ],
+        1,
+        'az-1',
+      );
+      expect(registry.capabilityVersion).toBe(version);
+      registry.report(
+        'h@be',
+        [
+          pool('a', {
+            filter_function: 'capabilities.free_capacity_gb > 100',
+            free_capacity_gb: 50,
+          }),
+        ],
+        2,
+        'az-1',
+      );
+      expect(registry.capabilityVersion).toBeGreaterThan(version);
+    });
+  });
+
   describe('given placements (consume_from_share)', () => {
     const thinPool = () =>
       registryWith([
