@@ -256,21 +256,24 @@ describe('FilterScheduler', () => {
       };
       return { filter, given };
     };
-    const cloud = () =>
-      registryWith(
+    /** Eight back ends of two pools in two zones, and a scheduler with the recording filter. */
+    const cloud = () => {
+      const registry = registryWith(
         Array.from({ length: 8 }, (_, i) => ({
           backend: `h${i}@be`,
           zone: i < 4 ? 'az-1' : 'az-2',
           pools: [pool('a'), pool('b')],
         })),
       );
-
-    it('builds what those requests start from without placing anything, once', () => {
-      const registry = cloud();
       const { filter, given } = recording();
       const scheduler = new FilterScheduler(registry, {
         filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
       });
+      return { registry, scheduler, given };
+    };
+
+    it('builds what those requests start from without placing anything, once', () => {
+      const { registry, scheduler, given } = cloud();
       scheduler.prime(request({ availabilityZone: 'az-1' }), 1);
       expect(given).toEqual([8]);
       expect(registry.columns.allocatedGb[0]).toBe(500);
@@ -283,11 +286,7 @@ describe('FilterScheduler', () => {
     });
 
     it('redoes only the pools of a back end whose capabilities changed, not the whole set', () => {
-      const registry = cloud();
-      const { filter, given } = recording();
-      const scheduler = new FilterScheduler(registry, {
-        filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
-      });
+      const { registry, scheduler, given } = cloud();
       scheduler.prime(request(), 1);
       registry.report(
         'h5@be',
@@ -300,11 +299,7 @@ describe('FilterScheduler', () => {
     });
 
     it('redoes nothing for reports that change only capacity figures, yet places by them', () => {
-      const registry = cloud();
-      const { filter, given } = recording();
-      const scheduler = new FilterScheduler(registry, {
-        filters: ['AvailabilityZoneFilter', filter, 'CapacityFilter'],
-      });
+      const { registry, scheduler, given } = cloud();
       scheduler.prime(request(), 1);
       registry.report(
         'h6@be',
