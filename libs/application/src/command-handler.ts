@@ -1,9 +1,10 @@
-import { derivedId, fold, type Decider, type DomainEvent } from '#hawser/domain';
+import { derivedId, type Decider, type DomainEvent } from '#hawser/domain';
 import {
   WrongExpectedRevisionError,
   type EventMetadata,
   type EventStore,
   type RecordedEvent,
+  type SnapshotStore,
 } from '#hawser/eventstore';
 
 /** Who asked, and why: becomes the metadata of every event the command produces. */
@@ -47,17 +48,97 @@ const toMetadata = (ctx: CommandContext): EventMetadata => ({
   ...(ctx.microversion !== undefined && { microversion: ctx.microversion }),
 });
 
-/** Loads a stream, folds it, decides, and appends at the revision the decision was made on. */
+type Folding<State, Event> = Pick<
+  Decider<State, unknown, Event>,
+  'initialState' | 'evolve' | 'snapshots'
+>;
+
+interface Loaded<State> {
+  readonly state: State;
+  readonly revision: number;
+  /** Events folded beyond the snapshot the load started from (all of them without one). */
+  readonly unsnapshotted: number;
+}
+
+const domainEvent = <Event>(recorded: RecordedEvent): Event =>
+  ({ type: recorded.type, data: recorded.data }) as Event;
+
+/**
+ * Loads a stream, folds it, decides, and appends at the revision the decision was made on.
+ * With a snapshot store, a decider that has a snapshot policy is loaded from its latest
+ * snapshot and the events after it, and a snapshot is written once enough events follow it.
+ */
 export class CommandHandler {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly snapshots?: SnapshotStore,
+  ) {}
 
   async load<State, Event extends DomainEvent>(
-    decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+    decider: Folding<State, Event>,
     streamId: string,
   ): Promise<{ state: State; revision: number }> {
+    const { state, revision } = await this.loadFolded(decider, streamId);
+    return { state, revision };
+  }
+
+  private async loadFolded<State, Event extends DomainEvent>(
+    decider: Folding<State, Event>,
+    streamId: string,
+  ): Promise<Loaded<State>> {
+    const snapshot = await this.usableSnapshot(decider, streamId);
+    if (snapshot) {
+      // From the snapshot's own event: it must still be there, or the snapshot is not used.
+      const recorded = await this.store.readStream(streamId, { fromRevision: snapshot.revision });
+      if (recorded[0]?.id === snapshot.eventId) {
+        const tail = recorded.slice(1);
+        return {
+          state: tail.map(domainEvent<Event>).reduce(decider.evolve, snapshot.state as State),
+          revision: snapshot.revision + tail.length,
+          unsnapshotted: tail.length,
+        };
+      }
+    }
     const recorded = await this.store.readStream(streamId);
-    const events = recorded.map((e: RecordedEvent) => ({ type: e.type, data: e.data }) as Event);
-    return { state: fold(decider, events), revision: recorded.length - 1 };
+    return {
+      state: recorded.map(domainEvent<Event>).reduce(decider.evolve, decider.initialState()),
+      revision: recorded.length - 1,
+      unsnapshotted: recorded.length,
+    };
+  }
+
+  /** The stream's snapshot when its state has the shape the decider folds; a cache miss else. */
+  private async usableSnapshot<State, Event>(decider: Folding<State, Event>, streamId: string) {
+    const policy = decider.snapshots;
+    if (!policy || !this.snapshots) return undefined;
+    try {
+      const snapshot = await this.snapshots.read(streamId);
+      return snapshot?.stateVersion === policy.stateVersion ? snapshot : undefined;
+    } catch {
+      // An unreadable snapshot costs a replay, never the command.
+      return undefined;
+    }
+  }
+
+  /** Caches `state` at the stream's `revision` once enough events follow the last snapshot. */
+  private async snapshotIfDue<State, Event>(
+    decider: Folding<State, Event>,
+    streamId: string,
+    at: { state: State; revision: number; eventId: string; unsnapshotted: number },
+  ): Promise<void> {
+    const policy = decider.snapshots;
+    if (!policy || !this.snapshots || at.unsnapshotted < policy.every) return;
+    try {
+      await this.snapshots.write({
+        streamId,
+        revision: at.revision,
+        eventId: at.eventId,
+        stateVersion: policy.stateVersion,
+        state: at.state,
+      });
+    } catch {
+      // The events are written; a snapshot not written only leaves a longer tail to fold.
+    }
   }
 
   async handle<State, Command, Event extends DomainEvent>(
@@ -68,27 +149,31 @@ export class CommandHandler {
     options: HandleOptions = {},
   ): Promise<CommandResult<State, Event>> {
     for (let attempt = 0; ; attempt += 1) {
-      const { state, revision } = await this.load(decider, streamId);
+      const { state, revision, unsnapshotted } = await this.loadFolded(decider, streamId);
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: undefined, revision };
       const metadata = toMetadata(ctx);
+      const newEvents = events.map((event, index) => ({
+        id: derivedId(ctx.commandId, index),
+        type: event.type,
+        data: event.data,
+        metadata,
+      }));
       try {
-        const result = await this.store.append(
-          streamId,
-          events.map((event, index) => ({
-            id: derivedId(ctx.commandId, index),
-            type: event.type,
-            data: event.data,
-            metadata,
-          })),
-          { expectedRevision: revision < 0 ? 'no_stream' : revision },
-        );
-        return {
-          events,
-          state: events.reduce(decider.evolve, state),
-          position: result.position,
-          revision: result.nextRevision,
-        };
+        const result = await this.store.append(streamId, newEvents, {
+          expectedRevision: revision < 0 ? 'no_stream' : revision,
+        });
+        const after = events.reduce(decider.evolve, state);
+        // A retried append returns where its events were written before: not this state's.
+        if (result.nextRevision === revision + events.length) {
+          await this.snapshotIfDue(decider, streamId, {
+            state: after,
+            revision: result.nextRevision,
+            eventId: newEvents[newEvents.length - 1]!.id,
+            unsnapshotted: unsnapshotted + events.length,
+          });
+        }
+        return { events, state: after, position: result.position, revision: result.nextRevision };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (attempt >= (options.retryOnConflict ?? 0)) throw error;

@@ -3,3 +3,6 @@ export * from './upcaster-registry.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store.js';
 export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.js';
 export { createEventStore, type EventStoreConfig } from './create-event-store.js';
+export * from './snapshots/snapshot-store.port.js';
+export { SqliteSnapshotStore } from './snapshots/sqlite-snapshot-store.js';
+export { createSnapshotStore } from './snapshots/create-snapshot-store.js';

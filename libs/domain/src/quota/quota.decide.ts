@@ -222,8 +222,21 @@ const decideAdjustment = (
   ];
 };
 
+/**
+ * Version of QuotaState's shape in snapshots: raise it whenever evolveQuota would fold the same
+ * events into another state. 1: holdings with adjustments, a bounded released window.
+ */
+export const QUOTA_STATE_VERSION = 1;
+
+/**
+ * A project's quota stream gains an event per share, snapshot and replica it ever had; loads
+ * start from a snapshot at most this many events old.
+ */
+export const QUOTA_SNAPSHOT_EVERY = 50;
+
 export const quotaDecider: Decider<QuotaState, QuotaCommand, QuotaEvent> = {
   initialState: initialQuotaState,
   evolve: evolveQuota,
   decide: decideQuota,
+  snapshots: { stateVersion: QUOTA_STATE_VERSION, every: QUOTA_SNAPSHOT_EVERY },
 };

@@ -23,9 +23,16 @@ export interface QuotaState {
   readonly limits: Readonly<Partial<Record<QuotaResource, number>>>;
   /** Usage per holder id, while the holder exists. */
   readonly holdings: Readonly<Record<string, QuotaHolding>>;
-  /** Holders whose usage was released: a holder is counted and released once each. */
+  /**
+   * The last RELEASED_WINDOW holders released, oldest first: a late duplicate of their
+   * reservation counts nothing. Older ones are forgotten so the state stays the size of the live
+   * reservations; a replayed command repeats its event ids, which the event store ignores.
+   */
   readonly released: readonly string[];
 }
+
+/** How many released holders a quota remembers. */
+export const RELEASED_WINDOW = 1_000;
 
 export const initialQuotaState = (): QuotaState => ({ limits: {}, holdings: {}, released: [] });
 
@@ -82,7 +89,8 @@ export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState =>
       }));
     case 'QuotaReleased': {
       const { [event.data.holderId]: _released, ...holdings } = state.holdings;
-      return { ...state, holdings, released: [...state.released, event.data.holderId] };
+      const released = [...state.released, event.data.holderId].slice(-RELEASED_WINDOW);
+      return { ...state, holdings, released };
     }
     default:
       return assertNever(event);

@@ -7,6 +7,19 @@ export interface Decider<State, Command, Event> {
   readonly initialState: () => State;
   readonly evolve: (state: State, event: Event) => State;
   readonly decide: (command: Command, state: State) => readonly Event[];
+  /** Set by aggregates whose streams grow long: their state is cached every so many events. */
+  readonly snapshots?: SnapshotPolicy;
+}
+
+/**
+ * How an aggregate's state is cached. The state must be plain JSON data; `stateVersion` names
+ * its shape and changes whenever `evolve` would fold the same events into a different shape or
+ * content, so that older snapshots are ignored and the stream replayed.
+ */
+export interface SnapshotPolicy {
+  readonly stateVersion: number;
+  /** Events folded beyond the last snapshot before the next one is written. */
+  readonly every: number;
 }
 
 /** An event as the domain sees it: a string name, a payload. Metadata lives in the store. */

@@ -61,6 +61,11 @@ export interface HawserConfig {
   readonly replicaStateUpdateIntervalS: number;
   /** HAWSER_QUOTA_<RESOURCE> (e.g. HAWSER_QUOTA_SHARES): default quota limits, Manila's by default. */
   readonly quotaDefaults: QuotaLimits;
+  /**
+   * HAWSER_AGGREGATE_SNAPSHOTS (default true): long streams (a project's quota) load from a
+   * snapshot in `snapshots.sqlite` under the data directory; false replays them whole.
+   */
+  readonly aggregateSnapshots: boolean;
 }
 
 const integer = (name: string, value: string | undefined, fallback: number): number => {
@@ -127,6 +132,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
   auth: authMode(env.HAWSER_AUTH),
   keystone: authMode(env.HAWSER_AUTH) === 'keystone' ? keystoneConfig(env) : undefined,
   eventstoreUrl: env.EVENTSTORE_URL || undefined,
+  aggregateSnapshots:
+    (env.HAWSER_AGGREGATE_SNAPSHOTS ?? '') === '' ||
+    flag('HAWSER_AGGREGATE_SNAPSHOTS', env.HAWSER_AGGREGATE_SNAPSHOTS),
   mongoUrl: env.MONGO_URL || undefined,
   backendsFile: env.HAWSER_BACKENDS || undefined,
   readYourWritesMs: integer('HAWSER_READ_YOUR_WRITES_MS', env.HAWSER_READ_YOUR_WRITES_MS, 5000),

@@ -6,10 +6,16 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
-import { createEventStore, type EventStore, type UpcasterRegistry } from '#hawser/eventstore';
+import {
+  createEventStore,
+  createSnapshotStore,
+  type EventStore,
+  type SnapshotStore,
+  type UpcasterRegistry,
+} from '#hawser/eventstore';
 import { createDocumentStore, type DocumentStore } from '#hawser/read-models';
 import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
-import { DOCUMENT_STORE, EVENT_STORE } from '../tokens/tokens.js';
+import { DOCUMENT_STORE, EVENT_STORE, SNAPSHOT_STORE } from '../tokens/tokens.js';
 import { WorkflowRunners } from '../workflows/workflow-runners.js';
 
 /** Closes the stores last, after every subscriber has stopped. */
@@ -17,10 +23,12 @@ class StoreCloser implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.documents.close();
+    await this.snapshots?.close();
     await this.events.close();
   }
 }
@@ -52,9 +60,15 @@ export class PersistenceModule {
             createDocumentStore({ dataDir: config.dataDir, mongoUrl: config.mongoUrl }),
         },
         {
+          provide: SNAPSHOT_STORE,
+          useFactory: () =>
+            config.aggregateSnapshots ? createSnapshotStore(config.dataDir) : null,
+        },
+        {
           provide: CommandHandler,
-          useFactory: (store: EventStore) => new CommandHandler(store),
-          inject: [EVENT_STORE],
+          useFactory: (store: EventStore, snapshots: SnapshotStore | null) =>
+            new CommandHandler(store, snapshots ?? undefined),
+          inject: [EVENT_STORE, SNAPSHOT_STORE],
         },
         StoreCloser,
         { provide: WorkflowRunners, useValue: new WorkflowRunners() },

@@ -1,6 +1,8 @@
 /** Nest injection tokens for the ports; adapters are chosen by configuration at start-up. */
 export const EVENT_STORE = Symbol('EVENT_STORE');
 export const DOCUMENT_STORE = Symbol('DOCUMENT_STORE');
+/** The aggregate snapshot cache, or null when HAWSER_AGGREGATE_SNAPSHOTS is false. */
+export const SNAPSHOT_STORE = Symbol('SNAPSHOT_STORE');
 
 /** Waits until the read models reflect a log position (read-your-writes). */
 export interface ReadYourWrites {
