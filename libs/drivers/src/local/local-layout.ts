@@ -10,6 +10,7 @@ import { parseShareHost } from '../contract/share-host.js';
  *   <root>/<host@backend>/<pool>/.hawser/shares/<id>.json        share metadata
  *   <root>/<host@backend>/<pool>/.hawser/snapshots/<id>.json     snapshot metadata
  *   <root>/<host@backend>/.hawser/markers/<operation>-<id>.json  work in progress
+ *   <root>/<host@backend>/.hawser/lock/held-<n>.json             who drives the back end
  *   <root>/<host@backend>/exports, smb-access.conf               access rules
  *
  * Paths derive from `host@backend#pool` alone, so a back end can reach a peer's data
@@ -53,6 +54,10 @@ export class LocalLayout {
 
   markersDir(backend: string): string {
     return path.join(this.backendDir(backend), '.hawser', 'markers');
+  }
+
+  lockDir(backend: string): string {
+    return path.join(this.backendDir(backend), '.hawser', 'lock');
   }
 
   markerFile(backend: string, operation: string, resourceId: string): string {

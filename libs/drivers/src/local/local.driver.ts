@@ -36,6 +36,7 @@ import type {
 import { parseShareHost } from '../contract/share-host.js';
 import type { AppliedAccessRule } from '../common/access-rules.js';
 import type { LocalBackendConfig } from '../config/backend-config.js';
+import { BackendLock } from './backend-lock.js';
 import { CopyJobs } from './copy-jobs.js';
 import { LocalContext } from './local-context.js';
 import { measurePoolStats } from './local-pool-stats.js';
@@ -61,6 +62,7 @@ export class LocalShareDriver implements ShareDriver {
   private readonly shares: LocalShares;
   private readonly replication: LocalReplication;
   private readonly recovery: LocalRecovery;
+  private lock: BackendLock | null = null;
 
   constructor(config: LocalBackendConfig) {
     this.context = new LocalContext(config);
@@ -78,8 +80,35 @@ export class LocalShareDriver implements ShareDriver {
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication);
   }
 
-  /** Creates the pool directories and finds out what each pool's file system offers. */
+  /**
+   * Locks the back end against other processes and driver instances (a DriverError naming the
+   * holder when it is taken), creates the pool directories and finds out what each pool's file
+   * system offers.
+   */
   async initialize(): Promise<void> {
+    if (this.lock) return;
+    this.lock = await BackendLock.acquire(this.context.layout.lockDir(this.backend), this.backend);
+    try {
+      await this.preparePools();
+    } catch (error) {
+      await this.releaseLock();
+      throw error;
+    }
+  }
+
+  /** Stops background copies, their markers stay so the next start resumes them; unlocks. */
+  async close(): Promise<void> {
+    await this.copies.stopAll();
+    await this.releaseLock();
+  }
+
+  private async releaseLock(): Promise<void> {
+    const lock = this.lock;
+    this.lock = null;
+    await lock?.release();
+  }
+
+  private async preparePools(): Promise<void> {
     const { layout } = this.context;
     for (const pool of this.poolNames) {
       const host = `${this.backend}#${pool}`;
@@ -98,11 +127,6 @@ export class LocalShareDriver implements ShareDriver {
       );
     }
     await fs.mkdir(layout.markersDir(this.backend), { recursive: true });
-  }
-
-  /** Stops background copies; their markers stay, so the next start resumes them. */
-  async close(): Promise<void> {
-    await this.copies.stopAll();
   }
 
   /**

@@ -25,15 +25,21 @@ function assertNever(config: never): never {
 export class DriverRegistry {
   private readonly drivers = new Map<string, ShareDriver>();
 
+  /** Initializes every back end's driver; if one fails, closes those already started. */
   static async start(configs: readonly BackendConfig[]): Promise<DriverRegistry> {
     const registry = new DriverRegistry();
-    for (const config of configs) {
-      if (registry.drivers.has(config.name)) {
-        throw new Error(`back end ${config.name} is configured twice`);
+    try {
+      for (const config of configs) {
+        if (registry.drivers.has(config.name)) {
+          throw new Error(`back end ${config.name} is configured twice`);
+        }
+        const driver = createDriver(config);
+        await driver.initialize();
+        registry.drivers.set(config.name, driver);
       }
-      const driver = createDriver(config);
-      await driver.initialize();
-      registry.drivers.set(config.name, driver);
+    } catch (error) {
+      await registry.close();
+      throw error;
     }
     return registry;
   }
