@@ -22,7 +22,13 @@ const app = await createShareNodeApp(
   config,
   { servers, name: `hawser-node-${name}` },
   { nodeName: name, backends },
-);
+).catch((error: unknown) => {
+  // The cause last and on one line, e.g. a back end another node already drives.
+  console.error(
+    `Share node ${name} cannot start: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+});
 app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 console.log(
   `Hawser share node ${name} serving ${backends.map((b) => `${b.name} (${b.availabilityZone})`).join(', ')}; ` +

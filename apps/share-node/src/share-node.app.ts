@@ -110,7 +110,10 @@ class ShareNodeProcessModule {
   }
 }
 
-/** Resolves once the node has registered, reported, settled open operations and follows the log. */
+/**
+ * Resolves once the node has registered, reported, settled open operations and follows the log;
+ * rejects when it cannot start (e.g. another node drives one of its back ends).
+ */
 export const createShareNodeApp = (
   config: HawserConfig,
   nats: NatsConnectionOptions,
@@ -118,5 +121,6 @@ export const createShareNodeApp = (
   options: { logger?: false } = {},
 ): Promise<INestApplicationContext> =>
   NestFactory.createApplicationContext(ShareNodeProcessModule.forRoot(config, nats, node), {
+    abortOnError: false,
     ...(options.logger === false && { logger: false }),
   });
