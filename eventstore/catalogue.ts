@@ -134,7 +134,9 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   SnapshotDeleted: {
     category: 'share',
     version: 1,
-    meaning: 'The last snapshot instance is gone.',
+    meaning:
+      'The last snapshot instance is gone. projectId names the project whose quota counts the ' +
+      'snapshot (optional field, added compatibly).',
   },
   ReplicatedSnapshotCreated: {
     category: 'share',

@@ -21,7 +21,8 @@ import { median, round } from '../scheduler/bench-statistics.js';
  * load worked before snapshots) and from its snapshot:
  * - `reserve`: the quota reservation alone, through the command handler on a SQLite log;
  * - `http`: POST /v2/shares over HTTP against the all-in-one service on simulated back ends.
- * Prints one JSON line per measure.
+ * Prints one JSON line per measure. `--layers reserve,http` and `--modes replay,snapshot` choose
+ * (replaying whole streams grows with the square of N: about 1 min per layer at N = 1,000).
  */
 const argument = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name);
@@ -30,10 +31,16 @@ const argument = (name: string, fallback: number): number => {
 const SHARES = argument('--shares', 3_000);
 const WINDOW = argument('--window', 100);
 const PROJECT = '0123456789abcdef0123456789abcdef';
+const list = (name: string, fallback: string): string[] => {
+  const index = process.argv.indexOf(name);
+  return (index >= 0 ? (process.argv[index + 1] ?? '') : fallback).split(',');
+};
 const MODES = [
-  { snapshots: false, name: 'replay whole stream' },
-  { snapshots: true, name: 'snapshot + tail' },
-] as const;
+  { snapshots: false, key: 'replay' },
+  { snapshots: true, key: 'snapshot' },
+].filter((mode) => list('--modes', 'replay,snapshot').includes(mode.key));
+const LAYERS = list('--layers', 'reserve,http');
+const modeName = (snapshots: boolean) => (snapshots ? 'snapshot + tail' : 'replay whole stream');
 
 const report = (layer: string, mode: string, times: readonly number[]) => {
   const first = times.slice(0, WINDOW);
@@ -92,7 +99,7 @@ const reservations = (snapshots: boolean) =>
     }
     await cache?.close();
     await events.close();
-    report('reserve', snapshots ? MODES[1].name : MODES[0].name, times);
+    report('reserve', modeName(snapshots), times);
   });
 
 const backends = (): SimulatedBackendConfig[] => [
@@ -137,11 +144,11 @@ const shareCreates = (snapshots: boolean) =>
         await call('/v2/shares', { share: { share_proto: 'NFS', size: 1, share_type: 'bench' } });
         times.push(performance.now() - started);
       }
-      report('http', snapshots ? MODES[1].name : MODES[0].name, times);
+      report('http', modeName(snapshots), times);
     } finally {
       await app.close();
     }
   });
 
-for (const mode of MODES) await reservations(mode.snapshots);
-for (const mode of MODES) await shareCreates(mode.snapshots);
+if (LAYERS.includes('reserve')) for (const mode of MODES) await reservations(mode.snapshots);
+if (LAYERS.includes('http')) for (const mode of MODES) await shareCreates(mode.snapshots);

@@ -94,7 +94,21 @@ describe('command handling from snapshots (real SQLite log and snapshot file)', 
       commandId: 'after',
     });
     expect(result.revision).toBe(replayed.revision + 1);
-    expect((await snapshots.read(stream))?.revision).toBe(replayed.revision + 1);
+    // The replay that found no snapshot wrote one.
+    expect((await snapshots.read(stream))?.revision).toBe(replayed.revision);
+  });
+
+  it('folds onto the state it remembers what other writers appended since', async () => {
+    const remembering = new CommandHandler(events, snapshots);
+    const otherSnapshots = new SqliteSnapshotStore(':memory:');
+    const other = new CommandHandler(events, otherSnapshots);
+    await history(remembering, 10);
+    await history(other, 10, 10);
+    await history(remembering, 10, 20);
+    const replayed = await new CommandHandler(events).load(quotaDecider, stream);
+    expect(await remembering.load(quotaDecider, stream)).toEqual(replayed);
+    expect(Object.keys(replayed.state.holdings)).toHaveLength(20);
+    await otherSnapshots.close();
   });
 
   it('ignores a snapshot of another state version, or whose event the stream does not hold', async () => {
@@ -115,6 +129,12 @@ describe('command handling from snapshots (real SQLite log and snapshot file)', 
     expect(await new CommandHandler(events, snapshots).load(quotaDecider, stream)).toEqual(
       replayed,
     );
+    // The replay put a snapshot of this log in place of the one ahead of it.
+    const [head] = await events.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    expect(await snapshots.read(stream)).toMatchObject({
+      revision: head!.revision,
+      eventId: head!.id,
+    });
   });
 
   it('decides at the revision it loaded: a writer that appended first wins, as without snapshots', async () => {

@@ -1,4 +1,4 @@
-import { derivedId, type Decider, type DomainEvent } from '#hawser/domain';
+import { derivedId, type Decider, type DomainEvent, type SnapshotPolicy } from '#hawser/domain';
 import {
   WrongExpectedRevisionError,
   type EventMetadata,
@@ -6,6 +6,7 @@ import {
   type RecordedEvent,
   type SnapshotStore,
 } from '#hawser/eventstore';
+import { AggregateSnapshots, type FoldedState } from './aggregate-snapshots.js';
 
 /** Who asked, and why: becomes the metadata of every event the command produces. */
 export interface CommandContext {
@@ -53,26 +54,26 @@ type Folding<State, Event> = Pick<
   'initialState' | 'evolve' | 'snapshots'
 >;
 
-interface Loaded<State> {
-  readonly state: State;
-  readonly revision: number;
-  /** Events folded beyond the snapshot the load started from (all of them without one). */
-  readonly unsnapshotted: number;
-}
+/** A folded stream (revision -1 when it has no events). */
+type Loaded<State> = Omit<FoldedState<State>, 'eventId'>;
 
 const domainEvent = <Event>(recorded: RecordedEvent): Event =>
   ({ type: recorded.type, data: recorded.data }) as Event;
 
 /**
  * Loads a stream, folds it, decides, and appends at the revision the decision was made on.
- * With a snapshot store, a decider that has a snapshot policy is loaded from its latest
- * snapshot and the events after it, and a snapshot is written once enough events follow it.
+ * With a snapshot store, a decider that has a snapshot policy is loaded from the latest state
+ * this process folded or from its snapshot, and only the events after it are folded.
  */
 export class CommandHandler {
+  private readonly snapshots: AggregateSnapshots | undefined;
+
   constructor(
     private readonly store: EventStore,
-    private readonly snapshots?: SnapshotStore,
-  ) {}
+    snapshots?: SnapshotStore,
+  ) {
+    this.snapshots = snapshots && new AggregateSnapshots(snapshots);
+  }
 
   async load<State, Event extends DomainEvent>(
     decider: Folding<State, Event>,
@@ -86,59 +87,37 @@ export class CommandHandler {
     decider: Folding<State, Event>,
     streamId: string,
   ): Promise<Loaded<State>> {
-    const snapshot = await this.usableSnapshot(decider, streamId);
-    if (snapshot) {
-      // From the snapshot's own event: it must still be there, or the snapshot is not used.
-      const recorded = await this.store.readStream(streamId, { fromRevision: snapshot.revision });
-      if (recorded[0]?.id === snapshot.eventId) {
-        const tail = recorded.slice(1);
-        return {
-          state: tail.map(domainEvent<Event>).reduce(decider.evolve, snapshot.state as State),
-          revision: snapshot.revision + tail.length,
-          unsnapshotted: tail.length,
-        };
-      }
-    }
-    const recorded = await this.store.readStream(streamId);
-    return {
-      state: recorded.map(domainEvent<Event>).reduce(decider.evolve, decider.initialState()),
-      revision: recorded.length - 1,
-      unsnapshotted: recorded.length,
+    const policy = decider.snapshots;
+    const cache = policy && this.snapshots;
+    const start = cache && (await this.checkedStart<State>(cache, policy, streamId));
+    const tail = start ? start.after : await this.store.readStream(streamId);
+    const from = start?.folded ?? { state: decider.initialState(), revision: -1, unsnapshotted: 0 };
+    const last = tail[tail.length - 1];
+    if (!last) return from;
+    const folded: FoldedState<State> = {
+      state: tail.map(domainEvent<Event>).reduce(decider.evolve, from.state),
+      revision: last.revision,
+      eventId: last.id,
+      unsnapshotted: from.unsnapshotted + tail.length,
     };
+    if (cache) await cache.remember(streamId, policy, folded);
+    return folded;
   }
 
-  /** The stream's snapshot when its state has the shape the decider folds; a cache miss else. */
-  private async usableSnapshot<State, Event>(decider: Folding<State, Event>, streamId: string) {
-    const policy = decider.snapshots;
-    if (!policy || !this.snapshots) return undefined;
-    try {
-      const snapshot = await this.snapshots.read(streamId);
-      return snapshot?.stateVersion === policy.stateVersion ? snapshot : undefined;
-    } catch {
-      // An unreadable snapshot costs a replay, never the command.
-      return undefined;
-    }
-  }
-
-  /** Caches `state` at the stream's `revision` once enough events follow the last snapshot. */
-  private async snapshotIfDue<State, Event>(
-    decider: Folding<State, Event>,
+  /** The latest folded state and the events after it, when the log still holds its event. */
+  private async checkedStart<State>(
+    cache: AggregateSnapshots,
+    policy: SnapshotPolicy,
     streamId: string,
-    at: { state: State; revision: number; eventId: string; unsnapshotted: number },
-  ): Promise<void> {
-    const policy = decider.snapshots;
-    if (!policy || !this.snapshots || at.unsnapshotted < policy.every) return;
-    try {
-      await this.snapshots.write({
-        streamId,
-        revision: at.revision,
-        eventId: at.eventId,
-        stateVersion: policy.stateVersion,
-        state: at.state,
-      });
-    } catch {
-      // The events are written; a snapshot not written only leaves a longer tail to fold.
-    }
+  ): Promise<{ folded: FoldedState<State>; after: RecordedEvent[] } | undefined> {
+    const folded = await cache.latest<State>(streamId, policy);
+    if (!folded) return undefined;
+    const [atStart, ...after] = await this.store.readStream(streamId, {
+      fromRevision: folded.revision,
+    });
+    if (atStart?.id === folded.eventId) return { folded, after };
+    await cache.forget(streamId);
+    return undefined;
   }
 
   async handle<State, Command, Event extends DomainEvent>(
@@ -149,7 +128,8 @@ export class CommandHandler {
     options: HandleOptions = {},
   ): Promise<CommandResult<State, Event>> {
     for (let attempt = 0; ; attempt += 1) {
-      const { state, revision, unsnapshotted } = await this.loadFolded(decider, streamId);
+      const loaded = await this.loadFolded(decider, streamId);
+      const { state, revision } = loaded;
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: undefined, revision };
       const metadata = toMetadata(ctx);
@@ -165,12 +145,12 @@ export class CommandHandler {
         });
         const after = events.reduce(decider.evolve, state);
         // A retried append returns where its events were written before: not this state's.
-        if (result.nextRevision === revision + events.length) {
-          await this.snapshotIfDue(decider, streamId, {
+        if (decider.snapshots && result.nextRevision === revision + events.length) {
+          await this.snapshots?.remember(streamId, decider.snapshots, {
             state: after,
             revision: result.nextRevision,
             eventId: newEvents[newEvents.length - 1]!.id,
-            unsnapshotted: unsnapshotted + events.length,
+            unsnapshotted: loaded.unsnapshotted + events.length,
           });
         }
         return { events, state: after, position: result.position, revision: result.nextRevision };

@@ -103,9 +103,11 @@ export const quotaUsage = (state: QuotaState): Record<QuotaResource, number> => 
     QuotaResource,
     number
   >;
-  for (const holding of Object.values(state.holdings)) {
-    for (const [resource, amount] of Object.entries(holding.deltas)) {
-      usage[resource as QuotaResource] += amount ?? 0;
+  // Runs on every reservation over every live holding: plain loops, no arrays allocated.
+  for (const holderId in state.holdings) {
+    const deltas = state.holdings[holderId]!.deltas;
+    for (const resource in deltas) {
+      usage[resource as QuotaResource] += deltas[resource as QuotaResource] ?? 0;
     }
   }
   return usage;

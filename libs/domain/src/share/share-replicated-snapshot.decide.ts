@@ -67,7 +67,10 @@ const removal = (
     },
   ];
   if (snapshot.instances.every((i) => known.includes(i.id))) {
-    events.push({ type: 'SnapshotDeleted', data: { snapshotId: snapshot.id, deletedAt: now } });
+    events.push({
+      type: 'SnapshotDeleted',
+      data: { snapshotId: snapshot.id, projectId: snapshot.projectId, deletedAt: now },
+    });
   }
   return events;
 };
@@ -161,7 +164,10 @@ const refresh = (
       },
     ];
     if (snapshot.instances.length === 1) {
-      events.push({ type: 'SnapshotDeleted', data: { snapshotId, deletedAt: now } });
+      events.push({
+        type: 'SnapshotDeleted',
+        data: { snapshotId, projectId: snapshot.projectId, deletedAt: now },
+      });
     }
     return events;
   }

@@ -343,7 +343,10 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
               deletedAt: later,
             },
           },
-          { type: 'SnapshotDeleted', data: { snapshotId: 'snap1', deletedAt: later } },
+          {
+            type: 'SnapshotDeleted',
+            data: { snapshotId: 'snap1', projectId: 'p1', deletedAt: later },
+          },
         ]);
     });
     it('deletes the snapshot when the driver deleted every instance', () =>
@@ -366,7 +369,10 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
               deletedAt: later,
             },
           },
-          { type: 'SnapshotDeleted', data: { snapshotId: 'snap1', deletedAt: later } },
+          {
+            type: 'SnapshotDeleted',
+            data: { snapshotId: 'snap1', projectId: 'p1', deletedAt: later },
+          },
         ]));
     it('a driver failure leaves every instance error_deleting, unless forced', () => {
       const fail = {

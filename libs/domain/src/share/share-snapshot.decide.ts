@@ -57,7 +57,10 @@ const removal = (
     },
   ];
   if (snapshot.instances.length === 1) {
-    events.push({ type: 'SnapshotDeleted', data: { snapshotId, deletedAt: now } });
+    events.push({
+      type: 'SnapshotDeleted',
+      data: { snapshotId, projectId: snapshot.projectId, deletedAt: now },
+    });
   }
   return events;
 };

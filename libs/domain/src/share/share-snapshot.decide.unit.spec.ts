@@ -223,7 +223,10 @@ describe('share decider: snapshots', () => {
             type: 'SnapshotInstanceDeleted',
             data: { ...ref, commandId: 'c-del', deletedAt: later },
           },
-          { type: 'SnapshotDeleted', data: { snapshotId: 'snap1', deletedAt: later } },
+          {
+            type: 'SnapshotDeleted',
+            data: { snapshotId: 'snap1', projectId: 'p1', deletedAt: later },
+          },
         ]));
     it('records error_deleting when the driver fails', () =>
       spec
@@ -260,7 +263,10 @@ describe('share decider: snapshots', () => {
             type: 'SnapshotInstanceDeleted',
             data: { ...ref, commandId: 'c-del', deletedAt: later },
           },
-          { type: 'SnapshotDeleted', data: { snapshotId: 'snap1', deletedAt: later } },
+          {
+            type: 'SnapshotDeleted',
+            data: { snapshotId: 'snap1', projectId: 'p1', deletedAt: later },
+          },
         ]));
   });
 

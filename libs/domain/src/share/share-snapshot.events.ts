@@ -91,10 +91,13 @@ export type SnapshotInstanceDeletionFailed = DomainEvent<
   }
 >;
 
-/** The last instance of the snapshot is gone. */
+/**
+ * The last instance of the snapshot is gone. `projectId` is the project that requested it, whose
+ * quota counts it (absent in events written before it was carried).
+ */
 export type SnapshotDeleted = DomainEvent<
   'SnapshotDeleted',
-  { snapshotId: string; deletedAt: string }
+  { snapshotId: string; projectId?: string; deletedAt: string }
 >;
 
 export type SnapshotEvent =

@@ -20,5 +20,6 @@ export interface SnapshotStore {
   read(streamId: string): Promise<StreamSnapshot | undefined>;
   /** Replaces the stream's snapshot unless the stored one is of the same version and newer. */
   write(snapshot: StreamSnapshot): Promise<void>;
+  delete(streamId: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
   private readonly db: Database.Database;
   private readonly selectSnapshot: Database.Statement;
   private readonly upsertSnapshot: Database.Statement;
+  private readonly deleteSnapshot: Database.Statement;
 
   /** `file` is a path, or ':memory:' for a private store. */
   constructor(file: string) {
@@ -33,6 +34,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     this.selectSnapshot = this.db
       .prepare('SELECT revision, event_id, state_version, state FROM snapshots WHERE stream_id = ?')
       .raw();
+    this.deleteSnapshot = this.db.prepare('DELETE FROM snapshots WHERE stream_id = ?');
     this.upsertSnapshot = this.db.prepare(`
       INSERT INTO snapshots (stream_id, revision, event_id, state_version, state)
       VALUES (?, ?, ?, ?, ?)
@@ -61,6 +63,10 @@ export class SqliteSnapshotStore implements SnapshotStore {
       snapshot.stateVersion,
       JSON.stringify(snapshot.state),
     );
+  }
+
+  async delete(streamId: string): Promise<void> {
+    this.deleteSnapshot.run(streamId);
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import {
   quotaDecider,
   quotaStream,
   shareCreationDeltas,
+  snapshotCreationDeltas,
 } from '#hawser/domain';
 import { SqliteEventStore } from '#hawser/eventstore';
 import { quotaReleaseProcessManager } from './quota-release.process-manager.js';
@@ -70,6 +71,65 @@ describe('quota release process manager', () => {
     });
     expect(quota[1]?.metadata.$causationId).toBe(deleted!.id);
   });
+
+  const snapshotHolder = async (projectId: string) =>
+    commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      {
+        type: 'ReserveQuota',
+        projectId,
+        holderId: 'snap-1',
+        holderKind: 'snapshot',
+        deltas: snapshotCreationDeltas(3),
+        defaults: MANILA_DEFAULT_QUOTAS,
+        now: 't0',
+      },
+      { commandId: `reserve-snap-${projectId}` },
+    );
+
+  it.each([
+    ['names its project', { projectId: 'p2' }, []],
+    [
+      'was written before it named its project',
+      {},
+      [
+        {
+          id: 'snap-requested',
+          type: 'SnapshotRequested',
+          data: { snapshotId: 'snap-1', projectId: 'p2' },
+          metadata: {},
+        },
+      ],
+    ],
+  ])(
+    'given a counted snapshot, when its deletion (that %s) is handled twice, then the requesting project releases it once',
+    async (_, named, before) => {
+      await snapshotHolder('p2');
+      await events.append(
+        'share-s1',
+        [
+          ...before,
+          {
+            id: 'snap-deleted',
+            type: 'SnapshotDeleted',
+            data: { snapshotId: 'snap-1', ...named, deletedAt: 't1' },
+            metadata: {},
+          },
+        ],
+        { expectedRevision: 'any' },
+      );
+      const deleted = (await events.readStream('share-s1')).at(-1)!;
+      const processManager = quotaReleaseProcessManager(events, commands, () => 't2');
+
+      await processManager.handle(deleted);
+      await processManager.handle(deleted);
+
+      const quota = await events.readStream(quotaStream('p2'));
+      expect(quota.map((e) => e.type)).toEqual(['QuotaReserved', 'QuotaReleased']);
+      expect(quota[1]?.data).toMatchObject({ holderId: 'snap-1', deltas: { snapshots: 1 } });
+    },
+  );
 
   const driverFailed = {
     id: 'failed',

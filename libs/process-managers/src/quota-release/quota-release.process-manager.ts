@@ -79,14 +79,8 @@ export const quotaReleaseProcessManager = (
         }
         case 'SnapshotDeleted': {
           const { snapshotId } = event.data as SnapshotDeleted['data'];
-          const history = await events.readStream(event.streamId);
-          const requested = history.find(
-            (e) =>
-              e.type === 'SnapshotRequested' &&
-              (e.data as SnapshotRequested['data']).snapshotId === snapshotId,
-          );
-          if (!requested) return;
-          const { projectId } = requested.data as SnapshotRequested['data'];
+          const projectId = await snapshotProject(events, event);
+          if (projectId === undefined) return;
           await onQuota(event, {
             type: 'ReleaseQuota',
             projectId,
@@ -102,6 +96,25 @@ export const quotaReleaseProcessManager = (
       }
     },
   };
+};
+
+/**
+ * The project that requested the deleted snapshot: on the event since it carries it, found in
+ * the share's history for events written before.
+ */
+const snapshotProject = async (
+  events: EventStore,
+  event: RecordedEvent,
+): Promise<string | undefined> => {
+  const { snapshotId, projectId } = event.data as SnapshotDeleted['data'];
+  if (projectId !== undefined) return projectId;
+  const history = await events.readStream(event.streamId, { maxCount: event.revision + 1 });
+  const requested = history.find(
+    (e) =>
+      e.type === 'SnapshotRequested' &&
+      (e.data as SnapshotRequested['data']).snapshotId === snapshotId,
+  );
+  return (requested?.data as SnapshotRequested['data'] | undefined)?.projectId;
 };
 
 /**
