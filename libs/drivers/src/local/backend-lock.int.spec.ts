@@ -117,6 +117,14 @@ describe('local back end lock (separate processes; run npm run build first)', ()
     await expect(driver().initialize()).resolves.toBeUndefined();
   });
 
+  it('given the back end directory removed while its driver runs, then close() still succeeds', async () => {
+    const running = driver();
+    await running.initialize();
+    fs.rmSync(root, { recursive: true, force: true });
+
+    await expect(running.close()).resolves.toBeUndefined();
+  });
+
   describe('stale locks', () => {
     it('given a lock whose holder pid is dead, then initialize takes it over', async () => {
       const self = await currentProcess();

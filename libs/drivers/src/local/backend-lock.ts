@@ -72,11 +72,18 @@ export class BackendLock {
     });
   }
 
-  /** Marks the lock released; the file stays, as the highest number must never disappear. */
+  /**
+   * Marks the lock released; the file stays, as the highest number must never disappear. A lock
+   * directory removed meanwhile (the back end's data deleted) leaves nothing to release.
+   */
   async release(): Promise<void> {
     const pending = pendingFile(this.dir);
-    await writeSynced(pending, JSON.stringify({ ...this.holder, released: true }));
-    await fs.rename(pending, this.file);
+    try {
+      await writeSynced(pending, JSON.stringify({ ...this.holder, released: true }));
+      await fs.rename(pending, this.file);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
   }
 }
 
