@@ -96,37 +96,13 @@ export class LocalShareDriver implements ShareDriver {
     }
   }
 
-  /** Stops background copies, their markers stay so the next start resumes them; unlocks. */
+  /** Stops background copies (their markers stay, so the next start resumes them), then unlocks. */
   async close(): Promise<void> {
-    await this.copies.stopAll();
-    await this.releaseLock();
-  }
-
-  private async releaseLock(): Promise<void> {
-    const lock = this.lock;
-    this.lock = null;
-    await lock?.release();
-  }
-
-  private async preparePools(): Promise<void> {
-    const { layout } = this.context;
-    for (const pool of this.poolNames) {
-      const host = `${this.backend}#${pool}`;
-      for (const dir of [
-        `${layout.poolDir(host)}/shares`,
-        `${layout.poolDir(host)}/snapshots`,
-        layout.shareMetaDir(host),
-        layout.snapshotMetaDir(host),
-      ]) {
-        await fs.mkdir(dir, { recursive: true });
-      }
-      const enforcement = await this.context.enforcementFor(host);
-      this.context.cloneMethods.set(
-        host,
-        enforcement.snapshot ? 'subvolume' : await probeReflink(layout.poolDir(host)),
-      );
+    try {
+      await this.copies.stopAll();
+    } finally {
+      await this.releaseLock();
     }
-    await fs.mkdir(layout.markersDir(this.backend), { recursive: true });
   }
 
   /**
@@ -264,6 +240,34 @@ export class LocalShareDriver implements ShareDriver {
       availabilityZone: this.availabilityZone,
       pools: await measurePoolStats(this.context, new Date()),
     };
+  }
+
+  private async releaseLock(): Promise<void> {
+    const lock = this.lock;
+    this.lock = null;
+    await lock?.release();
+  }
+
+  /** Creates the pool directories and finds out what each pool's file system offers. */
+  private async preparePools(): Promise<void> {
+    const { layout } = this.context;
+    for (const pool of this.poolNames) {
+      const host = `${this.backend}#${pool}`;
+      for (const dir of [
+        `${layout.poolDir(host)}/shares`,
+        `${layout.poolDir(host)}/snapshots`,
+        layout.shareMetaDir(host),
+        layout.snapshotMetaDir(host),
+      ]) {
+        await fs.mkdir(dir, { recursive: true });
+      }
+      const enforcement = await this.context.enforcementFor(host);
+      this.context.cloneMethods.set(
+        host,
+        enforcement.snapshot ? 'subvolume' : await probeReflink(layout.poolDir(host)),
+      );
+    }
+    await fs.mkdir(layout.markersDir(this.backend), { recursive: true });
   }
 
   private ownsHost(host: string): boolean {
