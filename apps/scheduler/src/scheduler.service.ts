@@ -64,7 +64,11 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    void this.startWhenPoolsAreKnown();
+    void this.startWhenPoolsAreKnown().catch((error: unknown) => {
+      // Closing the app mid-start closes the stores under the wait: nothing is left to start.
+      if (this.stopped) return;
+      throw error;
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -111,9 +115,9 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private async startWhenPoolsAreKnown(): Promise<void> {
     const deadline = Date.now() + 2 * this.config.reportIntervalS * 1000;
     for (;;) {
+      if (this.stopped) return;
       const backends = await this.documents.find<BackendDocument>(BACKENDS, {});
       const waiting = backends.filter((b) => !this.reported.has(b.backend));
-      if (this.stopped) return;
       if (waiting.length === 0 || Date.now() >= deadline) {
         if (waiting.length > 0) {
           this.logger.warn(
