@@ -73,16 +73,11 @@ export const shareNodeOperationsProcessManager = (
       case 'SnapshotRequested': {
         const data = event.data as SnapshotRequested['data'];
         if (data.activeInstanceId !== undefined) {
-          const active = data.instances.find((i) => i.shareInstanceId === data.activeInstanceId);
-          if (!active) return;
-          await operations.runReplicatedSnapshotOperation(
-            shareId,
-            { snapshotId: data.snapshotId, snapshotInstanceId: active.id },
-            data.activeInstanceId,
-            'create_replicated_snapshot',
-            commandId('create_replicated_snapshot'),
-            event.id,
-          );
+          await runOnActiveReplica(operations, shareId, event.id, 'create_replicated_snapshot', {
+            snapshotId: data.snapshotId,
+            activeInstanceId: data.activeInstanceId,
+            instances: data.instances,
+          });
           return;
         }
         for (const instance of data.instances) {
@@ -97,18 +92,11 @@ export const shareNodeOperationsProcessManager = (
         const { state } = await operations.load(shareId);
         const snapshot = state.snapshots.find((s) => s.id === data.snapshotId);
         if (data.activeInstanceId !== undefined) {
-          const active = snapshot?.instances.find(
-            (i) => i.shareInstanceId === data.activeInstanceId,
-          );
-          if (!active) return;
-          await operations.runReplicatedSnapshotOperation(
-            shareId,
-            { snapshotId: data.snapshotId, snapshotInstanceId: active.id },
-            data.activeInstanceId,
-            'delete_replicated_snapshot',
-            commandId('delete_replicated_snapshot'),
-            event.id,
-          );
+          await runOnActiveReplica(operations, shareId, event.id, 'delete_replicated_snapshot', {
+            snapshotId: data.snapshotId,
+            activeInstanceId: data.activeInstanceId,
+            instances: snapshot?.instances ?? [],
+          });
           return;
         }
         for (const instance of snapshot?.instances ?? []) {
@@ -153,3 +141,30 @@ export const shareNodeOperationsProcessManager = (
     }
   },
 });
+
+/**
+ * A snapshot of a share with replicas is created or deleted whole through its instance on the
+ * active replica (the claim leaves it to that replica's node); without one there, nothing runs.
+ */
+async function runOnActiveReplica(
+  operations: ShareDriverOperations,
+  shareId: string,
+  eventId: string,
+  operation: 'create_replicated_snapshot' | 'delete_replicated_snapshot',
+  snapshot: {
+    snapshotId: string;
+    activeInstanceId: string;
+    instances: readonly { id: string; shareInstanceId: string }[];
+  },
+): Promise<void> {
+  const active = snapshot.instances.find((i) => i.shareInstanceId === snapshot.activeInstanceId);
+  if (!active) return;
+  await operations.runReplicatedSnapshotOperation(
+    shareId,
+    { snapshotId: snapshot.snapshotId, snapshotInstanceId: active.id },
+    snapshot.activeInstanceId,
+    operation,
+    derivedId(eventId, operation),
+    eventId,
+  );
+}
