@@ -1,19 +1,8 @@
 import { settlePending } from './share-pending.js';
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
-import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
+import type { SnapshotInstanceState } from './share-snapshot.state.js';
+import { updateInstances, updateSnapshotInstance } from './share-snapshot.updates.js';
 import type { ShareState } from './share.state.js';
-
-const updateInstances = (
-  state: ShareState,
-  snapshotId: string,
-  at: string,
-  update: (instances: readonly SnapshotInstanceState[]) => SnapshotInstanceState[],
-): ShareState => ({
-  ...state,
-  snapshots: state.snapshots.map((s): SnapshotState =>
-    s.id === snapshotId ? { ...s, updatedAt: at, instances: update(s.instances) } : s,
-  ),
-});
 
 /** Instances in status `from` take status `to`. */
 const moveStatus =
@@ -79,12 +68,12 @@ export const evolveReplicatedSnapshot = (
     }
     case 'ReplicaSnapshotRefreshed': {
       const d = event.data;
-      return updateInstances(state, d.snapshotId, d.refreshedAt, (instances) =>
-        instances.map((i) =>
-          i.id === d.snapshotInstanceId
-            ? { ...i, status: d.status, progress: d.progress, updatedAt: d.refreshedAt }
-            : i,
-        ),
+      return updateSnapshotInstance(
+        state,
+        d.snapshotId,
+        d.snapshotInstanceId,
+        d.refreshedAt,
+        (i) => ({ ...i, status: d.status, progress: d.progress }),
       );
     }
   }

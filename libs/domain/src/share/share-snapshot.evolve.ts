@@ -2,30 +2,9 @@ import { applyMetadataChange } from './share-metadata.js';
 import { settlePending } from './share-pending.js';
 import { evolveReplicatedSnapshot } from './share-replicated-snapshot.evolve.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
-import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
+import type { SnapshotState } from './share-snapshot.state.js';
+import { updateSnapshot, updateSnapshotInstance } from './share-snapshot.updates.js';
 import type { ShareState } from './share.state.js';
-
-const updateSnapshot = (
-  state: ShareState,
-  snapshotId: string,
-  update: (snapshot: SnapshotState) => SnapshotState,
-): ShareState => ({
-  ...state,
-  snapshots: state.snapshots.map((s) => (s.id === snapshotId ? update(s) : s)),
-});
-
-const updateSnapshotInstance = (
-  state: ShareState,
-  snapshotId: string,
-  instanceId: string,
-  at: string,
-  update: (instance: SnapshotInstanceState) => SnapshotInstanceState,
-): ShareState =>
-  updateSnapshot(state, snapshotId, (s) => ({
-    ...s,
-    updatedAt: at,
-    instances: s.instances.map((i) => (i.id === instanceId ? { ...update(i), updatedAt: at } : i)),
-  }));
 
 export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareState => {
   switch (event.type) {
