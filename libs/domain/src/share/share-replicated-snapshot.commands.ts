@@ -44,7 +44,7 @@ export type ReplicatedSnapshotCommand =
       now: string;
     };
 
-export const REPLICATED_SNAPSHOT_COMMAND_TYPES: ReadonlySet<string> = new Set<
+const REPLICATED_SNAPSHOT_COMMAND_TYPES: ReadonlySet<string> = new Set<
   ReplicatedSnapshotCommand['type']
 >([
   'CompleteReplicatedSnapshotCreation',
