@@ -50,8 +50,6 @@ export class PoolColumns {
   readonly filterConstant: Int8Array;
   /** The goodness rating, NaN when it must be evaluated per request. */
   readonly goodnessConstant: Float64Array;
-  /** Changes whenever the pool's capability map is replaced, so caches know what to redo. */
-  readonly capabilityStamp: Float64Array;
   /** Timestamp of the report the capacity figures come from. */
   readonly reportedAt: Float64Array;
   /** Manila's `updated`: the later of that report and the last placement on the pool. */
@@ -92,7 +90,6 @@ export class PoolColumns {
     this.goodnessFunction = new Array<CompiledExpression | null>(size).fill(null);
     this.filterConstant = new Int8Array(size);
     this.goodnessConstant = new Float64Array(size);
-    this.capabilityStamp = new Float64Array(size);
     this.reportedAt = new Float64Array(size).fill(-Infinity);
     this.updatedAt = new Float64Array(size).fill(-Infinity);
     this.consumedIds = new Array<Set<string> | undefined>(size).fill(undefined);
@@ -152,7 +149,6 @@ export class PoolColumns {
     target.goodnessFunction[to] = this.goodnessFunction[from] as CompiledExpression | null;
     target.filterConstant[to] = this.filterConstant[from] as number;
     target.goodnessConstant[to] = this.goodnessConstant[from] as number;
-    target.capabilityStamp[to] = this.capabilityStamp[from] as number;
     target.reportedAt[to] = this.reportedAt[from] as number;
     target.updatedAt[to] = this.updatedAt[from] as number;
     target.consumedIds[to] = this.consumedIds[from];

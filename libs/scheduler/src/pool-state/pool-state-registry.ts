@@ -77,7 +77,6 @@ export class PoolStateRegistry {
   private readonly backendByName = new Map<string, number>();
   private table = new PoolColumns(0);
   private readonly poolByHost = new Map<string, number>();
-  private stampCounter = 0;
   private readonly valueColumns = new Map<string, CapabilityValueColumn>();
   private valueColumnChanges = 0;
   private changeCounter = 0;
@@ -356,7 +355,6 @@ export class PoolStateRegistry {
     const columns = this.table;
     columns.capabilities[pool] = capabilities;
     let changed = this.updateValueColumns(pool, capabilities);
-    columns.capabilityStamp[pool] = ++this.stampCounter;
     const filterOutcome = columns.filterConstant[pool];
     if (filterOutcome === NOT_CONSTANT) this.perRequestFilterCount--;
     columns.filterFunction[pool] = this.compile(capabilities['filter_function']);
