@@ -19,6 +19,7 @@ import {
 } from '#hawser/domain';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import { reactionContext } from '../runtime/reaction-context.js';
 
 /**
  * A project's quota follows what happens to its shares and snapshots after the request:
@@ -201,9 +202,6 @@ const resizeOutcome = async (
 };
 
 const contextOf = (event: RecordedEvent, projectId: string): CommandContext => ({
-  commandId: derivedId(event.id, 'quota'),
-  causationId: event.id,
-  correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
-  userId: 'quota',
+  ...reactionContext(event, 'quota', 'quota'),
   projectId,
 });

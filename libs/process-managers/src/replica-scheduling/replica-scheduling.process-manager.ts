@@ -1,7 +1,6 @@
 import type { CommandHandler } from '#hawser/application';
 import {
   attemptedHostsOf,
-  derivedId,
   SHARE_STREAM_PREFIX,
   shareDecider,
   type ReplicaPlacementRejected,
@@ -10,6 +9,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import { reactionContext } from '../runtime/reaction-context.js';
 import { AffinityHints, shareLoaderOf } from '../share-affinity/affinity-hints.js';
 import type { ReplicaPlacement } from './replica-placement.port.js';
 
@@ -60,12 +60,7 @@ export const replicaSchedulingProcessManager = (
             detail: decision.detail,
             now: clock(),
           },
-      {
-        commandId: derivedId(event.id, 'schedule-replica'),
-        causationId: event.id,
-        correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
-        userId: 'scheduler',
-      },
+      reactionContext(event, 'schedule-replica', 'scheduler'),
       { retryOnConflict: 5 },
     );
   };

@@ -2,7 +2,6 @@ import type { CommandContext, CommandHandler } from '#hawser/application';
 import {
   AFFINITY_HINTS,
   AFFINITY_KEYS,
-  derivedId,
   DomainError,
   linkedShareIds,
   SHARE_STREAM_PREFIX,
@@ -14,6 +13,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import { reactionContext } from '../runtime/reaction-context.js';
 
 /**
  * The symmetric side of scheduler hints (reference 7.2, 7.5), each change on the stream of the
@@ -33,12 +33,7 @@ export const affinityLinksProcessManager = (
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX], eventTypes: ['ShareRequested', 'ShareDeleted'] },
   async handle(event: RecordedEvent): Promise<void> {
     const shareId = shareIdOfStream(event.streamId);
-    const ctx = (purpose: string): CommandContext => ({
-      commandId: derivedId(event.id, purpose),
-      causationId: event.id,
-      correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
-      userId: 'affinity',
-    });
+    const ctx = (purpose: string) => reactionContext(event, purpose, 'affinity');
     const send = (target: string, command: AffinityCommand, purpose: string) =>
       applied(commands, target, command, ctx(purpose));
 

@@ -14,6 +14,7 @@ import {
 } from '#hawser/domain';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
+import { reactionContext } from '../runtime/reaction-context.js';
 import { AffinityHints, shareLoaderOf } from '../share-affinity/affinity-hints.js';
 import type { Placement, PlacementRequest } from './placement.port.js';
 
@@ -42,12 +43,8 @@ export const shareSchedulingProcessManager = (
     return first?.data as ShareRequested['data'] | undefined;
   };
 
-  const contextOf = (event: RecordedEvent, purpose: string) => ({
-    commandId: derivedId(event.id, purpose),
-    causationId: event.id,
-    correlationId: (event.metadata.$correlationId as string | undefined) ?? event.id,
-    userId: 'scheduler',
-  });
+  const contextOf = (event: RecordedEvent, purpose: string) =>
+    reactionContext(event, purpose, 'scheduler');
 
   const checkExtend = async (event: RecordedEvent) => {
     const { state } = await commands.load(shareDecider, event.streamId);
