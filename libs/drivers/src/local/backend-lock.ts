@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DriverError } from '../contract/driver-error.js';
-import { isMissing } from './json-file.js';
+import { isMissing, writeSynced } from './json-file.js';
 import {
   currentProcess,
   livenessOf,
@@ -79,21 +79,11 @@ export class BackendLock {
   async release(): Promise<void> {
     const pending = pendingFile(this.dir);
     try {
-      await writeSynced(pending, JSON.stringify({ ...this.holder, released: true }));
+      await writeSynced(pending, JSON.stringify({ ...this.holder, released: true }), 'wx');
       await fs.rename(pending, this.file);
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
-  }
-}
-
-async function writeSynced(file: string, content: string): Promise<void> {
-  const handle = await fs.open(file, 'wx');
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
@@ -136,7 +126,7 @@ async function readHolder(file: string): Promise<LockHolder | 'missing' | 'unrea
 /** Creates `file` with its whole content at once; false when the name was taken. */
 async function linkNew(dir: string, file: string, holder: LockHolder): Promise<boolean> {
   const pending = pendingFile(dir);
-  await writeSynced(pending, JSON.stringify(holder));
+  await writeSynced(pending, JSON.stringify(holder), 'wx');
   try {
     await fs.link(pending, file);
     return true;

@@ -9,14 +9,19 @@ export async function writeJsonAtomic(file: string, data: unknown): Promise<void
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const handle = await fs.open(temporary, 'w');
+  await writeSynced(temporary, content, 'w');
+  await fs.rename(temporary, file);
+}
+
+/** Writes `content` and syncs it to disk; flag `wx` fails when the file exists. */
+export async function writeSynced(file: string, content: string, flag: 'w' | 'wx'): Promise<void> {
+  const handle = await fs.open(file, flag);
   try {
     await handle.writeFile(content);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await fs.rename(temporary, file);
 }
 
 export async function readJson<T>(file: string): Promise<T | null> {
