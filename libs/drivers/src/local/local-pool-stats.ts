@@ -2,9 +2,8 @@ import fs from 'node:fs/promises';
 import type { PoolStats } from '../contract/share-driver.js';
 import { buildPoolStats, roundGb, type DriverTraits } from '../common/pool-capabilities.js';
 import type { LocalContext } from './local-context.js';
+import { GIB } from './size-enforcement/size-enforcement.js';
 import { measureTree } from './tree-operations.js';
-
-const GIB = 1024 ** 3;
 
 export const LOCAL_TRAITS: DriverTraits = {
   vendorName: 'Hawser',

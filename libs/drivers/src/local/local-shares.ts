@@ -26,9 +26,8 @@ import {
 import type { CopyJobs } from './copy-jobs.js';
 import type { LocalContext } from './local-context.js';
 import type { LocalShareMeta } from './local-metadata.js';
+import { GIB } from './size-enforcement/size-enforcement.js';
 import { exists, measureTree } from './tree-operations.js';
-
-const GIB = 1024 ** 3;
 
 /** Shares and snapshots of the local driver: directories, copies and metadata. */
 export class LocalShares {
