@@ -13,7 +13,7 @@ import {
   type SnapshotInstanceState,
   type SnapshotState,
 } from './share-snapshot.state.js';
-import { preferredInstance, type ShareState } from './share.state.js';
+import { preferredInstance, type ShareInstanceState, type ShareState } from './share.state.js';
 
 const DELETABLE = ['available', 'error'];
 
@@ -67,16 +67,16 @@ const removal = (
 
 /**
  * A share with replicas has its snapshots created and deleted by the node of its active replica
- * in one driver call (Manila's has_replicas, reference 5.8): that replica, placed and holding
- * an instance of the snapshot. Undefined for a share without replicas.
+ * in one driver call (Manila's has_replicas, reference 5.8): that replica, placed and accepted
+ * by `holds` (available for a new snapshot, holding an instance of it for a deletion).
+ * Undefined for a share without replicas.
  */
 const activeReplicaFor = (
   state: ShareState,
-  holds: (instanceId: string) => boolean,
+  holds: (replica: ShareInstanceState) => boolean,
 ): string | undefined => {
   if (replicasOf(state).length < 2) return undefined;
-  return state.instances.find((i) => i.replicaState === 'active' && i.host !== '' && holds(i.id))
-    ?.id;
+  return state.instances.find((i) => i.replicaState === 'active' && i.host !== '' && holds(i))?.id;
 };
 
 /** Snapshots of a share (reference 2.4, 3.6): one snapshot instance per share instance. */
@@ -96,10 +96,7 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
       if (status !== 'available') {
         throw invalid(`Share ${state.id} status must be available, not ${String(status)}.`);
       }
-      const activeInstanceId = activeReplicaFor(
-        state,
-        (id) => state.instances.find((i) => i.id === id)?.status === 'available',
-      );
+      const activeInstanceId = activeReplicaFor(state, (i) => i.status === 'available');
       return [
         {
           type: 'SnapshotRequested',
@@ -207,8 +204,8 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
           `Snapshot status must be one of ${DELETABLE.join(', ')}, not ${String(status)}.`,
         );
       }
-      const activeInstanceId = activeReplicaFor(state, (id) =>
-        snapshot.instances.some((i) => i.shareInstanceId === id),
+      const activeInstanceId = activeReplicaFor(state, (replica) =>
+        snapshot.instances.some((i) => i.shareInstanceId === replica.id),
       );
       return [
         {
