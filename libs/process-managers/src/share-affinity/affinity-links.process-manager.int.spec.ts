@@ -37,14 +37,19 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
 
   const run = (shareId: string, command: ShareCommand, commandId: string) =>
     commands.handle(shareDecider, shareStream(shareId), command, { commandId });
-  const request = async (shareId: string, hints: SchedulerHints | null = null, host?: string) => {
+  const request = async (
+    shareId: string,
+    hints: SchedulerHints | null = null,
+    host?: string,
+    projectId = 'p1',
+  ) => {
     await run(
       shareId,
       {
         type: 'RequestShare',
         shareId,
         instanceId: `${shareId.slice(0, 8)}-1111-4111-8111-111111111111`,
-        projectId: 'p1',
+        projectId,
         userId: 'u1',
         name: null,
         description: null,
@@ -124,6 +129,19 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
 
     expect(await metadataOf(N)).toEqual({ __affinity_different_host: A });
     expect(await metadataOf(A)).toEqual({ __affinity_different_host: N });
+  });
+
+  it("given a share naming another project's share, when its request is handled, then that share is left alone and the new share drops it", async () => {
+    await request(A);
+    await request(B, null, undefined, 'p2');
+    const requested = await request(N, { sameHost: [A, B] }, undefined, 'p2');
+
+    await affinityLinksProcessManager(commands, () => now).handle(requested);
+
+    expect(await metadataOf(A)).toEqual({});
+    expect(await changesOf(A)).toEqual([]);
+    expect(await metadataOf(B)).toEqual({ __affinity_same_host: N });
+    expect(await metadataOf(N)).toEqual({ __affinity_same_host: B });
   });
 
   it('given linked shares, when one is deleted and the deletion handled twice, then the others lose its id once, whatever its own metadata says', async () => {

@@ -19,7 +19,8 @@ import { reactionContext } from '../runtime/reaction-context.js';
  * The symmetric side of scheduler hints (reference 7.2, 7.5), each change on the stream of the
  * share it concerns:
  * - ShareRequested with hints: every share named gets the new share's id under the same key; a
- *   named share that is gone by now is taken off the new share's list instead.
+ *   named share that is gone by now, or of another project (which is never linked), is taken
+ *   off the new share's list instead.
  * - ShareDeleted: every share the deleted one lists (its own hints and the links others made to
  *   it) loses the deleted share's id.
  * Command ids derive from the event and the share concerned, and links are idempotent by state,
@@ -38,12 +39,12 @@ export const affinityLinksProcessManager = (
       applied(commands, target, command, ctx(purpose));
 
     if (event.type === 'ShareRequested') {
-      const hints = (event.data as ShareRequested['data']).schedulerHints;
+      const { schedulerHints: hints, projectId } = event.data as ShareRequested['data'];
       for (const hint of AFFINITY_HINTS) {
         for (const other of new Set(hints?.[hint] ?? [])) {
           const linked = await send(
             other,
-            { type: 'LinkAffinity', hint, shareId, now: clock() },
+            { type: 'LinkAffinity', hint, shareId, projectId, now: clock() },
             `link:${hint}:${other}`,
           );
           if (!linked) {
@@ -72,7 +73,7 @@ export const affinityLinksProcessManager = (
   },
 });
 
-/** Runs the command on a share; false when that share does not exist (any more). */
+/** Runs the command on a share; false when that share does not exist (any more) or refuses it. */
 const applied = async (
   commands: CommandHandler,
   shareId: string,
@@ -85,7 +86,12 @@ const applied = async (
     });
     return true;
   } catch (error) {
-    if (error instanceof DomainError && error.kind === 'not_found') return false;
+    if (
+      error instanceof DomainError &&
+      (error.kind === 'not_found' || error.kind === 'forbidden')
+    ) {
+      return false;
+    }
     throw error;
   }
 };
