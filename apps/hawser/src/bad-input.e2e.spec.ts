@@ -179,7 +179,7 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
         ['POST', '/v2/snapshots', 'snapshot', 422],
         ['PUT', `/v2/snapshots/${FAKE}`, 'snapshot', 422],
         ['POST', '/v2/share-replicas', 'share_replica', 422],
-        ['PUT', `/v2/quota-sets/${PROJECT}`, 'quota_set', 422, ADMIN_TOKEN],
+        ['PUT', `/v2/quota-sets/${PROJECT}`, 'quota_set', 400, ADMIN_TOKEN],
         ['POST', '/v2/types', 'share_type', 400, ADMIN_TOKEN],
         ['PUT', `/v2/types/${typeId}`, 'share_type', 400, ADMIN_TOKEN],
         ['POST', `/v2/types/${typeId}/extra_specs`, 'extra_specs', 400, ADMIN_TOKEN],
