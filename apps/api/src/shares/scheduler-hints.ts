@@ -27,9 +27,10 @@ export interface CreateHints {
  * of them) and from 2.67 `only_host` (honoured for admins only, as OnlyHostFilter does). A
  * malformed id is a 400; a share the caller cannot see (unknown, or another project's private
  * share) is the 404 `findShare` throws. The hints are also returned as the new share's
- * `__affinity_*` metadata, which lists only the named shares of the caller's own project: a
- * share of another project (public) still guides the placement, but is not linked either way.
- * Only admins may give those keys themselves.
+ * `__affinity_*` metadata, which lists only the named shares the caller may write (its
+ * project's, or any for an admin): those are linked back. A member's hint to another project's
+ * public share guides the placement only and is linked neither way. Only admins may give those
+ * keys themselves.
  */
 export const createHintsOf = async (
   body: { scheduler_hints?: Record<string, unknown>; metadata?: Record<string, string> },
@@ -49,12 +50,13 @@ export const createHintsOf = async (
   for (const [name, hint] of Object.entries(HINT_NAMES)) {
     if (!Object.hasOwn(raw, name)) continue;
     const ids = shareIdsOf(name, raw[name]);
-    const own: string[] = [];
+    const writable: string[] = [];
     for (const id of ids) {
-      if ((await findShare(id)).project_id === auth.projectId) own.push(id);
+      const share = await findShare(id);
+      if (auth.isAdmin || share.project_id === auth.projectId) writable.push(id);
     }
     if (ids.length > 0) hints[hint] = ids;
-    if (own.length > 0) linked[hint] = own;
+    if (writable.length > 0) linked[hint] = writable;
   }
   const onlyHost = Object.hasOwn(raw, 'only_host') ? raw.only_host : undefined;
   if (onlyHost !== undefined && onlyHost !== null && atLeast(ctx.microversion, '2.67')) {

@@ -1,4 +1,3 @@
-import { forbidden } from '../shared/domain-error.js';
 import type { AffinityCommand } from './share-affinity.commands.js';
 import { AFFINITY_KEYS, linkedShareIds } from './share-affinity.js';
 import type { ShareMetadataChanged } from './share.events.js';
@@ -8,9 +7,7 @@ import type { ShareState } from './share.state.js';
  * Adds or removes a share id in the list one hint's key holds. Both are idempotent by state (a
  * listed id is not added twice, an absent one not removed), so a replayed command decides
  * nothing; an emptied list removes the key. Lists are written by Hawser, not typed by users, so
- * the metadata value length limit does not apply to them. A share of another project is never
- * linked: no project writes another's metadata, and a link would bind that project's later
- * placements (its replicas are placed by the links) to a share it does not own.
+ * the metadata value length limit does not apply to them.
  */
 export const decideAffinity = (
   command: AffinityCommand,
@@ -20,9 +17,6 @@ export const decideAffinity = (
   const ids = linkedShareIds(state.metadata[key]);
   const listed = ids.includes(command.shareId);
   if (command.type === 'LinkAffinity') {
-    if (command.projectId !== state.projectId) {
-      throw forbidden(`Share ${state.id} belongs to another project: it is not linked.`);
-    }
     if (listed || command.shareId === state.id) return [];
     return [changed({ [key]: [...ids, command.shareId].join(',') }, [], command.now)];
   }

@@ -14,11 +14,10 @@ const metadataChanged = (set: Record<string, string>, unset: string[] = []): Sha
   type: 'ShareMetadataChanged',
   data: { set, unset, updatedAt: later },
 });
-const link = (hint: 'sameHost' | 'differentHost', shareId: string, projectId = 'p1') => ({
+const link = (hint: 'sameHost' | 'differentHost', shareId: string) => ({
   type: 'LinkAffinity' as const,
   hint,
   shareId,
-  projectId,
   now: later,
 });
 const unlink = (hint: 'sameHost' | 'differentHost', shareId: string) => ({
@@ -76,18 +75,6 @@ describe('share decider: affinity links (reference 7.2, 7.5)', () => {
       ])
       .when(link('sameHost', A))
       .thenThrows('not_found'));
-
-  it("refuses a link asked for by another project's share, and writes nothing", () =>
-    spec
-      .given(availableShare())
-      .when(link('sameHost', A, 'p2'))
-      .thenThrows('forbidden'));
-
-  it("still removes a link of another project's share written before links kept to one project", () =>
-    spec
-      .given([...availableShare(), metadataChanged({ __affinity_same_host: A })])
-      .when(unlink('sameHost', A))
-      .then([metadataChanged({}, ['__affinity_same_host'])]));
 
   it('lets a list grow past the 1023 characters of a metadata value', () => {
     const ids = Array.from(

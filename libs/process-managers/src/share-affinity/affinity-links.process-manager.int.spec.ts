@@ -37,11 +37,12 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
 
   const run = (shareId: string, command: ShareCommand, commandId: string) =>
     commands.handle(shareDecider, shareStream(shareId), command, { commandId });
+  /** `listed`: the hints the new share's metadata lists (the API leaves out what it may not link). */
   const request = async (
     shareId: string,
     hints: SchedulerHints | null = null,
     host?: string,
-    projectId = 'p1',
+    listed = hints,
   ) => {
     await run(
       shareId,
@@ -49,7 +50,7 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
         type: 'RequestShare',
         shareId,
         instanceId: `${shareId.slice(0, 8)}-1111-4111-8111-111111111111`,
-        projectId,
+        projectId: 'p1',
         userId: 'u1',
         name: null,
         description: null,
@@ -58,7 +59,7 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
         shareType: { id: 't1', name: 'default', extraSpecs: {} },
         capabilities: capabilitiesOf({}),
         availabilityZone: null,
-        metadata: affinityMetadataOf(hints),
+        metadata: affinityMetadataOf(listed),
         isPublic: false,
         snapshotId: null,
         schedulerHints: hints,
@@ -131,10 +132,10 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
     expect(await metadataOf(A)).toEqual({ __affinity_different_host: N });
   });
 
-  it("given a share naming another project's share, when its request is handled, then that share is left alone and the new share drops it", async () => {
+  it("given a hint its metadata does not list (another project's share), when the request is handled, then only the listed share is linked", async () => {
     await request(A);
-    await request(B, null, undefined, 'p2');
-    const requested = await request(N, { sameHost: [A, B] }, undefined, 'p2');
+    await request(B);
+    const requested = await request(N, { sameHost: [A, B] }, undefined, { sameHost: [B] });
 
     await affinityLinksProcessManager(commands, () => now).handle(requested);
 
