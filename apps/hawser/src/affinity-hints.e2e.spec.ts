@@ -213,10 +213,21 @@ describe('scheduler hints over HTTP (microversion 2.65+)', () => {
     expect(await metadataOf(mine.id)).toEqual({});
   });
 
-  it("links onto another project's public share it may see; ignores hints before 2.65", async () => {
+  it("places by another project's public share without linking either share; ignores hints before 2.65", async () => {
     const shared = await newShare({ is_public: true }, 'admin:66666666666666666666666666666666');
-    const linked = await newShare({ scheduler_hints: { different_host: shared.id } });
-    await metadataBecomes(shared.id, { [DIFFERENT]: linked.id });
+    expect(shared.host).toBe(BIG);
+    const apart = await newShare({ scheduler_hints: { different_host: shared.id } });
+    expect(apart.host).not.toBe(BIG);
+    expect(apart.metadata).toEqual({});
+    // Links are written in log order: once a later share's link shows, the earlier one was handled.
+    const later = await newShare({ scheduler_hints: { same_host: apart.id } });
+    await metadataBecomes(apart.id, { [SAME]: later.id });
+    expect(await metadataOf(shared.id)).toEqual({});
+    const sharedStream = await hawser.request('GET', `/hawser/v1/streams/share-${shared.id}`);
+    expect(sharedStream.status).toBe(200);
+    expect(sharedStream.body.events.map((e: { type: string }) => e.type)).not.toContain(
+      'ShareMetadataChanged',
+    );
 
     const old = await create({ scheduler_hints: { same_host: 'not-a-uuid' } }, MEMBER, '2.64');
     expect(old.status).toBe(200);

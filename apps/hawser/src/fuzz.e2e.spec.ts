@@ -402,6 +402,7 @@ const invalidWrites = (w: World, r: Random): [string, string, unknown] => {
         { metadata: { k: odd === 'abc' ? null : [odd] } },
         { metadata: { '': 'v' } },
         { metadata: { ['k'.repeat(256)]: 'v' } },
+        { metadata: odd },
       ]),
     ],
     () => [
@@ -420,6 +421,7 @@ const invalidWrites = (w: World, r: Random): [string, string, unknown] => {
         { extra_specs: { driver_handles_share_servers: 'maybe' } },
         { extra_specs: { snapshot_support: 'maybe' } },
         { extra_specs: { k: 'v'.repeat(256) } },
+        { extra_specs: odd },
       ]),
     ],
     () => [
@@ -431,6 +433,8 @@ const invalidWrites = (w: World, r: Random): [string, string, unknown] => {
         { share_type: { name: 5 } },
         { share_type: { 'share_type_access:is_public': 'maybe' } },
         { share_type: { description: 5 } },
+        { share_type: odd },
+        { volume_type: odd },
       ]),
     ],
     () => [
@@ -450,6 +454,8 @@ const invalidWrites = (w: World, r: Random): [string, string, unknown] => {
         { snapshot: odd },
       ]),
     ],
+    () => ['POST', '/v2/share-replicas', r.pick([{}, { share_replica: odd }])],
+    () => ['POST', '/v2/types', r.pick([{ share_type: odd }, { volume_type: odd }])],
     () => [
       'PUT',
       `/v2/quota-sets/${PROJECT}`,

@@ -1,6 +1,7 @@
 export * from './shared/decider.js';
 export * from './shared/domain-error.js';
 export * from './shared/deterministic-id.js';
+export * from './shared/string-map.js';
 export * from './share-type/extra-specs.js';
 export * from './share-type/share-type.events.js';
 export * from './share-type/share-type.state.js';

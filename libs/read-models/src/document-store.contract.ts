@@ -140,6 +140,12 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       ['$like anchors both ends', { name: { $like: 'alph' } }, []],
       ['$exists true includes null', { description: { $exists: true } }, ['s1', 's2', 's4']],
       ['$exists false', { description: { $exists: false } }, ['s3']],
+      [
+        'a field named like an object member is absent',
+        { 'project.constructor': { $exists: true } },
+        [],
+      ],
+      ['nor equal to anything', { 'project.toString': { $ne: null } }, []],
     ];
 
     it.each(cases)('find and count with %s', async (_name, filter, expected) => {

@@ -6,11 +6,15 @@ export function assertFieldName(field: string): void {
   if (!FIELD_NAME.test(field)) throw new Error(`unsupported field name: ${JSON.stringify(field)}`);
 }
 
-/** Reads a dotted field of a document; undefined when any step is missing. */
+/**
+ * Reads a dotted field of a document; undefined when any step is missing. Only own keys count,
+ * as in the stored JSON: a document without `constructor` has no such field.
+ */
 export function fieldValue(document: object, field: string): unknown {
   let value: unknown = document;
   for (const step of field.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, step))
+      return undefined;
     value = (value as Record<string, unknown>)[step];
   }
   return value;

@@ -1,5 +1,6 @@
 import { badRequest } from './manila-error.js';
 import { atLeast, type RequestContext } from './request-context.js';
+import { isJsonObject } from './validate-body.js';
 
 export interface ActionRequest {
   /** The key as sent. */
@@ -11,7 +12,7 @@ export interface ActionRequest {
 
 /** The one action of a `POST …/action` body, else Manila's 400. */
 export const actionOf = (body: unknown, ctx: RequestContext): ActionRequest => {
-  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) {
+  if (!isJsonObject(body) || Object.keys(body).length !== 1) {
     throw badRequest('Malformed request body: exactly one action is expected.');
   }
   const [name, argument] = Object.entries(body)[0] as [string, unknown];
@@ -21,7 +22,7 @@ export const actionOf = (body: unknown, ctx: RequestContext): ActionRequest => {
 
 /** The `status` of a reset_status action. */
 export const statusArgument = (argument: unknown): string => {
-  const status = (argument as { status?: unknown } | null)?.status;
+  const status = isJsonObject(argument) ? argument.status : undefined;
   if (typeof status !== 'string') throw badRequest('Must specify a status.');
   return status;
 };

@@ -1,4 +1,5 @@
 import { toBoolean } from '#hawser/api-contracts';
+import { ownValue } from '#hawser/domain';
 import { badRequest } from './manila-error.js';
 
 /** A non-negative integer query parameter (limit, offset, size), else Manila's 400. */
@@ -24,6 +25,16 @@ export const parseDictFilter = (name: string, text: string): Record<string, stri
 /** Manila's `metadata` filter is a Python-literal dict: {'k': 'v'}. */
 export const parseMetadataFilter = (text: string): Record<string, string> =>
   parseDictFilter('metadata', text);
+
+/**
+ * Whether `metadata` holds every wanted key with the wanted value. Matched here rather than in
+ * the read-model query: a key may hold any character (`my-key`, `a.b`), which a field path
+ * cannot address, and only the resource's own keys count (`constructor` is not one until set).
+ */
+export const matchesMetadata = (
+  metadata: Readonly<Record<string, string>>,
+  wanted: Readonly<Record<string, string>>,
+): boolean => Object.entries(wanted).every(([key, value]) => ownValue(metadata, key) === value);
 
 /**
  * A boolean query parameter as Manila's `get_bool_from_api_params` reads it: absent is false,

@@ -1,4 +1,4 @@
-import { allTenantsParam, booleanParam, parseDictFilter } from './list-query.js';
+import { allTenantsParam, booleanParam, matchesMetadata, parseDictFilter } from './list-query.js';
 
 describe('boolean query parameters', () => {
   it.each([
@@ -36,4 +36,22 @@ describe('dict query parameters', () => {
       `Invalid extra_specs filter: ${text}`,
     );
   });
+});
+
+describe('metadata filters', () => {
+  it('match a resource holding every wanted key with the wanted value', () => {
+    const metadata = { team: 'blue', 'a-b.c': 'x' };
+    expect(matchesMetadata(metadata, { team: 'blue', 'a-b.c': 'x' })).toBe(true);
+    expect(matchesMetadata(metadata, { team: 'red' })).toBe(false);
+    expect(matchesMetadata(metadata, {})).toBe(true);
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf'])(
+    'count %j only where the resource holds it',
+    (key) => {
+      const wanted = parseDictFilter('metadata', `{'${key}': 'x'}`);
+      expect(matchesMetadata({ team: 'blue' }, wanted)).toBe(false);
+      expect(matchesMetadata(JSON.parse(`{"${key}": "x"}`), wanted)).toBe(true);
+    },
+  );
 });

@@ -32,11 +32,11 @@ const integerOf = (key: string, value: unknown): number => {
 };
 
 /** Manila's checks of a PUT body before the quota itself decides (reference 3.9). */
-export const parseQuotaSetUpdate = (body: unknown, version: Microversion): QuotaSetUpdate => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest('Invalid request body: quota_set must be an object.');
-  }
-  const entries = Object.entries(body as Record<string, unknown>);
+export const parseQuotaSetUpdate = (
+  body: Readonly<Record<string, unknown>>,
+  version: Microversion,
+): QuotaSetUpdate => {
+  const entries = Object.entries(body);
   const bad = entries
     .map(([key]) => key)
     .filter((key) => !isQuotaResource(key) && !NON_QUOTA_KEYS.has(key));
@@ -52,10 +52,10 @@ export const parseQuotaSetUpdate = (body: unknown, version: Microversion): Quota
     }
     limits[key] = integerOf(key, value);
   }
-  const rawForce = (body as Record<string, unknown>).force;
+  const rawForce = body.force;
   const force = rawForce === undefined ? false : toBoolean(rawForce);
   if (typeof force !== 'boolean') throw badRequest(`Invalid value for force: ${String(rawForce)}.`);
-  if ((body as Record<string, unknown>).share_type !== undefined) {
+  if (body.share_type !== undefined) {
     throw badRequest('Quotas per share type are not supported.');
   }
   return { limits, force };

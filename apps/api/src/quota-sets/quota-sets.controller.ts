@@ -69,7 +69,7 @@ export class QuotaSetsController {
     const ctx = this.versioned(req);
     requireAdmin(ctx, 'quota_set:update');
     refuseNarrowerQuotas(query);
-    const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set'), ctx.microversion);
+    const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set', 400), ctx.microversion);
     // An update that names no limit changes nothing, and records nothing (as in Manila).
     if (Object.keys(update.limits).length > 0) {
       await this.quotas.setLimits(project, update.limits, update.force, commandContextOf(ctx));

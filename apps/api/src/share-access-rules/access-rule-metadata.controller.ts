@@ -26,7 +26,7 @@ export class AccessRuleMetadataController {
   @Delete(':id/metadata/:key')
   async remove(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const rule = await this.writableRule(req, id);
-    if (rule.metadata[key] === undefined) throw notFoundError('Metadata item was not found');
+    if (!Object.hasOwn(rule.metadata, key)) throw notFoundError('Metadata item was not found');
     await this.run(req, rule, {}, [key]);
   }
 

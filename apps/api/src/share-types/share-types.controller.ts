@@ -17,7 +17,7 @@ import { actionOf } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
 import { requireAdmin, requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
-import { requireBodyKey, validateBody } from '../http/validate-body.js';
+import { isJsonObject, requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { parseDictFilter } from '../http/list-query.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
@@ -27,6 +27,15 @@ import { ShareTypesService } from './share-types.service.js';
 /** A spec the type has itself: `constructor` or `__proto__` are keys like any other, and absent. */
 const ownSpec = (doc: ShareTypeDocument, key: string): string | undefined =>
   Object.hasOwn(doc.extra_specs, key) ? doc.extra_specs[key] : undefined;
+
+/**
+ * The `share_type` object of a create or update (`volume_type` when only that is given); as in
+ * Manila, a body without one is a 400.
+ */
+const typePartOf = (body: unknown): Record<string, unknown> =>
+  isJsonObject(body) && Object.hasOwn(body, 'volume_type') && !Object.hasOwn(body, 'share_type')
+    ? requireBodyKey(body, 'volume_type', 400)
+    : requireBodyKey(body, 'share_type', 400);
 
 /** Manila's default project_id_regex. */
 const PROJECT_ID = /^[0-9a-f-]+$/;
@@ -46,10 +55,7 @@ export class ShareTypesController {
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     requireAdmin(ctx, 'share_type:create');
-    const part =
-      typeof body === 'object' && body !== null && 'volume_type' in body && !('share_type' in body)
-        ? requireBodyKey(body, 'volume_type')
-        : requireBodyKey(body, 'share_type');
+    const part = typePartOf(body);
     const dto = await validateBody(CreateShareTypeDto, withBooleanSpecsAsText(part), 'share type');
     const doc = await this.types.create(dto, ctx, !atLeast(ctx.microversion, '2.24'));
     return this.view(doc as ShareTypeDocument, ctx);
@@ -95,7 +101,7 @@ export class ShareTypesController {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.50')) throw notFoundError('The resource could not be found.');
     const auth = requireAdmin(ctx, 'share_type:update');
-    const part = requireBodyKey(body, 'share_type') as Record<string, unknown>;
+    const part = typePartOf(body);
     const doc = await this.types.find(id, auth);
     const isPublic = part['share_type_access:is_public'];
     if (isPublic !== undefined && toBoolean(isPublic) === undefined) {
@@ -200,9 +206,7 @@ export class ShareTypesController {
     const ctx = contextOf(req);
     const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:create'));
     // Manila: a body without its extra_specs object is a plain 400.
-    if (typeof body !== 'object' || body === null || !('extra_specs' in body)) {
-      throw badRequest('Malformed request body: extra_specs is missing.');
-    }
+    requireBodyKey(body, 'extra_specs', 400);
     const dto = await validateBody(ExtraSpecsDto, withBooleanSpecsAsText(body), 'extra specs');
     await this.types.run(doc.id, ctx, {
       type: 'SetShareTypeExtraSpecs',

@@ -27,13 +27,16 @@ export interface CreateHints {
  * of them) and from 2.67 `only_host` (honoured for admins only, as OnlyHostFilter does). A
  * malformed id is a 400; a share the caller cannot see (unknown, or another project's private
  * share) is the 404 `findShare` throws. The hints are also returned as the new share's
- * `__affinity_*` metadata; only admins may give those keys themselves.
+ * `__affinity_*` metadata, which lists only the named shares the caller may write (its
+ * project's, or any for an admin): those are linked back. A member's hint to another project's
+ * public share guides the placement only and is linked neither way. Only admins may give those
+ * keys themselves.
  */
 export const createHintsOf = async (
   body: { scheduler_hints?: Record<string, unknown>; metadata?: Record<string, string> },
   ctx: RequestContext,
   auth: AuthContext,
-  findShare: (id: string) => Promise<unknown>,
+  findShare: (id: string) => Promise<{ readonly project_id: string }>,
 ): Promise<CreateHints> => {
   const given = body.metadata ?? {};
   if (!auth.isAdmin && Object.keys(given).some(isAffinityKey)) {
@@ -43,11 +46,17 @@ export const createHintsOf = async (
   if (!raw || !atLeast(ctx.microversion, '2.65')) return { schedulerHints: null, metadata: given };
 
   const hints: { -readonly [K in keyof SchedulerHints]: SchedulerHints[K] } = {};
+  const linked: { -readonly [K in keyof SchedulerHints]: SchedulerHints[K] } = {};
   for (const [name, hint] of Object.entries(HINT_NAMES)) {
     if (!Object.hasOwn(raw, name)) continue;
     const ids = shareIdsOf(name, raw[name]);
-    for (const id of ids) await findShare(id);
+    const writable: string[] = [];
+    for (const id of ids) {
+      const share = await findShare(id);
+      if (auth.isAdmin || share.project_id === auth.projectId) writable.push(id);
+    }
     if (ids.length > 0) hints[hint] = ids;
+    if (writable.length > 0) linked[hint] = writable;
   }
   const onlyHost = Object.hasOwn(raw, 'only_host') ? raw.only_host : undefined;
   if (onlyHost !== undefined && onlyHost !== null && atLeast(ctx.microversion, '2.67')) {
@@ -55,7 +64,7 @@ export const createHintsOf = async (
     if (auth.isAdmin && onlyHost !== '') hints.onlyHost = onlyHost;
   }
   if (Object.keys(hints).length === 0) return { schedulerHints: null, metadata: given };
-  return { schedulerHints: hints, metadata: { ...given, ...affinityMetadataOf(hints) } };
+  return { schedulerHints: hints, metadata: { ...given, ...affinityMetadataOf(linked) } };
 };
 
 /** The ids one hint lists, lower-cased, each once, in the order given; 400 for a malformed one. */

@@ -3,6 +3,7 @@ import type { DocumentStore, Filter } from '#hawser/read-models';
 import {
   allTenantsParam,
   booleanParam,
+  matchesMetadata,
   nonNegativeParam,
   parseMetadataFilter,
 } from '../http/list-query.js';
@@ -72,11 +73,7 @@ export const listShares = async (
     if (query['description~'] !== undefined)
       filter.description = { $like: `%${query['description~']}%` };
   }
-  if (query.metadata !== undefined) {
-    for (const [key, value] of Object.entries(parseMetadataFilter(query.metadata))) {
-      filter[`metadata.${key}`] = value;
-    }
-  }
+  const metadata = query.metadata === undefined ? undefined : parseMetadataFilter(query.metadata);
   if (auth.isAdmin && query.host !== undefined) filter.host = query.host;
 
   const allTenants = auth.isAdmin && allTenantsParam(query.all_tenants);
@@ -111,6 +108,9 @@ export const listShares = async (
     }
   }
 
+  if (metadata !== undefined) {
+    shares = shares.filter((share) => matchesMetadata(share.metadata, metadata));
+  }
   if (atLeast(version, '2.35')) {
     const path = query.export_location_path;
     const locationId = query.export_location_id;

@@ -25,7 +25,7 @@ import {
   toBoolean,
   UpdateShareDto,
 } from '#hawser/api-contracts';
-import { isAffinityKey, type ShareStatus } from '#hawser/domain';
+import { isAffinityKey, ownValue, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
 import { Inject } from '@nestjs/common';
 import type { DocumentStore } from '#hawser/read-models';
@@ -204,7 +204,7 @@ export class SharesController {
   async metadataItem(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
     const doc = await this.shares.find(id, requireAuth(ctx));
-    const value = doc.metadata[key];
+    const value = ownValue(doc.metadata, key);
     if (value === undefined) throw notFoundError(`Metadata item was not found`);
     return { meta: { [key]: value } };
   }
@@ -232,7 +232,7 @@ export class SharesController {
     if (isAffinityKey(key) && !auth.isAdmin) {
       throw forbiddenError('Cannot set or update admin only metadata.');
     }
-    if (doc.metadata[key] === undefined) throw notFoundError('Metadata item was not found');
+    if (!Object.hasOwn(doc.metadata, key)) throw notFoundError('Metadata item was not found');
     await this.shares.run(doc.id, ctx, {
       type: 'ChangeShareMetadata',
       set: {},
@@ -251,7 +251,9 @@ export class SharesController {
     }
     // Replacing keeps admin-only keys for non-admins (reference 3.4.4).
     const unset = replace
-      ? Object.keys(doc.metadata).filter((k) => !(k in set) && (auth.isAdmin || !isAffinityKey(k)))
+      ? Object.keys(doc.metadata).filter(
+          (k) => !Object.hasOwn(set, k) && (auth.isAdmin || !isAffinityKey(k)),
+        )
       : [];
     await this.shares.run(doc.id, ctx, { type: 'ChangeShareMetadata', set, unset, now: now() });
     return { metadata: (await this.shares.find(doc.id, auth)).metadata };

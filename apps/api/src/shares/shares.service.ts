@@ -39,7 +39,12 @@ import {
   type ReadYourWrites,
 } from '#hawser/platform';
 import { commandContextOf } from '../http/command-context.js';
-import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import {
+  badRequest,
+  forbiddenError,
+  ManilaHttpError,
+  notFoundError,
+} from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
@@ -228,13 +233,16 @@ export class SharesService {
     );
   }
 
-  /** A rule on a share the caller may read; else 404. */
+  /**
+   * A rule on a share the caller may read; else the 404 of an unknown rule, which names the rule
+   * only: a rule of another project's private share does not tell that share's id.
+   */
   async findAccessRule(accessId: string, auth: AuthContext): Promise<AccessRuleDocument> {
     const rule = UUID.test(accessId)
       ? await this.documents.get<AccessRuleDocument>(ACCESS_RULES, accessId)
       : undefined;
-    if (!rule) throw notFoundError(`Access rule ${accessId} could not be found.`);
-    await this.find(rule.share_id, auth);
+    const share = rule && (await this.find(rule.share_id, auth).catch(unlessNotFound));
+    if (!rule || !share) throw notFoundError(`Access rule ${accessId} could not be found.`);
     return rule;
   }
 
@@ -338,6 +346,12 @@ export class SharesService {
     }
   }
 }
+
+/** Undefined for a 404, so a caller can answer its own; any other failure stands. */
+const unlessNotFound = (error: unknown): undefined => {
+  if (error instanceof ManilaHttpError && error.status === 404) return undefined;
+  throw error;
+};
 
 const isOverGigabytesQuota = (error: unknown): error is Error =>
   error instanceof DomainError &&

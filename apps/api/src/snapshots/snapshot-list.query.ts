@@ -1,7 +1,7 @@
 import { toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore, Filter } from '#hawser/read-models';
-import { nonNegativeParam, parseMetadataFilter } from '../http/list-query.js';
+import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../http/list-query.js';
 import { badRequest } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
 
@@ -72,25 +72,31 @@ export const listSnapshots = async (
       filter.description = { $like: `%${query['description~']}%` };
     }
   }
-  if (atLeast(version, '2.73') && query.metadata !== undefined) {
-    for (const [key, value] of Object.entries(parseMetadataFilter(query.metadata))) {
-      filter[`metadata.${key}`] = value;
-    }
-  }
+  const metadata =
+    atLeast(version, '2.73') && query.metadata !== undefined
+      ? parseMetadataFilter(query.metadata)
+      : undefined;
   const allTenants = auth.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;
   if (!allTenants) filter.project_id = auth.projectId;
   else if (query.project_id !== undefined) filter.project_id = query.project_id;
 
   if (!Number.isSafeInteger(offset)) return { snapshots: [], more: false };
-  // One more than asked tells whether a next page exists.
-  const found = await documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
-    sort: [
-      [sortField, sortDir === 'asc' ? 1 : -1],
-      ['id', 1],
-    ],
-    skip: offset,
-    ...(limit !== undefined && { limit: limit + 1 }),
-  });
+  const sort: [string, 1 | -1][] = [
+    [sortField, sortDir === 'asc' ? 1 : -1],
+    ['id', 1],
+  ];
+  // One more than asked tells whether a next page exists. A metadata filter is matched after the
+  // read (see matchesMetadata), so the page is cut after it.
+  const found =
+    metadata === undefined
+      ? await documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
+          sort,
+          skip: offset,
+          ...(limit !== undefined && { limit: limit + 1 }),
+        })
+      : (await documents.find<SnapshotDocument>(SNAPSHOTS, filter, { sort }))
+          .filter((doc) => matchesMetadata(doc.metadata ?? {}, metadata))
+          .slice(offset, limit === undefined ? undefined : offset + limit + 1);
   const more = limit !== undefined && found.length > limit;
   return { snapshots: more ? found.slice(0, limit) : found, more };
 };

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import type { Request } from 'express';
+import { ownValue } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
@@ -21,7 +22,7 @@ export class SnapshotMetadataController {
 
   @Get(':id/metadata/:key')
   async item(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
-    const value = metadataOf(await this.snapshot(req, id))[key];
+    const value = ownValue(metadataOf(await this.snapshot(req, id)), key);
     if (value === undefined) throw notFoundError('Metadata item was not found');
     return { meta: { [key]: value } };
   }
@@ -40,14 +41,14 @@ export class SnapshotMetadataController {
   @Delete(':id/metadata/:key')
   async remove(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const doc = await this.snapshot(req, id);
-    if (metadataOf(doc)[key] === undefined) throw notFoundError('Metadata item was not found');
+    if (!Object.hasOwn(metadataOf(doc), key)) throw notFoundError('Metadata item was not found');
     await this.run(req, doc, {}, [key]);
   }
 
   private async change(req: Request, id: string, body: unknown, replace: boolean) {
     const doc = await this.snapshot(req, id);
     const set = metadataFromBody(body);
-    const unset = replace ? Object.keys(metadataOf(doc)).filter((k) => !(k in set)) : [];
+    const unset = replace ? Object.keys(metadataOf(doc)).filter((k) => !Object.hasOwn(set, k)) : [];
     await this.run(req, doc, set, unset);
     return { metadata: metadataOf(await this.snapshot(req, id)) };
   }

@@ -37,7 +37,7 @@ export const validateExtraSpecs = (
   specs: ExtraSpecs,
   { requireDhss }: { requireDhss: boolean },
 ) => {
-  if (requireDhss && !(REQUIRED_SPEC in specs)) {
+  if (requireDhss && !Object.hasOwn(specs, REQUIRED_SPEC)) {
     throw invalid(`Required extra specification ${REQUIRED_SPEC} is missing.`);
   }
   for (const [key, value] of Object.entries(specs)) {

@@ -1,4 +1,5 @@
 import { invalid } from '../shared/domain-error.js';
+import { ownValue, withChanges } from '../shared/string-map.js';
 import { isAffinityKey } from './share-affinity.js';
 
 const METADATA_KEY_MAX = 255;
@@ -14,8 +15,8 @@ export const metadataChange = (
   unset: readonly string[],
 ): { set: Record<string, string>; unset: string[] } | null => {
   validateMetadata(set);
-  const removed = unset.filter((key) => key in current && !(key in set));
-  const changed = Object.entries(set).filter(([key, value]) => current[key] !== value);
+  const removed = unset.filter((key) => Object.hasOwn(current, key) && !Object.hasOwn(set, key));
+  const changed = Object.entries(set).filter(([key, value]) => ownValue(current, key) !== value);
   if (changed.length === 0 && removed.length === 0) return null;
   return { set: Object.fromEntries(changed), unset: removed };
 };
@@ -24,11 +25,7 @@ export const metadataChange = (
 export const applyMetadataChange = (
   current: Readonly<Record<string, string>>,
   change: { readonly set: Record<string, string>; readonly unset: readonly string[] },
-): Record<string, string> => {
-  const metadata: Record<string, string> = { ...current, ...change.set };
-  for (const key of change.unset) delete metadata[key];
-  return metadata;
-};
+): Record<string, string> => withChanges(current, change.set, change.unset);
 
 /** Manila's limits on metadata keys and values (shares, snapshots, access rules). */
 export const validateMetadata = (

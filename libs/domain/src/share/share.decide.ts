@@ -158,7 +158,9 @@ export const decideShare = (command: ShareCommand, state: ShareState): ShareEven
       ];
     case 'ChangeShareMetadata': {
       validateShareMetadata(command.set);
-      const unset = command.unset.filter((key) => key in state.metadata && !(key in command.set));
+      const unset = command.unset.filter(
+        (key) => Object.hasOwn(state.metadata, key) && !Object.hasOwn(command.set, key),
+      );
       if (Object.keys(command.set).length === 0 && unset.length === 0) return [];
       return [
         { type: 'ShareMetadataChanged', data: { set: command.set, unset, updatedAt: command.now } },

@@ -1,4 +1,5 @@
 import { assertNever } from '../shared/decider.js';
+import { withChanges } from '../shared/string-map.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessRuleState } from './share-access.state.js';
 import { evolveAccess, withdrawInstanceFromRules } from './share-access.evolve.js';
@@ -231,9 +232,7 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
         isPublic: event.data.isPublic ?? state.isPublic,
       };
     case 'ShareMetadataChanged': {
-      const metadata: Record<string, string> = { ...state.metadata, ...event.data.set };
-      for (const key of event.data.unset) delete metadata[key];
-      return { ...state, metadata };
+      return { ...state, metadata: withChanges(state.metadata, event.data.set, event.data.unset) };
     }
     case 'ShareStatusReset':
       return updateInstance(state, event.data.instanceId, (i) => ({

@@ -37,7 +37,13 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
 
   const run = (shareId: string, command: ShareCommand, commandId: string) =>
     commands.handle(shareDecider, shareStream(shareId), command, { commandId });
-  const request = async (shareId: string, hints: SchedulerHints | null = null, host?: string) => {
+  /** `listed`: the hints the new share's metadata lists (the API leaves out what it may not link). */
+  const request = async (
+    shareId: string,
+    hints: SchedulerHints | null = null,
+    host?: string,
+    listed = hints,
+  ) => {
     await run(
       shareId,
       {
@@ -53,7 +59,7 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
         shareType: { id: 't1', name: 'default', extraSpecs: {} },
         capabilities: capabilitiesOf({}),
         availabilityZone: null,
-        metadata: affinityMetadataOf(hints),
+        metadata: affinityMetadataOf(listed),
         isPublic: false,
         snapshotId: null,
         schedulerHints: hints,
@@ -124,6 +130,19 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
 
     expect(await metadataOf(N)).toEqual({ __affinity_different_host: A });
     expect(await metadataOf(A)).toEqual({ __affinity_different_host: N });
+  });
+
+  it("given a hint its metadata does not list (another project's share), when the request is handled, then only the listed share is linked", async () => {
+    await request(A);
+    await request(B);
+    const requested = await request(N, { sameHost: [A, B] }, undefined, { sameHost: [B] });
+
+    await affinityLinksProcessManager(commands, () => now).handle(requested);
+
+    expect(await metadataOf(A)).toEqual({});
+    expect(await changesOf(A)).toEqual([]);
+    expect(await metadataOf(B)).toEqual({ __affinity_same_host: N });
+    expect(await metadataOf(N)).toEqual({ __affinity_same_host: B });
   });
 
   it('given linked shares, when one is deleted and the deletion handled twice, then the others lose its id once, whatever its own metadata says', async () => {

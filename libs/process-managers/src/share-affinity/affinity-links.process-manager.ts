@@ -18,8 +18,11 @@ import { reactionContext } from '../runtime/reaction-context.js';
 /**
  * The symmetric side of scheduler hints (reference 7.2, 7.5), each change on the stream of the
  * share it concerns:
- * - ShareRequested with hints: every share named gets the new share's id under the same key; a
- *   named share that is gone by now is taken off the new share's list instead.
+ * - ShareRequested with hints: every share named that the new share's metadata lists (the API
+ *   lists only the shares the requester may write: its project's, or any for an admin) gets
+ *   the new share's id under the same key; a named share that is gone by now is taken off the
+ *   new share's list instead. Another project's share named by a member guides the placement
+ *   only and is not written to.
  * - ShareDeleted: every share the deleted one lists (its own hints and the links others made to
  *   it) loses the deleted share's id.
  * Command ids derive from the event and the share concerned, and links are idempotent by state,
@@ -38,9 +41,11 @@ export const affinityLinksProcessManager = (
       applied(commands, target, command, ctx(purpose));
 
     if (event.type === 'ShareRequested') {
-      const hints = (event.data as ShareRequested['data']).schedulerHints;
+      const { schedulerHints: hints, metadata } = event.data as ShareRequested['data'];
       for (const hint of AFFINITY_HINTS) {
+        const recorded = new Set(linkedShareIds(metadata[AFFINITY_KEYS[hint]]));
         for (const other of new Set(hints?.[hint] ?? [])) {
+          if (!recorded.has(other)) continue;
           const linked = await send(
             other,
             { type: 'LinkAffinity', hint, shareId, now: clock() },

@@ -7,13 +7,17 @@ export function mongoField(field: string): string {
   return field === 'id' ? '_id' : field;
 }
 
-/** The port's filter as a MongoDB query; the operators mean the same in both. */
+/**
+ * The port's filter as a MongoDB query; the operators mean the same in both. Built from entries,
+ * so a field named `__proto__` stays a field instead of replacing the query's prototype.
+ */
 export function mongoFilter(filter: Filter | undefined): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
-  for (const [field, condition] of Object.entries(filter ?? {})) {
-    query[mongoField(field)] = mongoCondition(field, condition);
-  }
-  return query;
+  return Object.fromEntries(
+    Object.entries(filter ?? {}).map(([field, condition]) => [
+      mongoField(field),
+      mongoCondition(field, condition),
+    ]),
+  );
 }
 
 function mongoCondition(field: string, condition: FieldCondition): unknown {

@@ -66,6 +66,8 @@ const lookUp = (capabilities: unknown, path: readonly string[]): unknown => {
   let value = capabilities;
   for (const part of path) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    // Only what the pool reported: an inherited `constructor` or `toString` is no capability.
+    if (!Object.hasOwn(value, part)) return null;
     value = (value as Record<string, unknown>)[part];
     if (value === null || value === undefined) return null;
   }

@@ -1,5 +1,9 @@
 import type { CapabilityMap } from './pool-capabilities.js';
 
+/** A capability the pool reported itself: a spec named `constructor` finds none on any pool. */
+const ownCapability = (capabilities: CapabilityMap, key: string): unknown =>
+  Object.hasOwn(capabilities, key) ? capabilities[key] : undefined;
+
 /**
  * One capability key across all pools, as small integer ids of its distinct values: matching a
  * share-type requirement then costs one match per distinct value and one array read per pool,
@@ -20,13 +24,13 @@ export class CapabilityValueColumn {
   ) {
     this.ids = new Int32Array(Math.max(capabilities.length, size, 1));
     for (let row = 0; row < size; row++) {
-      this.ids[row] = this.idOf((capabilities[row] as CapabilityMap)[key]);
+      this.ids[row] = this.idOf(ownCapability(capabilities[row] as CapabilityMap, key));
     }
   }
 
   /** Records a pool's new value (after a report). */
   update(row: number, capabilities: CapabilityMap): void {
-    this.ids[row] = this.idOf(capabilities[this.key]);
+    this.ids[row] = this.idOf(ownCapability(capabilities, this.key));
   }
 
   /** Makes room for rows appended to the pool table (their ids arrive with their reports). */
