@@ -257,7 +257,10 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   QuotaReserved: {
     category: 'quota',
     version: 1,
-    meaning: 'Usage counted for one holder (a share, a snapshot) before it is created.',
+    meaning:
+      'Usage counted for one holder (a share, a snapshot) before it is created. A request ' +
+      'names the share whose stream must record it (requestShareId, optional field, added ' +
+      'compatibly): unclaimed there within the bound, the reservation expires.',
   },
   QuotaReleased: {
     category: 'quota',
@@ -267,7 +270,10 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   QuotaAdjusted: {
     category: 'quota',
     version: 1,
-    meaning: "A holder's usage changed while it exists (an extend; a finished shrink).",
+    meaning:
+      "A holder's usage changed while it exists (an extend; a finished shrink). An extend's " +
+      'names its share (requestShareId, optional field, added compatibly): unclaimed there ' +
+      'within the bound, it is reverted.',
   },
   QuotaAdjustmentReverted: {
     category: 'quota',
@@ -285,6 +291,13 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
     meaning: "Keys of an access rule's metadata (2.45) were set or unset.",
   },
   UserMessageDeleted: { category: 'message', version: 1, meaning: 'A user deleted a message.' },
+  ReservationExpired: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "A request's quota reservation expired before the request was recorded on the share: " +
+      'the request is refused if it still comes, and the reservation is released.',
+  },
   ...REPLICA_EVENT_CATALOGUE,
 };
 

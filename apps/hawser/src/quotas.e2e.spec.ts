@@ -217,42 +217,6 @@ describe('quota sets over HTTP (given a share type)', () => {
   });
 });
 
-describe('a share request refused after its reservation', () => {
-  let hawser: HawserTestServer;
-  beforeAll(async () => {
-    hawser = await startHawser();
-    await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-  });
-  afterAll(() => hawser.close());
-
-  it('gives the reservation back', async () => {
-    const refused = await hawser.request(
-      'POST',
-      '/v2/shares',
-      {
-        share: {
-          share_proto: 'NFS',
-          size: 2,
-          share_type: 'default',
-          metadata: { ['k'.repeat(256)]: 'v' },
-        },
-      },
-      { token: MEMBER },
-    );
-    expect(refused.status).toBe(400);
-    const quota = await hawser.request('GET', `/v2/quota-sets/${PROJECT}/detail`);
-    expect(quota.body.quota_set.shares.in_use).toBe(0);
-    expect(quota.body.quota_set.gigabytes.in_use).toBe(0);
-    const audit = await hawser.request('GET', `/hawser/v1/streams/quota-${PROJECT}`);
-    expect(audit.body.events.map((e: { type: string }) => e.type)).toEqual([
-      'QuotaReserved',
-      'QuotaReleased',
-    ]);
-  });
-});
-
 describe('quota of snapshots, extends and shrinks (given a share whose first extend fails)', () => {
   const OWNER = '66666666666666666666666666666666';
   const OWNER_MEMBER = `dave:${OWNER}:member`;

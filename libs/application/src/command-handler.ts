@@ -120,6 +120,20 @@ export class CommandHandler {
     return undefined;
   }
 
+  /**
+   * Decides `command` on the stream as it is now, appending nothing: the events it would bring,
+   * or the DomainError it is refused with. A use case that reserves elsewhere first (quota) asks
+   * this before, so a request its decision refuses reserves nothing.
+   */
+  async decideOnly<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    command: Command,
+  ): Promise<readonly Event[]> {
+    const { state } = await this.loadFolded(decider, streamId);
+    return decider.decide(command, state);
+  }
+
   async handle<State, Command, Event extends DomainEvent>(
     decider: Decider<State, Command, Event>,
     streamId: string,

@@ -1,1 +1,2 @@
 export * from './command-handler.js';
+export * from './fault-injection.js';

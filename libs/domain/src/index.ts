@@ -43,3 +43,4 @@ export * from './share/share-replica.commands.js';
 export * from './share/share-replica.state.js';
 export * from './share/share-affinity.js';
 export * from './share/share-affinity.commands.js';
+export * from './quota/reservation-expiry.js';

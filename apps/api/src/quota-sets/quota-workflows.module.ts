@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { QuotaReleaseWorkflow } from './quota-release.workflow.js';
+import { ReservationExpiryWorkflow } from './reservation-expiry.workflow.js';
 
 /** The quota's process managers; imported by the process that owns the quota API. */
-@Module({ providers: [QuotaReleaseWorkflow] })
+@Module({ providers: [QuotaReleaseWorkflow, ReservationExpiryWorkflow] })
 export class QuotaWorkflowsModule {}

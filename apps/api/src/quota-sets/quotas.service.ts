@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, type CommandContext } from '#hawser/application';
+import { CommandHandler, faultInjectionPoint, type CommandContext } from '#hawser/application';
 import {
   derivedId,
   effectiveLimits,
@@ -43,13 +43,16 @@ export class QuotasService {
   /**
    * Counts `deltas` for a holder (a share id, a snapshot id, ...) against the project's limits,
    * as one append at the quota stream's revision; over a limit it is Manila's 413 and nothing is
-   * written. Counting the same holder again counts nothing.
+   * written. Counting the same holder again counts nothing. The request must then be recorded on
+   * `requestShareId`'s stream, holding the holder id as its reservation (`requestHolding`):
+   * unclaimed after HAWSER_RESERVATION_EXPIRE_S, the reservation expires.
    */
   async reserve(
     projectId: string,
     holderId: string,
     holderKind: QuotaHolderKind,
     deltas: QuotaDeltas,
+    requestShareId: string,
     ctx: CommandContext,
   ): Promise<void> {
     await this.commands.handle(
@@ -62,11 +65,13 @@ export class QuotasService {
         holderKind,
         deltas,
         defaults: this.defaults,
+        requestShareId,
         now: new Date().toISOString(),
       },
       ctx,
       { retryOnConflict: RESERVATION_RETRIES },
     );
+    faultInjectionPoint(`after-quota-reserved:${holderKind}`);
   }
 
   /** Stops counting a holder's usage; releasing twice releases once. */
@@ -81,18 +86,20 @@ export class QuotasService {
   }
 
   /**
-   * Counts `deltas` for a holder, then runs `create`; when `create` fails the holder is released,
-   * so a refused request leaves no usage behind.
+   * Counts `deltas` for a holder, then runs `create` (which records the request on
+   * `requestShareId`'s stream); when `create` fails the holder is released, so a refused request
+   * leaves no usage behind.
    */
   async reservingFor<T>(
     projectId: string,
     holderId: string,
     holderKind: QuotaHolderKind,
     deltas: QuotaDeltas,
+    requestShareId: string,
     ctx: CommandContext,
     create: () => Promise<T>,
   ): Promise<T> {
-    await this.reserve(projectId, holderId, holderKind, deltas, ctx);
+    await this.reserve(projectId, holderId, holderKind, deltas, requestShareId, ctx);
     try {
       return await create();
     } catch (error) {
@@ -106,7 +113,9 @@ export class QuotasService {
 
   /**
    * Counts a change of an existing holder's usage (an extend), then runs `change`; when `change`
-   * fails the adjustment is reverted. The adjustment id is the command's id.
+   * fails the adjustment is reverted. The adjustment id is the command's id, which `change`
+   * records on the share's stream as its reservation: unclaimed there after
+   * HAWSER_RESERVATION_EXPIRE_S, the adjustment is reverted.
    */
   async adjustingFor<T>(
     projectId: string,
@@ -126,11 +135,13 @@ export class QuotasService {
         adjustmentId,
         deltas,
         defaults: this.defaults,
+        requestShareId: holderId,
         now: new Date().toISOString(),
       },
       ctx,
       { retryOnConflict: RESERVATION_RETRIES },
     );
+    faultInjectionPoint('after-quota-reserved:extend');
     try {
       return await change();
     } catch (error) {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler } from '#hawser/application';
+import { CommandHandler, faultInjectionPoint } from '#hawser/application';
 import type { CreateShareReplicaDto } from '#hawser/api-contracts';
 import {
   derivedId,
+  requestHolding,
   shareDecider,
   shareStream,
   type QuotaDeltas,
@@ -106,6 +107,15 @@ export class ShareReplicasService {
     }
 
     const replicaId = randomUUID();
+    const request: ShareCommand = {
+      type: 'RequestReplica',
+      replicaId,
+      availabilityZone: zone?.name ?? null,
+      ...(onlyHost !== undefined && { onlyHost }),
+      now: new Date().toISOString(),
+    };
+    // Whatever the decision refuses is refused before anything is counted.
+    await this.commands.decideOnly(shareDecider, shareStream(share.id), request);
     // The quota counts the replica before it exists; a request that then fails gives it back.
     const quotaContext = commandContextOf(ctx);
     await this.quotas.reserve(
@@ -113,18 +123,13 @@ export class ShareReplicasService {
       replicaId,
       'share_replica',
       replicaCreationDeltas(share.size),
+      share.id,
       quotaContext,
     );
     const requested = this.commands.handle(
-      shareDecider,
+      requestHolding(replicaId),
       shareStream(share.id),
-      {
-        type: 'RequestReplica',
-        replicaId,
-        availabilityZone: zone?.name ?? null,
-        ...(onlyHost !== undefined && { onlyHost }),
-        now: new Date().toISOString(),
-      },
+      request,
       commandContextOf(ctx),
       { retryOnConflict: CONFLICT_RETRIES },
     );
@@ -136,6 +141,7 @@ export class ShareReplicasService {
       });
       throw error;
     });
+    faultInjectionPoint('after-request-recorded:share_replica');
     await this.readYourWrites.waitFor(result.position);
     // The replica as this request left it: the scheduler may have moved on already.
     const replica = result.state.instances.find((i) => i.id === replicaId);

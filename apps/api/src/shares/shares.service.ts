@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, type CommandContext } from '#hawser/application';
+import { CommandHandler, faultInjectionPoint, type CommandContext } from '#hawser/application';
 import {
   toBoolean,
   toPositiveInteger,
@@ -13,11 +13,15 @@ import {
   derivedId,
   DomainError,
   parseBoolean,
+  requestHolding,
   shareCreationDeltas,
   shareDecider,
   shareResizeDeltas,
   shareStream,
+  type Decider,
   type ShareCommand,
+  type ShareEvent,
+  type ShareState,
 } from '#hawser/domain';
 import {
   ACCESS_RULES,
@@ -133,34 +137,37 @@ export class SharesService {
     const hints = await createHintsOf(dto, ctx, auth, (id) => this.find(id, auth));
 
     const shareId = randomUUID();
+    const request: ShareCommand = {
+      type: 'RequestShare',
+      shareId,
+      instanceId: randomUUID(),
+      projectId: auth.projectId,
+      userId: auth.userId,
+      name: dto.display_name ?? dto.name ?? null,
+      description: dto.display_description ?? dto.description ?? null,
+      size,
+      shareProto: proto,
+      shareType: { id: shareType.id, name: shareType.name, extraSpecs: shareType.extra_specs },
+      capabilities: capabilitiesOf(shareType.extra_specs),
+      availabilityZone: clone?.availabilityZone ?? zone?.name ?? null,
+      metadata: hints.metadata,
+      isPublic,
+      snapshotId: clone?.source.snapshotId ?? null,
+      ...(clone && { snapshotSource: clone.source }),
+      schedulerHints: hints.schedulerHints,
+      createdAt: new Date().toISOString(),
+    };
+    // Whatever the decision refuses (metadata, size, ...) is refused before anything is counted.
+    await this.commands.decideOnly(shareDecider, shareStream(shareId), request);
     // The quota counts the share before it exists; a request that then fails gives it back.
     const quotaContext = commandContextOf(ctx);
     const replicated = Boolean(shareType.extra_specs.replication_type);
     const deltas = shareCreationDeltas(size, replicated);
-    await this.quotas.reserve(auth.projectId, shareId, 'share', deltas, quotaContext);
+    await this.quotas.reserve(auth.projectId, shareId, 'share', deltas, shareId, quotaContext);
     const requested = this.commands.handle(
-      shareDecider,
+      requestHolding(shareId),
       shareStream(shareId),
-      {
-        type: 'RequestShare',
-        shareId,
-        instanceId: randomUUID(),
-        projectId: auth.projectId,
-        userId: auth.userId,
-        name: dto.display_name ?? dto.name ?? null,
-        description: dto.display_description ?? dto.description ?? null,
-        size,
-        shareProto: proto,
-        shareType: { id: shareType.id, name: shareType.name, extraSpecs: shareType.extra_specs },
-        capabilities: capabilitiesOf(shareType.extra_specs),
-        availabilityZone: clone?.availabilityZone ?? zone?.name ?? null,
-        metadata: hints.metadata,
-        isPublic,
-        snapshotId: clone?.source.snapshotId ?? null,
-        ...(clone && { snapshotSource: clone.source }),
-        schedulerHints: hints.schedulerHints,
-        createdAt: new Date().toISOString(),
-      },
+      request,
       commandContextOf(ctx),
     );
     const result = await requested.catch(async (error: unknown) => {
@@ -168,6 +175,7 @@ export class SharesService {
       await this.quotas.release(auth.projectId, shareId, { ...quotaContext, commandId: releaseId });
       throw error;
     });
+    faultInjectionPoint('after-request-recorded:share');
     await this.readYourWrites.waitFor(result.position);
     return this.find(shareId, auth);
   }
@@ -178,9 +186,10 @@ export class SharesService {
     ctx: RequestContext,
     command: ShareCommand,
     commandContext: CommandContext = commandContextOf(ctx),
+    decider: Decider<ShareState, ShareCommand, ShareEvent> = shareDecider,
   ): Promise<void> {
     const result = await this.commands.handle(
-      shareDecider,
+      decider,
       shareStream(shareId),
       command,
       commandContext,
@@ -273,24 +282,30 @@ export class SharesService {
     }
     // One command id for the quota and the share, so the outcome finds the extend's adjustment.
     const commandContext = commandContextOf(ctx);
-    const resize = () =>
-      this.run(
-        share.id,
-        ctx,
-        {
-          type: 'ResizeShare',
-          direction,
-          newSize,
-          capacityCheck: direction === 'extend' && !forced,
-          now: new Date().toISOString(),
-        },
-        commandContext,
-      );
+    const command: ShareCommand = {
+      type: 'ResizeShare',
+      direction,
+      newSize,
+      capacityCheck: direction === 'extend' && !forced,
+      now: new Date().toISOString(),
+    };
     // An extend counts its gigabytes before it starts (and gives them back if it is refused); a
     // shrink counts fewer once it has succeeded (the quota-release process manager).
     if (direction !== 'extend' || newSize <= share.size || share.status !== 'available') {
-      return resize();
+      return this.run(share.id, ctx, command, commandContext);
     }
+    // Whatever the decision refuses is refused before anything is counted.
+    await this.commands.decideOnly(shareDecider, shareStream(share.id), command);
+    const resize = async () => {
+      await this.run(
+        share.id,
+        ctx,
+        command,
+        commandContext,
+        requestHolding(commandContext.commandId),
+      );
+      faultInjectionPoint('after-request-recorded:extend');
+    };
     const instances = (await this.documents.get<ShareRecord>(SHARES, share.id))?.state.instances;
     const deltas = shareResizeDeltas(
       newSize - share.size,

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler } from '#hawser/application';
+import { CommandHandler, faultInjectionPoint } from '#hawser/application';
 import type { CreateSnapshotDto } from '#hawser/api-contracts';
 import {
+  requestHolding,
   shareDecider,
   shareStream,
   snapshotCreationDeltas,
+  type Decider,
   type ShareCommand,
+  type ShareEvent,
+  type ShareState,
 } from '#hawser/domain';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
@@ -53,32 +57,43 @@ export class SnapshotsService {
       );
     }
     const snapshotId = randomUUID();
+    const request: ShareCommand = {
+      type: 'RequestSnapshot',
+      snapshotId,
+      projectId: auth.projectId,
+      userId: auth.userId,
+      name: dto.display_name ?? dto.name ?? null,
+      description: dto.display_description ?? dto.description ?? null,
+      metadata: atLeast(ctx.microversion, '2.73') ? (dto.metadata ?? {}) : {},
+      now: new Date().toISOString(),
+    };
+    // Whatever the decision refuses (metadata, status, ...) is refused before anything is counted.
+    await this.commands.decideOnly(shareDecider, shareStream(share.id), request);
     // Counted against the caller's project, the snapshot's own (as Manila does).
     await this.quotas.reservingFor(
       auth.projectId,
       snapshotId,
       'snapshot',
       snapshotCreationDeltas(share.size),
+      share.id,
       commandContextOf(ctx),
-      () =>
-        this.run(share.id, ctx, {
-          type: 'RequestSnapshot',
-          snapshotId,
-          projectId: auth.projectId,
-          userId: auth.userId,
-          name: dto.display_name ?? dto.name ?? null,
-          description: dto.display_description ?? dto.description ?? null,
-          metadata: atLeast(ctx.microversion, '2.73') ? (dto.metadata ?? {}) : {},
-          now: new Date().toISOString(),
-        }),
+      async () => {
+        await this.run(share.id, ctx, request, requestHolding(snapshotId));
+        faultInjectionPoint('after-request-recorded:snapshot');
+      },
     );
     return this.find(snapshotId, auth);
   }
 
   /** Runs a command on the snapshot's share and waits until the read models show it. */
-  async run(shareId: string, ctx: RequestContext, command: ShareCommand): Promise<void> {
+  async run(
+    shareId: string,
+    ctx: RequestContext,
+    command: ShareCommand,
+    decider: Decider<ShareState, ShareCommand, ShareEvent> = shareDecider,
+  ): Promise<void> {
     const result = await this.commands.handle(
-      shareDecider,
+      decider,
       shareStream(shareId),
       command,
       commandContextOf(ctx),

@@ -75,6 +75,16 @@ export class HawserProcess {
     await this.stopWith('SIGKILL');
   }
 
+  /** How the process ended, once it has: its signal (a fault-injection kill: SIGKILL) or code. */
+  exited(): Promise<NodeJS.Signals | number | null> {
+    const child = this.child;
+    if (!child) return Promise.resolve(null);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return Promise.resolve(child.signalCode ?? child.exitCode);
+    }
+    return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  }
+
   async stop(): Promise<number | null> {
     return this.stopWith('SIGTERM');
   }

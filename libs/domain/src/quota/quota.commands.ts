@@ -26,6 +26,8 @@ export type QuotaCommand =
       holderKind: QuotaHolderKind;
       deltas: QuotaDeltas;
       defaults: QuotaLimits;
+      /** A user's request: the share whose stream must record it before the reservation expires. */
+      requestShareId?: string;
       now: string;
     }
   | { type: 'ReleaseQuota'; projectId: string; holderId: string; now: string }
@@ -38,6 +40,8 @@ export type QuotaCommand =
       /** Signed amounts; only increases are checked against the limits. */
       deltas: QuotaDeltas;
       defaults: QuotaLimits;
+      /** A user's request: the share whose stream must record it before the adjustment expires. */
+      requestShareId?: string;
       now: string;
     }
   | {

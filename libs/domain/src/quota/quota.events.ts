@@ -21,6 +21,11 @@ export type QuotaReserved = DomainEvent<
     holderId: string;
     holderKind: QuotaHolderKind;
     deltas: QuotaDeltas;
+    /**
+     * Set for a user's request (absent in older events): the share whose stream must record the
+     * request; a reservation no request claims there within the bound expires.
+     */
+    requestShareId?: string;
     reservedAt: string;
   }
 >;
@@ -42,6 +47,8 @@ export type QuotaAdjusted = DomainEvent<
     holderId: string;
     adjustmentId: string;
     deltas: QuotaDeltas;
+    /** Set for a user's extend (absent in older events), as on QuotaReserved. */
+    requestShareId?: string;
     adjustedAt: string;
   }
 >;

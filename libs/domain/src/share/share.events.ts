@@ -115,6 +115,16 @@ export type ShareDeletionFailed = DomainEvent<
 /** The last instance is gone: the share no longer exists. */
 export type ShareDeleted = DomainEvent<'ShareDeleted', { shareId: string; deletedAt: string }>;
 
+/**
+ * The quota reservation of a request on this share (a create, snapshot, replica or extend, named
+ * by its reservation id) expired before the request was recorded here: that request is refused
+ * if it still comes, so nothing is created that the quota no longer counts.
+ */
+export type ReservationExpired = DomainEvent<
+  'ReservationExpired',
+  { reservationId: string; expiredAt: string }
+>;
+
 export type ShareEvent =
   | SnapshotEvent
   | FromSnapshotEvent
@@ -134,7 +144,8 @@ export type ShareEvent =
   | ShareDeletionRequested
   | ShareInstanceDeleted
   | ShareDeletionFailed
-  | ShareDeleted;
+  | ShareDeleted
+  | ReservationExpired;
 
 export type ShareEventType = ShareEvent['type'];
 

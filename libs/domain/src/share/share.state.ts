@@ -88,6 +88,8 @@ export interface ShareState {
   } | null;
   /** Replica bookkeeping; absent until the first replica is added. */
   readonly replication?: ReplicationState;
+  /** Requests whose quota reservation expired before they were recorded; absent when none. */
+  readonly expiredReservations?: readonly string[];
 }
 
 export const initialShareState = (): ShareState => ({
@@ -268,6 +270,11 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
       }));
     case 'ShareDeleted':
       return { ...state, lifecycle: 'deleted', instances: [] };
+    case 'ReservationExpired':
+      return {
+        ...state,
+        expiredReservations: [...(state.expiredReservations ?? []), event.data.reservationId],
+      };
     case 'SnapshotRequested':
     case 'SnapshotInstanceCreated':
     case 'SnapshotInstanceCreationFailed':

@@ -62,6 +62,11 @@ export interface HawserConfig {
   /** HAWSER_QUOTA_<RESOURCE> (e.g. HAWSER_QUOTA_SHARES): default quota limits, Manila's by default. */
   readonly quotaDefaults: QuotaLimits;
   /**
+   * HAWSER_RESERVATION_EXPIRE_S (default 300, at least 1): a quota reservation no request has
+   * claimed after this long is released (Manila's reservation_expire).
+   */
+  readonly reservationExpireS: number;
+  /**
    * HAWSER_AGGREGATE_SNAPSHOTS (default true): long streams (a project's quota) load from a
    * snapshot in `snapshots.sqlite` under the data directory; false replays them whole.
    */
@@ -74,6 +79,12 @@ const integer = (name: string, value: string | undefined, fallback: number): num
   if (!Number.isInteger(parsed) || parsed < 0) {
     throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(value)}`);
   }
+  return parsed;
+};
+
+const positiveInteger = (name: string, value: string | undefined, fallback: number): number => {
+  const parsed = integer(name, value, fallback);
+  if (parsed < 1) throw new Error(`${name} must be at least 1, not ${JSON.stringify(value)}`);
   return parsed;
 };
 
@@ -161,6 +172,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     300,
   ),
   quotaDefaults: quotaDefaultsFrom(env),
+  reservationExpireS: positiveInteger(
+    'HAWSER_RESERVATION_EXPIRE_S',
+    env.HAWSER_RESERVATION_EXPIRE_S,
+    300,
+  ),
 });
 
 export const HAWSER_CONFIG = Symbol('HAWSER_CONFIG');

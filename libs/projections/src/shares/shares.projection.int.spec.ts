@@ -51,6 +51,18 @@ const created = (instanceId: string): ShareEvent => ({
 });
 
 describe('shares and share-instances projections', () => {
+  it("given a stream holding only a refused request's fence, then no share is listed", () =>
+    projectionSpec(sharesProjection, shareInstancesProjection)
+      .given({
+        'share-s1': [{ type: 'ReservationExpired', data: { reservationId: 's1', expiredAt: at } }],
+        'share-s2': [requested('s2', 'i2')],
+      })
+      .then(async (docs) => {
+        expect(await docs.get(SHARES, 's1')).toBeUndefined();
+        expect((await docs.find(SHARES)).map((d) => d.id)).toEqual(['s2']);
+        expect((await docs.find(SHARE_INSTANCES)).map((d) => d.id)).toEqual(['i2']);
+      }));
+
   it('given a requested share, then it is listed as creating with the type capabilities', () =>
     projectionSpec(sharesProjection, shareInstancesProjection)
       .given({ 'share-s1': [requested('s1', 'i1')] })

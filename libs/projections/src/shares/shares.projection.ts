@@ -25,6 +25,7 @@ export const sharesProjection: Projection = {
     const before = previous?.state ?? initialShareState();
     const state = evolveShare(before, { type: event.type, data: event.data } as ShareEvent);
     if (state.lifecycle === 'deleted') ctx.delete(SHARES, shareId);
-    else ctx.put(SHARES, toShareRecord(state, event.revision));
+    // A stream that holds only a refused request's fence (ReservationExpired) is no share.
+    else if (state.lifecycle === 'active') ctx.put(SHARES, toShareRecord(state, event.revision));
   },
 };
