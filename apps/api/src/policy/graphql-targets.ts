@@ -9,15 +9,23 @@ export interface GraphqlTargetSource {
   of(parent: unknown, args: Readonly<Record<string, unknown>>): ResourceTarget | undefined;
 }
 
-/** The share a field hangs off (Share.events, Share.accessRules, ...). */
+const shareOf = (parent: unknown, readableWhenPublic: boolean): ResourceTarget | undefined => {
+  const share = parent as { projectId?: unknown; isPublic?: unknown } | undefined;
+  return typeof share?.projectId === 'string'
+    ? { projectId: share.projectId, isPublic: readableWhenPublic && share.isPublic === true }
+    : undefined;
+};
+
+/** The share a field hangs off (Share.replicas, Share.accessRules): public ones read by all. */
 export const parentShare: GraphqlTargetSource = {
   kind: 'share',
-  of: (parent) => {
-    const share = parent as { projectId?: unknown; isPublic?: unknown } | undefined;
-    return typeof share?.projectId === 'string'
-      ? { projectId: share.projectId, isPublic: share.isPublic === true }
-      : undefined;
-  },
+  of: (parent) => shareOf(parent, true),
+};
+
+/** The share a field hangs off, for its own project even when public (Share.events). */
+export const parentShareOwners: GraphqlTargetSource = {
+  kind: 'share',
+  of: (parent) => shareOf(parent, false),
 };
 
 /** A project named by an argument; absent, the rule is checked on the caller's own project. */

@@ -26,7 +26,8 @@ import {
 import type { ResourceTarget } from './policy-targets.js';
 
 /** Rules that read: refused on another project's resource, they answer 404, never 403. */
-const READ_RULE = /:(get\w*|index|show|detail|default|access_list|list_project_access)$/;
+const READ_RULE =
+  /:(get\w*|index|show|detail|default|access_get\w*|access_list|list_project_access)$/;
 
 export const isReadRule = (rule: string): boolean => READ_RULE.test(rule);
 

@@ -15,7 +15,7 @@ import type { EventStore } from '#hawser/eventstore';
 import { DOCUMENT_STORE, EVENT_STORE } from '#hawser/platform';
 import type { DocumentStore } from '#hawser/read-models';
 import { badRequest } from '../../http/manila-error.js';
-import { parentShare } from '../../policy/graphql-targets.js';
+import { parentShare, parentShareOwners } from '../../policy/graphql-targets.js';
 import { Policy } from '../../policy/route-policy.decorators.js';
 import { listShares } from '../../shares/share-list.query.js';
 import { SharesService } from '../../shares/shares.service.js';
@@ -124,7 +124,7 @@ export class SharesResolver {
     description:
       "Its history, oldest first: for admins and the share's project; the data is admin only.",
   })
-  @Policy('hawser:share_events:get', parentShare)
+  @Policy('hawser:share_events:get', parentShareOwners)
   async events(
     @Parent() share: Share,
     @Context() ctx: GraphqlContext,
