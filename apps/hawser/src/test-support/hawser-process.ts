@@ -75,6 +75,11 @@ export class HawserProcess {
     await this.stopWith('SIGKILL');
   }
 
+  /** Sends a signal that does not stop the process (SIGHUP: reload the policy file). */
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
   async stop(): Promise<number | null> {
     return this.stopWith('SIGTERM');
   }
