@@ -90,6 +90,7 @@ describe('policy files', () => {
       ['a null check', 'share:create:\n', 'share:create', /must be a string, not null/],
       ['a numeric check', '"share:create": 1\n', 'share:create', /not number/],
       ['a list check', '"share:create": [role:admin]\n', 'share:create', /not a list/],
+      ['a mapping check', '"share:create": {role: admin}\n', 'share:create', /not a mapping/],
       ['a numeric rule name', '42: "@"\n', undefined, /rule name 42 is not a string/],
       ['invalid YAML', '"share:create": "role:admin\n', undefined, /is not valid YAML/],
       ['a duplicate rule', 'a: "@"\na: "!"\n', undefined, /is not valid YAML.*unique/s],
@@ -117,6 +118,12 @@ describe('policy files', () => {
         if (rule) expect(error.message).toContain(`rule "${rule}"`);
       },
     );
+
+    it('when the file name is empty, then it reads as no file: the defaults alone', () => {
+      const policy = loadPolicy({ file: '', enforceNewDefaults: true });
+      expect(policy.authorize('share:create', readerOfA, shareOfA)).toBe(false);
+      expect(policy.authorize('share:create', memberOfA, shareOfA)).toBe(true);
+    });
 
     it('when the file does not exist, then the load is refused naming it', () => {
       file = join(directory, 'missing.yaml');
