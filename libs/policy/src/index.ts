@@ -12,6 +12,7 @@ export { PolicyEnforcer } from './enforcer/policy-enforcer.js';
 export { PolicyFileError } from './enforcer/policy-file-error.js';
 export { loadPolicy, type PolicyOptions } from './enforcer/load-policy.js';
 export { PolicyHolder, type PolicyReload } from './enforcer/policy-holder.js';
+export { policyNotAuthorizedMessage } from './enforcer/policy-not-authorized.js';
 
 // The check language, for tools that read check strings.
 export { parseCheck } from './check-language/check-parser.js';

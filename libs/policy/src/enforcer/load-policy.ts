@@ -9,7 +9,7 @@ import { readPolicyFile } from './policy-file.js';
 import { verifyRuleReferences } from './rule-references.js';
 
 export interface PolicyOptions {
-  /** A Manila-format policy.yaml whose rules replace the defaults; none: defaults only. */
+  /** A Manila-format policy.yaml whose rules replace the defaults; none or '': defaults only. */
   readonly file?: string;
   /** true: the secure-RBAC defaults; false: Zed's legacy `check or legacyCheck`. */
   readonly enforceNewDefaults: boolean;
@@ -23,7 +23,9 @@ export interface PolicyOptions {
  * file never half-applies.
  */
 export const loadPolicy = (options: PolicyOptions): PolicyEnforcer => {
-  const { file, enforceNewDefaults } = options;
+  const { enforceNewDefaults } = options;
+  // An empty setting (HAWSER_POLICY_FILE=) reads as unset.
+  const file = options.file === '' ? undefined : options.file;
   const definitions = options.rules ?? POLICY_RULES;
   const overrides = file === undefined ? new Map<string, string>() : readPolicyFile(file);
   const checks = new Map<string, CheckNode>();

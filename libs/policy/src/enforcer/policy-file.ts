@@ -45,11 +45,9 @@ const parseYaml = (file: string, text: string): unknown => {
   }
 };
 
-const typeOf = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'a list'
-      : value instanceof Map
-        ? 'a mapping'
-        : typeof value;
+const typeOf = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Map) return 'a mapping';
+  return typeof value;
+};
