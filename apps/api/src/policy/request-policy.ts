@@ -1,10 +1,14 @@
-import { withImpliedRoles, type PolicyEnforcer, type PolicyTarget } from '#hawser/policy';
+import {
+  policyNotAuthorizedMessage,
+  withImpliedRoles,
+  type PolicyEnforcer,
+  type PolicyTarget,
+} from '#hawser/policy';
 import { forbiddenError } from '../http/manila-error.js';
 import type { AuthContext } from '../http/request-context.js';
 
 /** Manila's refusal (oslo.policy's PolicyNotAuthorized). */
-export const policyRefusal = (rule: string) =>
-  forbiddenError(`Policy doesn't allow ${rule} to be performed.`);
+export const policyRefusal = (rule: string) => forbiddenError(policyNotAuthorizedMessage(rule));
 
 /**
  * The policy as one caller sees it, for the rules that depend on what a request asks
