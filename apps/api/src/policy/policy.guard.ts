@@ -29,7 +29,7 @@ import type { ResourceTarget } from './policy-targets.js';
 const READ_RULE =
   /:(get\w*|index|show|detail|default|access_get\w*|access_list|list_project_access)$/;
 
-export const isReadRule = (rule: string): boolean => READ_RULE.test(rule);
+const isReadRule = (rule: string): boolean => READ_RULE.test(rule);
 
 /**
  * The one place where policy is enforced, for every REST route, Manila action, GraphQL field and

@@ -24,7 +24,7 @@ export const policyHolderFor = (config: HawserConfig): PolicyHolder =>
  * is logged and the policy in force stays.
  */
 @Injectable()
-export class PolicyReloader implements OnModuleInit, OnApplicationShutdown {
+class PolicyReloader implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('policy');
   private readonly reload = () => {
     const result = this.policy.reload();

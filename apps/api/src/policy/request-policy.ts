@@ -21,7 +21,7 @@ export interface RequestPolicy {
   enforce(rule: string, target?: PolicyTarget): void;
 }
 
-export const callerTarget = (auth: AuthContext): PolicyTarget => ({
+const callerTarget = (auth: AuthContext): PolicyTarget => ({
   project_id: auth.projectId,
   user_id: auth.userId,
 });
