@@ -8,6 +8,7 @@ import { AvailabilityZonesController } from './availability-zones/availability-z
 import { ExportLocationsController } from './export-locations/export-locations.controller.js';
 import { GRAPHQL_PROVIDERS, GraphqlApiModule } from './graphql/graphql-api.module.js';
 import { AuthenticationModule } from './http/authentication.module.js';
+import { PolicyModule } from './policy/policy.module.js';
 import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
@@ -38,7 +39,7 @@ import { VersionsController } from './versions/versions.controller.js';
  * models and commands.
  */
 @Module({
-  imports: [AuthenticationModule, GraphqlApiModule],
+  imports: [AuthenticationModule, PolicyModule, GraphqlApiModule],
   controllers: [
     VersionsController,
     ShareTypesController,

@@ -1,7 +1,9 @@
 import { loadConfig } from '#hawser/platform';
 import { createApiApp } from './api.app.js';
+import { refuseBadPolicy } from './policy/refuse-bad-policy.js';
 
 const config = loadConfig();
+refuseBadPolicy(config);
 const app = await createApiApp(config);
 app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 await app.listen(config.port, config.bind);

@@ -1,10 +1,8 @@
-import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import { EVENT_STORE } from '#hawser/platform';
 import { badRequest } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
-import { contextOf } from '../http/request-context.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 
 const MAX_PAGE = 1000;
 
@@ -46,14 +44,13 @@ export class AuditController {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   @Get('events')
+  @Policy('hawser:events:get_all')
   async log(
-    @Req() req: Request,
     @Query('after') after?: string,
     @Query('limit') limit?: string,
     @Query('stream_prefix') streamPrefix?: string,
     @Query('event_type') eventType?: string,
   ) {
-    requireAdmin(contextOf(req), 'hawser:audit');
     const size = pageSize(limit);
     const events = await this.events.readAll({
       after: position('after', after),
@@ -71,14 +68,13 @@ export class AuditController {
   }
 
   @Get('streams/:streamId')
+  @Policy('hawser:streams:get')
   async stream(
-    @Req() req: Request,
     @Param('streamId') streamId: string,
     @Query('from_revision') fromRevision?: string,
     @Query('limit') limit?: string,
     @Query('direction') direction?: string,
   ) {
-    requireAdmin(contextOf(req), 'hawser:audit');
     if (direction !== undefined && direction !== 'forwards' && direction !== 'backwards') {
       throw badRequest('direction must be forwards or backwards');
     }

@@ -1,11 +1,9 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { PARKED_EVENTS, type ParkedEvent } from '#hawser/process-managers';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, WorkflowRunners } from '#hawser/platform';
 import { ManilaHttpError, notFoundError } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
-import { contextOf } from '../http/request-context.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 
 const view = (p: ParkedEvent) => ({
   id: p.id,
@@ -29,8 +27,8 @@ export class ParkedEventsController {
   ) {}
 
   @Get()
-  async list(@Req() req: Request) {
-    requireAdmin(contextOf(req), 'hawser:parked_events');
+  @Policy('hawser:parked_events:get_all')
+  async list() {
     const parked = await this.documents.find<ParkedEvent>(
       PARKED_EVENTS,
       {},
@@ -44,8 +42,8 @@ export class ParkedEventsController {
   /** Handles the event once more; 200 with `retried: true` when it went through this time. */
   @Post(':id/retry')
   @HttpCode(200)
-  async retry(@Req() req: Request, @Param('id') id: string) {
-    requireAdmin(contextOf(req), 'hawser:parked_events');
+  @Policy('hawser:parked_events:retry')
+  async retry(@Param('id') id: string) {
     const parked = await this.documents.get<ParkedEvent>(PARKED_EVENTS, id);
     if (!parked) throw notFoundError(`Parked event ${id} could not be found.`);
     const runner = this.workflows.runnerFor(parked.processManager);

@@ -1,9 +1,7 @@
-import { Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ProjectionRunner } from '#hawser/read-models';
 import { ManilaHttpError, notFoundError } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
-import { contextOf } from '../http/request-context.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 
 /** Read models as admins see them: how far each has read the log, and rebuilds on demand. */
 @Controller('hawser/v1/projections')
@@ -11,8 +9,8 @@ export class ProjectionsController {
   constructor(private readonly runner: ProjectionRunner) {}
 
   @Get()
-  list(@Req() req: Request) {
-    requireAdmin(contextOf(req), 'hawser:projections');
+  @Policy('hawser:projections:get_all')
+  list() {
     return { projections: this.runner.status() };
   }
 
@@ -22,8 +20,8 @@ export class ProjectionsController {
    */
   @Post(':name/rebuild')
   @HttpCode(200)
-  async rebuild(@Req() req: Request, @Param('name') name: string) {
-    requireAdmin(contextOf(req), 'hawser:projections');
+  @Policy('hawser:projections:rebuild')
+  async rebuild(@Param('name') name: string) {
     const current = this.runner.status().find((p) => p.name === name);
     if (!current) throw notFoundError(`Projection ${name} could not be found.`);
     if (current.rebuilding) {

@@ -11,10 +11,15 @@ import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { forbiddenError, notFoundError } from '../http/manila-error.js';
-import { requireAdmin, requireAuth } from '../http/policy.js';
+import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
+import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
+
+const theShare = share(fromParam('id'));
+const theInstance = shareInstance(fromParam('id'));
 
 const located = (instances: readonly ShareInstanceDocument[], locationId: string) => {
   for (const instance of instances) {
@@ -36,6 +41,7 @@ export class ExportLocationsController {
   ) {}
 
   @Get('shares/:id/export_locations')
+  @Policy('share_export_location:index', theShare)
   async ofShare(@Req() req: Request, @Param('id') id: string) {
     const { view, instances } = await this.shareInstances(req, id);
     const locations = instances.flatMap((i) => i.export_locations);
@@ -48,6 +54,7 @@ export class ExportLocationsController {
 
   /** A non-admin asking for an admin-only location is refused (403), as in Manila. */
   @Get('shares/:id/export_locations/:locationId')
+  @Policy('share_export_location:show', theShare)
   async oneOfShare(
     @Req() req: Request,
     @Param('id') id: string,
@@ -63,18 +70,20 @@ export class ExportLocationsController {
   }
 
   @Get('share_instances/:id/export_locations')
+  @Policy('share_instance_export_location:index', theInstance)
   async ofInstance(@Req() req: Request, @Param('id') id: string) {
-    const { view, instance } = await this.instance(req, id, 'index');
+    const { view, instance } = await this.instance(req, id);
     return { export_locations: instance.export_locations.map((l) => exportLocationView(l, view)) };
   }
 
   @Get('share_instances/:id/export_locations/:locationId')
+  @Policy('share_instance_export_location:show', theInstance)
   async oneOfInstance(
     @Req() req: Request,
     @Param('id') id: string,
     @Param('locationId') locationId: string,
   ) {
-    const { view, instance } = await this.instance(req, id, 'show');
+    const { view, instance } = await this.instance(req, id);
     const location = instance.export_locations.find((l) => l.id === locationId);
     if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
     return { export_location: exportLocationDetailView(location, instance, view) };
@@ -103,9 +112,8 @@ export class ExportLocationsController {
     return { view, instances: exportingInstances(instances, view) };
   }
 
-  private async instance(req: Request, id: string, action: 'index' | 'show') {
+  private async instance(req: Request, id: string) {
     const ctx = this.versioned(req);
-    requireAdmin(ctx, `share_instance_export_location:${action}`);
     const instance = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
     if (!instance) throw notFoundError(`Share instance '${id}' not found.`);
     return { view: viewContextOf(ctx), instance };

@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { GraphQLModule } from '@nestjs/graphql';
 import { DOCUMENT_STORE } from '#hawser/platform';
+import type { PolicyHolder } from '#hawser/policy';
 import type { DocumentStore } from '#hawser/read-models';
 import { AuthenticationModule } from '../http/authentication.module.js';
 import { AUTHENTICATOR, type Authenticator } from '../http/authenticator.js';
+import { PolicyModule } from '../policy/policy.module.js';
+import { POLICY_HOLDER } from '../policy/policy.tokens.js';
 import { graphqlOptions } from './graphql-options.js';
 import { CatalogueResolver } from './resolvers/catalogue.resolver.js';
 import { ReplicasResolver } from './resolvers/replicas.resolver.js';
@@ -32,10 +35,10 @@ export const GRAPHQL_PROVIDERS = [
   imports: [
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
-      imports: [AuthenticationModule],
-      inject: [AUTHENTICATOR, DOCUMENT_STORE],
-      useFactory: (authenticator: Authenticator, documents: DocumentStore) =>
-        graphqlOptions(authenticator, documents),
+      imports: [AuthenticationModule, PolicyModule],
+      inject: [AUTHENTICATOR, DOCUMENT_STORE, POLICY_HOLDER],
+      useFactory: (authenticator: Authenticator, documents: DocumentStore, policy: PolicyHolder) =>
+        graphqlOptions(authenticator, documents, policy),
     }),
   ],
 })

@@ -2,16 +2,24 @@ import type { ViewContext } from '#hawser/api-contracts';
 import type { DocumentStore } from '#hawser/read-models';
 import { MAX_VERSION } from '../http/microversion.js';
 import type { AuthContext, Microversion } from '../http/request-context.js';
+import type { RequestPolicy } from '../policy/request-policy.js';
 import { ReadModelLoaders } from './read-model.loaders.js';
 
 /** What every resolver of one GraphQL operation knows: the caller and the batched reads. */
 export interface GraphqlContext {
   readonly auth: AuthContext;
+  /** The caller's policy, as it stood when the operation started. */
+  readonly policy: RequestPolicy;
   readonly loaders: ReadModelLoaders;
 }
 
-export const graphqlContext = (auth: AuthContext, documents: DocumentStore): GraphqlContext => ({
+export const graphqlContext = (
+  auth: AuthContext,
+  policy: RequestPolicy,
+  documents: DocumentStore,
+): GraphqlContext => ({
   auth,
+  policy,
   loaders: new ReadModelLoaders(documents),
 });
 

@@ -3,9 +3,11 @@ import type { Request } from 'express';
 import { specifiedRules, validate, type ValidationRule } from 'graphql';
 import type { Context as WsContext, ServerOptions } from 'graphql-ws';
 import type { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
+import type { PolicyHolder } from '#hawser/policy';
 import type { DocumentStore } from '#hawser/read-models';
 import type { Authenticator } from '../http/authenticator.js';
 import { contextOf, type AuthContext } from '../http/request-context.js';
+import { requestPolicy } from '../policy/request-policy.js';
 import { graphqlContext, type GraphqlContext } from './graphql-context.js';
 import { maxComplexityRule } from './limits/query-complexity.rule.js';
 import { maxDepthRule } from './limits/query-depth.rule.js';
@@ -45,18 +47,24 @@ const isWsContext = (
 export const graphqlOptions = (
   authenticator: Authenticator,
   documents: DocumentStore,
+  policy: PolicyHolder,
 ): ApolloDriverConfig => ({
   path: GRAPHQL_PATH,
   autoSchemaFile: true,
   includeStacktraceInErrorResponses: false,
-  // Errors of field resolvers (a share's events) leave as GraphQL errors with their status too.
-  fieldResolverEnhancers: ['filters'],
+  // Field resolvers declare their policy rule too; their errors (a share's events) leave as
+  // GraphQL errors with their status.
+  fieldResolverEnhancers: ['guards', 'filters'],
   validationRules: [...queryLimitRules],
   context: (arg: { req?: Request } | WsContext<Record<string, unknown>, ConnectionExtra>) => {
     const auth = isWsContext(arg) ? arg.extra.auth : arg.req && contextOf(arg.req).auth;
     // The pipeline refuses unauthenticated requests and onConnect such connections.
     if (!auth) throw new Error('GraphQL request without an authenticated caller');
-    return graphqlContext(auth, documents) satisfies GraphqlContext;
+    return graphqlContext(
+      auth,
+      requestPolicy(policy.current, auth),
+      documents,
+    ) satisfies GraphqlContext;
   },
   subscriptions: { 'graphql-ws': subscriptionOptions(authenticator) },
 });

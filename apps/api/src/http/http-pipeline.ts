@@ -64,6 +64,8 @@ export const configureHttpPipeline = (
       urlProjectId,
       microversion: { major: 2, minor: 0, text: '2.0', experimental: false },
       auth: undefined,
+      policy: undefined,
+      action: undefined,
     };
     next();
   });

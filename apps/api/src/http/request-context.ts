@@ -1,4 +1,6 @@
 import type { Request } from 'express';
+import type { ChosenAction } from '../policy/manila-actions.js';
+import type { RequestPolicy } from '../policy/request-policy.js';
 
 export interface AuthContext {
   readonly userId: string;
@@ -23,6 +25,10 @@ export interface RequestContext {
   readonly urlProjectId: string | undefined;
   microversion: Microversion;
   auth: AuthContext | undefined;
+  /** The caller's policy, once the policy guard has passed the route's rule. */
+  policy: RequestPolicy | undefined;
+  /** The Manila action the policy guard chose for a `POST …/action` request. */
+  action: ChosenAction | undefined;
 }
 
 export type HawserRequest = Request & { hawser: RequestContext };

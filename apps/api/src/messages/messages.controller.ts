@@ -12,7 +12,11 @@ import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
+import { fromParam, message } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { listMessages } from './message-list.query.js';
+
+const theMessage = message(fromParam('id'));
 
 /** Manila's user messages (2.37+, reference 1.11 and 3.9): the caller's project unless admin. */
 @Controller('v2/messages')
@@ -25,6 +29,7 @@ export class MessagesController {
 
   /** A page of messages; `messages_links` points on when the page is full and more follow. */
   @Get()
+  @Policy('message:get_all')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = this.versioned(req);
     const { messages, more } = await listMessages(
@@ -49,6 +54,7 @@ export class MessagesController {
   }
 
   @Get(':id')
+  @Policy('message:get', theMessage)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = this.versioned(req);
     return { message: messageView(await this.find(ctx, id), viewContextOf(ctx)) };
@@ -57,6 +63,7 @@ export class MessagesController {
   /** Deleting is an event on the message's own stream, so the audit trail shows who did it. */
   @Delete(':id')
   @HttpCode(204)
+  @Policy('message:delete', theMessage)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = this.versioned(req);
     const message = await this.find(ctx, id);

@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { Public } from '../policy/route-policy.decorators.js';
 import { HAWSER_OPENAPI_DOCUMENT } from './hawser-openapi.document.js';
 
 /**
@@ -9,6 +10,7 @@ import { HAWSER_OPENAPI_DOCUMENT } from './hawser-openapi.document.js';
 @Controller('hawser/v1')
 export class OpenApiController {
   @Get('openapi.json')
+  @Public()
   document() {
     return HAWSER_OPENAPI_DOCUMENT;
   }

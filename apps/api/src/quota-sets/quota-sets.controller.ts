@@ -2,37 +2,38 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req } from 
 import type { Request } from 'express';
 import { quotaSetView } from '#hawser/api-contracts';
 import { commandContextOf } from '../http/command-context.js';
-import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
-import { requireAdmin, requireAuth } from '../http/policy.js';
+import { badRequest, notFoundError } from '../http/manila-error.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
+import { fromParam, project as projectNamed } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { parseQuotaSetUpdate } from './quota-set-update.js';
 import { QuotasService } from './quotas.service.js';
 
 const LEGACY_PREFIX = '/v2/os-quota-sets';
+const theProject = projectNamed(fromParam('project'));
 
-/**
- * Manila's quota sets (reference 1.10, 3.9): /quota-sets from 2.7, /os-quota-sets before.
- * Reads are for the project's own users and admins; changes are admin-only.
- */
+/** Manila's quota sets (reference 1.10, 3.9): /quota-sets from 2.7, /os-quota-sets before. */
 @Controller(['v2/quota-sets', 'v2/os-quota-sets'])
 export class QuotaSetsController {
   constructor(private readonly quotas: QuotasService) {}
 
   @Get(':project/defaults')
+  @Policy('quota_set:show', theProject)
   async defaults(@Req() req: Request, @Param('project') project: string) {
-    const ctx = this.readable(req, project);
+    const ctx = this.readable(req);
     return quotaSetView((r) => this.quotas.defaults[r], viewContextOf(ctx), project);
   }
 
   @Get(':project/detail')
+  @Policy('quota_set:show', theProject)
   async detail(
     @Req() req: Request,
     @Param('project') project: string,
     @Query() query: Record<string, string>,
   ) {
-    const ctx = this.readable(req, project, query);
+    const ctx = this.readable(req, query);
     if (!atLeast(ctx.microversion, '2.25')) throw notFoundError('The resource could not be found.');
     const { limits, inUse } = await this.quotas.figures(project);
     return quotaSetView(
@@ -44,12 +45,13 @@ export class QuotaSetsController {
   }
 
   @Get(':project')
+  @Policy('quota_set:show', theProject)
   async show(
     @Req() req: Request,
     @Param('project') project: string,
     @Query() query: Record<string, string>,
   ) {
-    const ctx = this.readable(req, project, query);
+    const ctx = this.readable(req, query);
     const { limits } = await this.quotas.figures(project);
     return quotaSetView(
       (r) => limits[r],
@@ -60,6 +62,7 @@ export class QuotaSetsController {
   }
 
   @Put(':project')
+  @Policy('quota_set:update', theProject)
   async update(
     @Req() req: Request,
     @Param('project') project: string,
@@ -67,7 +70,6 @@ export class QuotaSetsController {
     @Query() query: Record<string, string>,
   ) {
     const ctx = this.versioned(req);
-    requireAdmin(ctx, 'quota_set:update');
     refuseNarrowerQuotas(query);
     const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set', 400), ctx.microversion);
     // An update that names no limit changes nothing, and records nothing (as in Manila).
@@ -80,13 +82,13 @@ export class QuotaSetsController {
 
   @Delete(':project')
   @HttpCode(202)
+  @Policy('quota_set:delete', theProject)
   async remove(
     @Req() req: Request,
     @Param('project') project: string,
     @Query() query: Record<string, string>,
   ) {
     const ctx = this.versioned(req);
-    requireAdmin(ctx, 'quota_set:delete');
     refuseNarrowerQuotas(query);
     await this.quotas.resetLimits(project, commandContextOf(ctx));
   }
@@ -101,13 +103,8 @@ export class QuotaSetsController {
     return ctx;
   }
 
-  /** Reader rules: one's own project, or any for admins (authorize_project_context). */
-  private readable(req: Request, project: string, query: Record<string, string> = {}) {
+  private readable(req: Request, query: Record<string, string> = {}) {
     const ctx = this.versioned(req);
-    const auth = requireAuth(ctx);
-    if (!auth.isAdmin && auth.projectId !== project) {
-      throw forbiddenError(`Policy doesn't allow quota_set:show to be performed.`);
-    }
     if (query.user_id !== undefined && query.share_type !== undefined) {
       throw badRequest("'user_id' and 'share_type' values are mutually exclusive.");
     }

@@ -3,13 +3,14 @@ import type { Request } from 'express';
 import { poolDetailView, poolSummaryView } from '#hawser/api-contracts';
 import { listPools, type PoolView } from '#hawser/scheduler';
 import { badRequest, ManilaHttpError } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
+import { requireAuth } from '../http/policy.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { atLeast, contextOf } from '../http/request-context.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
 import { POOL_STATE_SOURCE, type PoolStateSource } from './pool-state.source.js';
 
 /**
- * GET /scheduler-stats/pools[/detail] (admin, reference 1.9 and 3.9): the scheduler's live
+ * GET /scheduler-stats/pools[/detail] (reference 1.9 and 3.9): the scheduler's live
  * pools, filtered by prefix-anchored regular expressions on name, host, backend and pool (any
  * other key excludes every pool) and, from 2.23, by a share type's extra specs.
  */
@@ -21,22 +22,20 @@ export class SchedulerStatsController {
   ) {}
 
   @Get()
+  @Policy('scheduler_stats:pools:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    return { pools: (await this.find(req, query, 'index')).map(poolSummaryView) };
+    return { pools: (await this.find(req, query)).map(poolSummaryView) };
   }
 
   @Get('detail')
+  @Policy('scheduler_stats:pools:detail')
   async detail(@Req() req: Request, @Query() query: Record<string, string>) {
-    return { pools: (await this.find(req, query, 'detail')).map(poolDetailView) };
+    return { pools: (await this.find(req, query)).map(poolDetailView) };
   }
 
-  private async find(
-    req: Request,
-    query: Record<string, string>,
-    action: 'index' | 'detail',
-  ): Promise<PoolView[]> {
+  private async find(req: Request, query: Record<string, string>): Promise<PoolView[]> {
     const ctx = contextOf(req);
-    const auth = requireAdmin(ctx, `scheduler_stats:pools:${action}`);
+    const auth = requireAuth(ctx);
     const filters = { ...query };
     let extraSpecs: Record<string, string> | undefined;
     // Before 2.23 share_type is no filter of its own: an unknown key, which excludes every pool.

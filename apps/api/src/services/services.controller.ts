@@ -5,7 +5,7 @@ import { BACKENDS, type BackendDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import { notFoundError } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { atLeast, contextOf } from '../http/request-context.js';
 import {
   lastReportOf,
@@ -30,17 +30,17 @@ export class ServicesController {
   ) {}
 
   @Get('services')
+  @Policy('service:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
-    requireAdmin(ctx, 'service:index');
     if (!atLeast(ctx.microversion, '2.7')) throw notFoundError('The resource could not be found.');
     return this.services(query);
   }
 
   @Get('os-services')
+  @Policy('service:index')
   async legacyList(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
-    requireAdmin(ctx, 'service:index');
     if (atLeast(ctx.microversion, '2.7')) throw notFoundError('The resource could not be found.');
     return this.services(query);
   }

@@ -5,17 +5,22 @@ import { notFoundError } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
 import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf } from '../http/request-context.js';
+import { accessRule, fromParam } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
+
+const theRule = accessRule(fromParam('id'));
 
 /**
  * An access rule's metadata (2.45+): PUT merges keys and answers the whole map, DELETE removes
- * one key (`manila access-metadata RULE set|unset`). Writing needs write access to the share.
+ * one key (`manila access-metadata RULE set|unset`). The rules are checked on the share's project.
  */
 @Controller('v2/share-access-rules')
 export class AccessRuleMetadataController {
   constructor(private readonly shares: SharesService) {}
 
   @Put(':id/metadata')
+  @Policy('share_access_metadata:update', theRule)
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const rule = await this.writableRule(req, id);
     await this.run(req, rule, metadataFromBody(body), []);
@@ -24,6 +29,7 @@ export class AccessRuleMetadataController {
   }
 
   @Delete(':id/metadata/:key')
+  @Policy('share_access_metadata:delete', theRule)
   async remove(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const rule = await this.writableRule(req, id);
     if (!Object.hasOwn(rule.metadata, key)) throw notFoundError('Metadata item was not found');
@@ -33,10 +39,7 @@ export class AccessRuleMetadataController {
   private async writableRule(req: Request, id: string): Promise<AccessRuleDocument> {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.45')) throw notFoundError('The resource could not be found.');
-    const auth = requireAuth(ctx);
-    const rule = await this.shares.findAccessRule(id, auth);
-    await this.shares.findWritable(rule.share_id, auth);
-    return rule;
+    return this.shares.findAccessRule(id, requireAuth(ctx));
   }
 
   private run(

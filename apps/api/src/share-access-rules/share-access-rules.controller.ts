@@ -5,6 +5,8 @@ import { badRequest, ManilaHttpError, notFoundError } from '../http/manila-error
 import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
+import { accessRule, fromParam, fromQuery, share } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
 
 const requireVersion = (ctx: RequestContext): void => {
@@ -19,6 +21,11 @@ export class ShareAccessRulesController {
   constructor(private readonly shares: SharesService) {}
 
   @Get()
+  @Policy(
+    'share_access_rule:index',
+    // An unknown share is a 400 here, not a 404 (reference 3.4); so is one the caller may not see.
+    share(fromQuery('share_id'), (id) => badRequest(`Share ${id} could not be found.`)),
+  )
   async list(@Req() req: Request, @Query('share_id') shareId: string | undefined) {
     const ctx = contextOf(req);
     requireVersion(ctx);
@@ -35,6 +42,7 @@ export class ShareAccessRulesController {
   }
 
   @Get(':id')
+  @Policy('share_access_rule:get', accessRule(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     requireVersion(ctx);

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { ShareStatus } from '#hawser/domain';
 import {
   SHARE_INSTANCES,
@@ -9,11 +9,15 @@ import {
 } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
-import { actionOf, statusArgument } from '../http/action-body.js';
-import { badRequest, notFoundError } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
+import { statusArgument } from '../http/action-body.js';
+import { notFoundError } from '../http/manila-error.js';
 import { atLeast, contextOf } from '../http/request-context.js';
+import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
+import { fromParam, shareInstance } from '../policy/policy-targets.js';
+import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
+
+const theInstance = shareInstance(fromParam('id'));
 
 /**
  * The admin actions on one share instance (2.3+, reference 3.4.3): reset_status sets that
@@ -29,42 +33,41 @@ export class ShareInstanceActionsController {
 
   @Post(':id/action')
   @HttpCode(202)
-  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+  @ManilaActions()
+  action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.3')) {
       throw notFoundError('The resource could not be found.');
     }
-    const { name, action, argument } = actionOf(body, ctx);
-    switch (action) {
-      case 'reset_status': {
-        requireAdmin(ctx, 'share_instance:reset_status');
-        const status = statusArgument(argument);
-        const instance = await this.instance(id);
-        await this.shares.run(instance.share_id, ctx, {
-          type: 'ResetShareStatus',
-          status: status as ShareStatus,
-          instanceId: instance.id,
-          now: new Date().toISOString(),
-        });
-        return;
-      }
-      case 'force_delete': {
-        requireAdmin(ctx, 'share_instance:force_delete');
-        const instance = await this.instance(id);
-        const share = await this.documents.get<ShareRecord>(SHARES, instance.share_id);
-        const now = new Date().toISOString();
-        await this.shares.run(
-          instance.share_id,
-          ctx,
-          (share?.state.instances.length ?? 0) > 1
-            ? { type: 'DeleteReplica', replicaId: instance.id, force: true, now }
-            : { type: 'DeleteShare', force: true, now },
-        );
-        return;
-      }
-      default:
-        throw badRequest(`There is no such action: ${name}`);
-    }
+    return runManilaAction(this, ctx, id, res);
+  }
+
+  @ManilaAction('reset_status')
+  @Policy('share_instance:reset_status', theInstance)
+  async resetStatus({ id, argument, ctx }: ActionCall) {
+    const status = statusArgument(argument);
+    const instance = await this.instance(id);
+    await this.shares.run(instance.share_id, ctx, {
+      type: 'ResetShareStatus',
+      status: status as ShareStatus,
+      instanceId: instance.id,
+      now: new Date().toISOString(),
+    });
+  }
+
+  @ManilaAction('force_delete')
+  @Policy('share_instance:force_delete', theInstance)
+  async forceDelete({ id, ctx }: ActionCall) {
+    const instance = await this.instance(id);
+    const share = await this.documents.get<ShareRecord>(SHARES, instance.share_id);
+    const now = new Date().toISOString();
+    await this.shares.run(
+      instance.share_id,
+      ctx,
+      (share?.state.instances.length ?? 0) > 1
+        ? { type: 'DeleteReplica', replicaId: instance.id, force: true, now }
+        : { type: 'DeleteShare', force: true, now },
+    );
   }
 
   private async instance(id: string): Promise<ShareInstanceDocument> {

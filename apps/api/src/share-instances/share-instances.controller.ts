@@ -10,11 +10,12 @@ import {
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { notFoundError } from '../http/manila-error.js';
-import { requireAdmin } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { pageOf } from '../http/page-params.js';
+import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 
 const notFound = () => notFoundError('The resource could not be found.');
 
@@ -38,6 +39,7 @@ export class ShareInstancesController {
   constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
 
   @Get('share_instances')
+  @Policy('share_instance:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = this.authorized(req);
     const docs = await this.documents.find<ShareInstanceDocument>(
@@ -57,6 +59,7 @@ export class ShareInstancesController {
   }
 
   @Get('share_instances/:id')
+  @Policy('share_instance:show', shareInstance(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = this.authorized(req);
     const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
@@ -65,6 +68,7 @@ export class ShareInstancesController {
   }
 
   @Get('shares/:shareId/instances')
+  @Policy('share_instance:index', share(fromParam('shareId')))
   async ofShare(
     @Req() req: Request,
     @Param('shareId') shareId: string,
@@ -109,7 +113,6 @@ export class ShareInstancesController {
   private authorized(req: Request): RequestContext {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.3')) throw notFound();
-    requireAdmin(ctx, 'share_instance:index');
     return ctx;
   }
 }

@@ -20,15 +20,20 @@ import {
 } from '#hawser/api-contracts';
 import type { ReplicaState, ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument } from '#hawser/projections';
-import { actionOf, statusArgument } from '../http/action-body.js';
+import { statusArgument } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
-import { requireAdmin, requireAuth } from '../http/policy.js';
+import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
+import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
+import { fromBody, fromParam, replica, share } from '../policy/policy-targets.js';
+import { policyRefusal } from '../policy/request-policy.js';
+import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
 import { ShareReplicasService } from './share-replicas.service.js';
 
 const now = () => new Date().toISOString();
+const theReplica = replica(fromParam('id'));
 
 /** 2.11 to 2.55 need the experimental header; from 2.56 the API is stable (reference 3.2). */
 const requireReplicasApi = (ctx: RequestContext, since = '2.11'): void => {
@@ -54,6 +59,7 @@ export class ShareReplicasController {
 
   @Post()
   @HttpCode(202)
+  @Policy('share_replica:create', share(fromBody('share_replica', 'share_id')))
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     requireReplicasApi(ctx);
@@ -71,11 +77,13 @@ export class ShareReplicasController {
   }
 
   @Get()
+  @Policy('share_replica:get_all')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     return this.page(req, query, (doc) => shareReplicaSummaryView(doc));
   }
 
   @Get('detail')
+  @Policy('share_replica:get_all')
   async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
     return this.page(req, query, (doc, ctx) => shareReplicaDetailView(doc, viewContextOf(ctx)));
   }
@@ -92,6 +100,7 @@ export class ShareReplicasController {
   }
 
   @Get(':id')
+  @Policy('share_replica:show', theReplica)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     requireReplicasApi(ctx);
@@ -101,6 +110,7 @@ export class ShareReplicasController {
 
   @Delete(':id')
   @HttpCode(202)
+  @Policy('share_replica:delete', theReplica)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     requireReplicasApi(ctx);
@@ -115,72 +125,87 @@ export class ShareReplicasController {
 
   @Post(':id/action')
   @HttpCode(202)
-  async action(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Param('id') id: string,
-    @Body() body: unknown,
-  ) {
+  @ManilaActions()
+  action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
     const ctx = contextOf(req);
     requireReplicasApi(ctx);
-    const auth = requireAuth(ctx);
-    const { name, argument } = actionOf(body, ctx);
+    return runManilaAction(this, ctx, id, res);
+  }
+
+  @ManilaAction('promote')
+  @Policy('share_replica:promote', theReplica)
+  async promote({ id, ctx, auth, res }: ActionCall) {
     const doc = await this.replicas.find(id, auth);
-    const base = { replicaId: doc.id, now: now() };
-    switch (name) {
-      case 'promote': {
-        // The active replica (every writable one) is promoted already: 200 and no body.
-        if (doc.replica_state === 'active') {
-          res.status(200);
-          return;
-        }
-        await this.replicas.run(doc.share_id, ctx, {
-          type: 'PromoteReplica',
-          ...base,
-          isAdmin: auth.isAdmin,
-        });
-        const promoting = await this.replicas.find(doc.id, auth);
-        return { share_replica: shareReplicaDetailView(promoting, viewContextOf(ctx)) };
-      }
-      case 'resync': {
-        requireAdmin(ctx, 'share_replica:resync');
-        if (doc.replica_state === 'active') {
-          res.status(200);
-          return;
-        }
-        await this.replicas.run(doc.share_id, ctx, { type: 'ResyncReplica', ...base });
-        return;
-      }
-      case 'reset_status': {
-        requireAdmin(ctx, 'share_replica:reset_status');
-        await this.replicas.run(doc.share_id, ctx, {
-          type: 'ResetReplicaStatus',
-          ...base,
-          status: statusArgument(argument) as ShareStatus,
-        });
-        return;
-      }
-      case 'reset_replica_state': {
-        requireAdmin(ctx, 'share_replica:reset_replica_state');
-        const state = (argument as { replica_state?: unknown } | null)?.replica_state;
-        if (typeof state !== 'string') throw badRequest('Must specify a replica_state.');
-        await this.replicas.run(doc.share_id, ctx, {
-          type: 'ResetReplicaState',
-          ...base,
-          replicaState: state as ReplicaState,
-        });
-        return;
-      }
-      case 'force_delete':
-        requireAdmin(ctx, 'share_replica:force_delete');
-        await this.replicas.run(doc.share_id, ctx, { type: 'DeleteReplica', ...base, force: true });
-        return;
-      default:
-        throw badRequest(`There is no such action: ${name}`);
+    // The active replica (every writable one) is promoted already: 200 and no body.
+    if (doc.replica_state === 'active') {
+      res.status(200);
+      return;
     }
+    await this.replicas.run(doc.share_id, ctx, {
+      type: 'PromoteReplica',
+      replicaId: doc.id,
+      now: now(),
+      isAdmin: auth.isAdmin,
+    });
+    const promoting = await this.replicas.find(doc.id, auth);
+    return { share_replica: shareReplicaDetailView(promoting, viewContextOf(ctx)) };
+  }
+
+  @ManilaAction('resync')
+  @Policy('share_replica:resync', theReplica)
+  async resync({ id, ctx, auth, res }: ActionCall) {
+    const doc = await this.replicas.find(id, auth);
+    if (doc.replica_state === 'active') {
+      res.status(200);
+      return;
+    }
+    await this.replicas.run(doc.share_id, ctx, {
+      type: 'ResyncReplica',
+      replicaId: doc.id,
+      now: now(),
+    });
+  }
+
+  @ManilaAction('reset_status')
+  @Policy('share_replica:reset_status', theReplica)
+  async resetStatus({ id, argument, ctx, auth }: ActionCall) {
+    const doc = await this.replicas.find(id, auth);
+    await this.replicas.run(doc.share_id, ctx, {
+      type: 'ResetReplicaStatus',
+      replicaId: doc.id,
+      now: now(),
+      status: statusArgument(argument) as ShareStatus,
+    });
+  }
+
+  @ManilaAction('reset_replica_state')
+  @Policy('share_replica:reset_replica_state', theReplica)
+  async resetReplicaState({ id, argument, ctx, auth }: ActionCall) {
+    const doc = await this.replicas.find(id, auth);
+    const state = (argument as { replica_state?: unknown } | null)?.replica_state;
+    if (typeof state !== 'string') throw badRequest('Must specify a replica_state.');
+    await this.replicas.run(doc.share_id, ctx, {
+      type: 'ResetReplicaState',
+      replicaId: doc.id,
+      now: now(),
+      replicaState: state as ReplicaState,
+    });
+  }
+
+  @ManilaAction('force_delete')
+  @Policy('share_replica:force_delete', theReplica)
+  async forceDelete({ id, ctx, auth }: ActionCall) {
+    const doc = await this.replicas.find(id, auth);
+    await this.replicas.run(doc.share_id, ctx, {
+      type: 'DeleteReplica',
+      replicaId: doc.id,
+      now: now(),
+      force: true,
+    });
   }
 
   @Get(':id/export-locations')
+  @Policy('share_replica_export_location:index', theReplica)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     requireReplicasApi(ctx, '2.47');
@@ -194,6 +219,7 @@ export class ShareReplicasController {
   }
 
   @Get(':id/export-locations/:locationId')
+  @Policy('share_replica_export_location:show', theReplica)
   async exportLocation(
     @Req() req: Request,
     @Param('id') id: string,
@@ -206,7 +232,7 @@ export class ShareReplicasController {
     const location = doc.export_locations.find((l) => l.id === locationId);
     if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
     if (location.is_admin_only && !view.isAdmin) {
-      requireAdmin(ctx, 'share_replica_export_location:show');
+      throw policyRefusal('share_replica_export_location:show');
     }
     return { export_location: replicaExportLocationView(location, doc, view, true) };
   }

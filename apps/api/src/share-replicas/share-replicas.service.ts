@@ -20,7 +20,7 @@ import {
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
 import { commandContextOf } from '../http/command-context.js';
-import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
+import { badRequest, notFoundError } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { SharesService } from '../shares/shares.service.js';
@@ -84,9 +84,6 @@ export class ShareReplicasService {
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
     }
     const share = await this.shares.find(dto.share_id, auth);
-    if (!auth.isAdmin && share.project_id !== auth.projectId) {
-      throw forbiddenError(`Policy doesn't allow share_replica:create to be performed.`);
-    }
     if (!share.replication_type) {
       throw badRequest(`Replication not supported for share ${share.id}.`);
     }

@@ -9,19 +9,21 @@ import {
   Put,
   Query,
   Req,
+  Res,
 } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { CreateShareTypeDto, ExtraSpecsDto, shareTypeView, toBoolean } from '#hawser/api-contracts';
 import type { ShareTypeDocument } from '#hawser/projections';
-import { actionOf } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
-import { requireAdmin, requireAuth } from '../http/policy.js';
+import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { isJsonObject, requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { parseDictFilter } from '../http/list-query.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
 import { withBooleanSpecsAsText } from './extra-specs-input.js';
+import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
+import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
 import { ShareTypesService } from './share-types.service.js';
 
 /** A spec the type has itself: `constructor` or `__proto__` are keys like any other, and absent. */
@@ -52,9 +54,9 @@ export class ShareTypesController {
 
   @Post()
   @HttpCode(200)
+  @Policy('share_type:create')
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
-    requireAdmin(ctx, 'share_type:create');
     const part = typePartOf(body);
     const dto = await validateBody(CreateShareTypeDto, withBooleanSpecsAsText(part), 'share type');
     const doc = await this.types.create(dto, ctx, !atLeast(ctx.microversion, '2.24'));
@@ -62,6 +64,7 @@ export class ShareTypesController {
   }
 
   @Get()
+  @Policy('share_type:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
@@ -83,6 +86,7 @@ export class ShareTypesController {
   }
 
   @Get('default')
+  @Policy('share_type:default')
   async showDefault(@Req() req: Request) {
     const ctx = contextOf(req);
     const doc = await this.types.findDefault(requireAuth(ctx));
@@ -91,16 +95,18 @@ export class ShareTypesController {
   }
 
   @Get(':id')
+  @Policy('share_type:show')
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     return this.view(await this.types.find(id, requireAuth(ctx)), ctx);
   }
 
   @Put(':id')
+  @Policy('share_type:update')
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.50')) throw notFoundError('The resource could not be found.');
-    const auth = requireAdmin(ctx, 'share_type:update');
+    const auth = requireAuth(ctx);
     const part = typePartOf(body);
     const doc = await this.types.find(id, auth);
     const isPublic = part['share_type_access:is_public'];
@@ -128,11 +134,13 @@ export class ShareTypesController {
 
   /** GET /types/{id}/share_type_access (os-share-type-access before 2.7): admin; public types 404. */
   @Get(':id/share_type_access')
+  @Policy('share_type:list_project_access')
   async access(@Req() req: Request, @Param('id') id: string) {
     return this.listAccess(req, id, '2.7', true);
   }
 
   @Get(':id/os-share-type-access')
+  @Policy('share_type:list_project_access')
   async legacyAccess(@Req() req: Request, @Param('id') id: string) {
     return this.listAccess(req, id, '2.7', false);
   }
@@ -142,7 +150,7 @@ export class ShareTypesController {
     if (atLeast(ctx.microversion, since) !== atOrAfter) {
       throw notFoundError('The resource could not be found.');
     }
-    const doc = await this.types.find(id, requireAdmin(ctx, 'share_type:list_project_access'));
+    const doc = await this.types.find(id, requireAuth(ctx));
     if (doc.is_public) {
       throw notFoundError(`Access list not available for public share types.`);
     }
@@ -157,42 +165,56 @@ export class ShareTypesController {
   /** POST /types/{id}/action: addProjectAccess / removeProjectAccess `{project}` (admin). */
   @Post(':id/action')
   @HttpCode(202)
-  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
-    const ctx = contextOf(req);
-    const auth = requireAdmin(ctx, 'share_type:add_project_access');
-    const { name, argument } = actionOf(body, ctx);
-    if (name !== 'addProjectAccess' && name !== 'removeProjectAccess') {
-      throw badRequest(`There is no such action: ${name}`);
-    }
+  @ManilaActions()
+  action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
+    return runManilaAction(this, contextOf(req), id, res);
+  }
+
+  @ManilaAction('addProjectAccess')
+  @Policy('share_type:add_project_access')
+  async addProjectAccess(call: ActionCall) {
+    await this.changeAccess(call, 'AddShareTypeAccess');
+  }
+
+  @ManilaAction('removeProjectAccess')
+  @Policy('share_type:remove_project_access')
+  async removeProjectAccess(call: ActionCall) {
+    await this.changeAccess(call, 'RemoveShareTypeAccess');
+  }
+
+  private async changeAccess(
+    { id, argument, ctx, auth }: ActionCall,
+    type: 'AddShareTypeAccess' | 'RemoveShareTypeAccess',
+  ) {
     const project = (argument as { project?: unknown } | null)?.project;
     if (typeof project !== 'string' || !PROJECT_ID.test(project)) {
       throw badRequest('Project ID must be given as a string of hexadecimal digits and dashes.');
     }
     const doc = await this.types.find(id, auth);
-    await this.types.run(doc.id, ctx, {
-      type: name === 'addProjectAccess' ? 'AddShareTypeAccess' : 'RemoveShareTypeAccess',
-      projectId: project,
-    });
+    await this.types.run(doc.id, ctx, { type, projectId: project });
   }
 
   @Delete(':id')
   @HttpCode(202)
+  @Policy('share_type:delete')
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    await this.types.delete(id, ctx, requireAdmin(ctx, 'share_type:delete'));
+    await this.types.delete(id, ctx, requireAuth(ctx));
   }
 
   @Get(':id/extra_specs')
+  @Policy('share_types_extra_spec:index')
   async extraSpecs(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:index'));
+    const doc = await this.types.find(id, requireAuth(ctx));
     return { extra_specs: doc.extra_specs };
   }
 
   @Get(':id/extra_specs/:key')
+  @Policy('share_types_extra_spec:show')
   async extraSpec(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:show'));
+    const doc = await this.types.find(id, requireAuth(ctx));
     const value = ownSpec(doc, key);
     if (value === undefined) {
       throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
@@ -202,9 +224,10 @@ export class ShareTypesController {
 
   @Post(':id/extra_specs')
   @HttpCode(200)
+  @Policy('share_types_extra_spec:create')
   async setExtraSpecs(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:create'));
+    const doc = await this.types.find(id, requireAuth(ctx));
     // Manila: a body without its extra_specs object is a plain 400.
     requireBodyKey(body, 'extra_specs', 400);
     const dto = await validateBody(ExtraSpecsDto, withBooleanSpecsAsText(body), 'extra specs');
@@ -218,9 +241,10 @@ export class ShareTypesController {
 
   @Delete(':id/extra_specs/:key')
   @HttpCode(202)
+  @Policy('share_types_extra_spec:delete')
   async unsetExtraSpec(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAdmin(ctx, 'share_types_extra_spec:delete'));
+    const doc = await this.types.find(id, requireAuth(ctx));
     if (ownSpec(doc, key) === undefined) {
       throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
     }

@@ -6,6 +6,7 @@ import {
 } from '#hawser/domain';
 import { badRequest, forbiddenError } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
+import { policyOf } from '../policy/request-policy.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,7 +40,8 @@ export const createHintsOf = async (
   findShare: (id: string) => Promise<{ readonly project_id: string }>,
 ): Promise<CreateHints> => {
   const given = body.metadata ?? {};
-  if (!auth.isAdmin && Object.keys(given).some(isAffinityKey)) {
+  const mayGiveAdminKeys = policyOf(ctx).allows('share:update_admin_only_metadata');
+  if (!mayGiveAdminKeys && Object.keys(given).some(isAffinityKey)) {
     throw forbiddenError('Cannot set or update admin only metadata.');
   }
   const raw = body.scheduler_hints;

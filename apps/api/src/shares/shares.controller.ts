@@ -30,11 +30,15 @@ import type { ShareDocument } from '#hawser/projections';
 import { Inject } from '@nestjs/common';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
-import { badRequest, forbiddenError, notFoundError } from '../http/manila-error.js';
-import { actionOf, statusArgument } from '../http/action-body.js';
+import { forbiddenError, notFoundError } from '../http/manila-error.js';
+import { statusArgument } from '../http/action-body.js';
 import { metadataFromBody } from '../http/metadata-body.js';
-import { requireAdmin, requireAuth } from '../http/policy.js';
+import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
+import { fromParam, share } from '../policy/policy-targets.js';
+import { policyOf } from '../policy/request-policy.js';
+import { ManilaAction, ManilaActions, Policy, Until } from '../policy/route-policy.decorators.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
@@ -43,6 +47,9 @@ import { listShares } from './share-list.query.js';
 import { SharesService } from './shares.service.js';
 
 const now = () => new Date().toISOString();
+const mayChangeAdminMetadata = (ctx: RequestContext) =>
+  policyOf(ctx).allows('share:update_admin_only_metadata');
+const theShare = share(fromParam('id'));
 
 /** Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata. */
 @Controller('v2/shares')
@@ -58,6 +65,7 @@ export class SharesController {
 
   @Post()
   @HttpCode(200)
+  @Policy('share:create')
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     const dto = await validateBody(CreateShareDto, requireBodyKey(body, 'share'), 'share');
@@ -66,11 +74,13 @@ export class SharesController {
   }
 
   @Get()
+  @Policy('share:get_all')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     return this.page(req, query, (doc, ctx) => shareSummaryView(doc, viewContextOf(ctx)));
   }
 
   @Get('detail')
+  @Policy('share:get_all')
   async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
     return this.page(req, query, (doc, ctx) => this.detail(doc, ctx));
   }
@@ -95,22 +105,22 @@ export class SharesController {
   }
 
   @Get(':id')
+  @Policy('share:get', theShare)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     return { share: this.detail(await this.shares.find(id, requireAuth(ctx)), ctx) };
   }
 
   @Put(':id')
+  @Policy('share:update', theShare)
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
     const dto = await validateBody(UpdateShareDto, requireBodyKey(body, 'share'), 'share');
-    const doc = await this.shares.findWritable(id, auth);
+    const doc = await this.shares.find(id, auth);
     const isPublic =
       dto.is_public === undefined ? undefined : (toBoolean(dto.is_public) as boolean);
-    if (isPublic && !auth.isAdmin) {
-      throw forbiddenError(`Policy doesn't allow share:set_public_share to be performed.`);
-    }
+    if (isPublic) policyOf(ctx).enforce('share:set_public_share');
     await this.shares.run(doc.id, ctx, {
       type: 'UpdateShare',
       ...(dto.display_name !== undefined && { name: dto.display_name }),
@@ -123,84 +133,94 @@ export class SharesController {
 
   @Delete(':id')
   @HttpCode(202)
+  @Policy('share:delete', theShare)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.shares.findWritable(id, requireAuth(ctx));
+    const doc = await this.shares.find(id, requireAuth(ctx));
     await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: false, now: now() });
   }
 
   @Post(':id/action')
   @HttpCode(202)
-  async action(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-    @Param('id') id: string,
-    @Body() body: unknown,
-  ) {
-    const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
-    const { name, action, argument } = actionOf(body, ctx);
-    switch (action) {
-      case 'reset_status': {
-        requireAdmin(ctx, 'share:reset_status');
-        const status = statusArgument(argument);
-        const doc = await this.shares.find(id, auth);
-        await this.shares.run(doc.id, ctx, {
-          type: 'ResetShareStatus',
-          status: status as ShareStatus,
-          now: now(),
-        });
-        return;
-      }
-      case 'force_delete': {
-        requireAdmin(ctx, 'share:force_delete');
-        const doc = await this.shares.find(id, auth);
-        await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: true, now: now() });
-        return;
-      }
-      case 'allow_access': {
-        const dto = await validateBody(AllowAccessDto, argument, 'access');
-        const rule = await this.shares.allowAccess(id, dto, ctx, auth);
-        const legacy = atLeast(ctx.microversion, '2.28')
-          ? undefined
-          : legacyAccessState(await this.shares.accessRules(rule.share_id, auth));
-        res.status(200);
-        return { access: accessRuleView(rule, viewContextOf(ctx), legacy) };
-      }
-      case 'deny_access': {
-        const dto = await validateBody(DenyAccessDto, argument, 'access');
-        await this.shares.denyAccess(id, dto.access_id, ctx, auth);
-        return;
-      }
-      case 'access_list': {
-        if (atLeast(ctx.microversion, '2.45')) {
-          throw notFoundError('access_list is replaced by GET /share-access-rules from 2.45.');
-        }
-        const rules = await this.shares.accessRules(id, auth);
-        const legacy = legacyAccessState(rules);
-        res.status(200);
-        return {
-          access_list: rules.map((r) => accessListEntryView(r, viewContextOf(ctx), legacy)),
-        };
-      }
-      case 'extend':
-      case 'shrink': {
-        const dto = await validateBody(ResizeShareDto, argument, action);
-        await this.shares.resize(id, action, dto, ctx, auth);
-        return;
-      }
-      default:
-        throw badRequest(`There is no such action: ${name}`);
-    }
+  @ManilaActions()
+  action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
+    return runManilaAction(this, contextOf(req), id, res);
+  }
+
+  @ManilaAction('reset_status')
+  @Policy('share:reset_status', theShare)
+  async resetStatus({ id, argument, ctx, auth }: ActionCall) {
+    const status = statusArgument(argument);
+    const doc = await this.shares.find(id, auth);
+    await this.shares.run(doc.id, ctx, {
+      type: 'ResetShareStatus',
+      status: status as ShareStatus,
+      now: now(),
+    });
+  }
+
+  @ManilaAction('force_delete')
+  @Policy('share:force_delete', theShare)
+  async forceDelete({ id, ctx, auth }: ActionCall) {
+    const doc = await this.shares.find(id, auth);
+    await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: true, now: now() });
+  }
+
+  @ManilaAction('allow_access')
+  @Policy('share:allow_access', theShare)
+  async allowAccess({ id, argument, ctx, auth, res }: ActionCall) {
+    const dto = await validateBody(AllowAccessDto, argument, 'access');
+    const rule = await this.shares.allowAccess(id, dto, ctx, auth);
+    const legacy = atLeast(ctx.microversion, '2.28')
+      ? undefined
+      : legacyAccessState(await this.shares.accessRules(rule.share_id, auth));
+    res.status(200);
+    return { access: accessRuleView(rule, viewContextOf(ctx), legacy) };
+  }
+
+  @ManilaAction('deny_access')
+  @Policy('share:deny_access', theShare)
+  async denyAccess({ id, argument, ctx, auth }: ActionCall) {
+    const dto = await validateBody(DenyAccessDto, argument, 'access');
+    await this.shares.denyAccess(id, dto.access_id, ctx, auth);
+  }
+
+  /** Replaced by GET /share-access-rules from 2.45. */
+  @ManilaAction('access_list')
+  @Until('2.44')
+  @Policy('share:access_get_all', theShare)
+  async accessList({ id, ctx, auth, res }: ActionCall) {
+    const rules = await this.shares.accessRules(id, auth);
+    const legacy = legacyAccessState(rules);
+    res.status(200);
+    return {
+      access_list: rules.map((r) => accessListEntryView(r, viewContextOf(ctx), legacy)),
+    };
+  }
+
+  @ManilaAction('extend')
+  @Policy('share:extend', theShare)
+  async extend({ id, argument, ctx, auth }: ActionCall) {
+    const dto = await validateBody(ResizeShareDto, argument, 'extend');
+    await this.shares.resize(id, 'extend', dto, ctx, auth);
+  }
+
+  @ManilaAction('shrink')
+  @Policy('share:shrink', theShare)
+  async shrink({ id, argument, ctx, auth }: ActionCall) {
+    const dto = await validateBody(ResizeShareDto, argument, 'shrink');
+    await this.shares.resize(id, 'shrink', dto, ctx, auth);
   }
 
   @Get(':id/metadata')
+  @Policy('share:get_share_metadata', theShare)
   async metadata(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     return { metadata: (await this.shares.find(id, requireAuth(ctx))).metadata };
   }
 
   @Get(':id/metadata/:key')
+  @Policy('share:get_share_metadata', theShare)
   async metadataItem(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
     const doc = await this.shares.find(id, requireAuth(ctx));
@@ -211,16 +231,19 @@ export class SharesController {
 
   @Post(':id/metadata')
   @HttpCode(200)
+  @Policy('share:update_share_metadata', theShare)
   async mergeMetadata(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     return this.changeMetadata(req, id, body, false);
   }
 
   @Put(':id/metadata')
+  @Policy('share:update_share_metadata', theShare)
   async replaceMetadata(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     return this.changeMetadata(req, id, body, true);
   }
 
   @Delete(':id/metadata/:key')
+  @Policy('share:delete_share_metadata', theShare)
   async deleteMetadataItem(
     @Req() req: Request,
     @Param('id') id: string,
@@ -228,8 +251,8 @@ export class SharesController {
   ) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
-    const doc = await this.shares.findWritable(id, auth);
-    if (isAffinityKey(key) && !auth.isAdmin) {
+    const doc = await this.shares.find(id, auth);
+    if (isAffinityKey(key) && !mayChangeAdminMetadata(ctx)) {
       throw forbiddenError('Cannot set or update admin only metadata.');
     }
     if (!Object.hasOwn(doc.metadata, key)) throw notFoundError('Metadata item was not found');
@@ -245,14 +268,15 @@ export class SharesController {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
     const set = metadataFromBody(body);
-    const doc = await this.shares.findWritable(id, auth);
-    if (!auth.isAdmin && Object.keys(set).some(isAffinityKey)) {
+    const doc = await this.shares.find(id, auth);
+    const mayChangeAdminKeys = mayChangeAdminMetadata(ctx);
+    if (!mayChangeAdminKeys && Object.keys(set).some(isAffinityKey)) {
       throw forbiddenError('Cannot set or update admin only metadata.');
     }
-    // Replacing keeps admin-only keys for non-admins (reference 3.4.4).
+    // Replacing keeps admin-only keys for those who may not change them (reference 3.4.4).
     const unset = replace
       ? Object.keys(doc.metadata).filter(
-          (k) => !Object.hasOwn(set, k) && (auth.isAdmin || !isAffinityKey(k)),
+          (k) => !Object.hasOwn(set, k) && (mayChangeAdminKeys || !isAffinityKey(k)),
         )
       : [];
     await this.shares.run(doc.id, ctx, { type: 'ChangeShareMetadata', set, unset, now: now() });

@@ -50,6 +50,7 @@ import {
   notFoundError,
 } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
+import { policyOf } from '../policy/request-policy.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { ShareTypesService } from '../share-types/share-types.service.js';
 import { SnapshotSourceResolver } from './snapshot-source.resolver.js';
@@ -79,24 +80,13 @@ export class SharesService {
     return shareDocumentOf(record);
   }
 
-  /** A share the caller may change: another project's public share is a 403 (reference 9.3). */
-  async findWritable(id: string, auth: AuthContext): Promise<ShareDocument> {
-    const doc = await this.find(id, auth);
-    if (!auth.isAdmin && doc.project_id !== auth.projectId) {
-      throw forbiddenError(`Policy doesn't allow share:update to be performed.`);
-    }
-    return doc;
-  }
-
   async create(
     dto: CreateShareDto,
     ctx: RequestContext,
     auth: AuthContext,
   ): Promise<ShareDocument> {
     const isPublic = toBoolean(dto.is_public ?? false) as boolean;
-    if (isPublic && !auth.isAdmin) {
-      throw forbiddenError(`Policy doesn't allow share:create_public_share to be performed.`);
-    }
+    if (isPublic) policyOf(ctx).enforce('share:create_public_share');
     const zone = dto.availability_zone ? await this.findZone(dto.availability_zone) : undefined;
     if (dto.share_network_id) {
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
@@ -267,15 +257,13 @@ export class SharesService {
     ctx: RequestContext,
     auth: AuthContext,
   ): Promise<void> {
-    const share = await this.findWritable(shareId, auth);
+    const share = await this.find(shareId, auth);
     const forced =
       direction === 'extend' &&
       dto.force !== undefined &&
       atLeast(ctx.microversion, '2.64') &&
       toBoolean(dto.force);
-    if (forced && !auth.isAdmin) {
-      throw forbiddenError(`Policy doesn't allow share:force_extend to be performed.`);
-    }
+    if (forced) policyOf(ctx).enforce('share:force_extend');
     const newSize = toPositiveInteger(dto.new_size);
     if (newSize === undefined) {
       throw badRequest(`New share size must be an integer, not ${String(dto.new_size)}.`);

@@ -6,8 +6,11 @@ import { notFoundError } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
 import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { fromParam, snapshot } from '../policy/policy-targets.js';
+import { Policy } from '../policy/route-policy.decorators.js';
 import { SnapshotsService } from './snapshots.service.js';
 
+const theSnapshot = snapshot(fromParam('id'));
 const metadataOf = (doc: SnapshotDocument): Record<string, string> => doc.metadata ?? {};
 
 /** Snapshot metadata (2.73+), the same endpoints as a share's (reference 3.4.4, 3.6). */
@@ -16,11 +19,13 @@ export class SnapshotMetadataController {
   constructor(private readonly snapshots: SnapshotsService) {}
 
   @Get(':id/metadata')
+  @Policy('share_snapshot:get_metadata', theSnapshot)
   async show(@Req() req: Request, @Param('id') id: string) {
     return { metadata: metadataOf(await this.snapshot(req, id)) };
   }
 
   @Get(':id/metadata/:key')
+  @Policy('share_snapshot:get_metadata', theSnapshot)
   async item(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const value = ownValue(metadataOf(await this.snapshot(req, id)), key);
     if (value === undefined) throw notFoundError('Metadata item was not found');
@@ -29,16 +34,19 @@ export class SnapshotMetadataController {
 
   @Post(':id/metadata')
   @HttpCode(200)
+  @Policy('share_snapshot:update_metadata', theSnapshot)
   async merge(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     return this.change(req, id, body, false);
   }
 
   @Put(':id/metadata')
+  @Policy('share_snapshot:update_metadata', theSnapshot)
   async replace(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     return this.change(req, id, body, true);
   }
 
   @Delete(':id/metadata/:key')
+  @Policy('share_snapshot:delete_metadata', theSnapshot)
   async remove(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const doc = await this.snapshot(req, id);
     if (!Object.hasOwn(metadataOf(doc), key)) throw notFoundError('Metadata item was not found');

@@ -10,8 +10,9 @@ import {
   Put,
   Query,
   Req,
+  Res,
 } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import {
   CreateSnapshotDto,
   snapshotDetailView,
@@ -22,17 +23,21 @@ import type { SnapshotStatus } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
-import { actionOf, statusArgument } from '../http/action-body.js';
-import { badRequest, notFoundError } from '../http/manila-error.js';
-import { requireAdmin, requireAuth } from '../http/policy.js';
+import { statusArgument } from '../http/action-body.js';
+import { notFoundError } from '../http/manila-error.js';
+import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
+import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
+import { fromBody, fromParam, share, snapshot } from '../policy/policy-targets.js';
+import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
 import { listSnapshots } from './snapshot-list.query.js';
 import { SnapshotsService } from './snapshots.service.js';
 
 const now = () => new Date().toISOString();
+const theSnapshot = snapshot(fromParam('id'));
 
 /** Manila's snapshots API (reference 3.6): create, list, show, update, delete, actions. */
 @Controller('v2/snapshots')
@@ -48,6 +53,7 @@ export class SnapshotsController {
 
   @Post()
   @HttpCode(202)
+  @Policy('share:create_snapshot', share(fromBody('snapshot', 'share_id')))
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
@@ -56,11 +62,13 @@ export class SnapshotsController {
   }
 
   @Get()
+  @Policy('share_snapshot:get_all_snapshots')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     return this.page(req, query, (d, ctx) => snapshotSummaryView(d, viewContextOf(ctx)));
   }
 
   @Get('detail')
+  @Policy('share_snapshot:get_all_snapshots')
   async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
     return this.page(req, query, (d, ctx) => this.detail(d, ctx));
   }
@@ -88,6 +96,7 @@ export class SnapshotsController {
   }
 
   @Get(':id')
+  @Policy('share_snapshot:get_snapshot', theSnapshot)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     return { snapshot: this.detail(await this.snapshots.find(id, requireAuth(ctx)), ctx) };
@@ -98,6 +107,7 @@ export class SnapshotsController {
    * snapshot has none: the list is empty, as Manila's is for snapshots of other types.
    */
   @Get(':id/export-locations')
+  @Policy('share_snapshot_export_location:index', theSnapshot)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     if (!atLeast(ctx.microversion, '2.32')) throw notFoundError('The resource could not be found.');
@@ -106,6 +116,7 @@ export class SnapshotsController {
   }
 
   @Put(':id')
+  @Policy('share:snapshot_update', theSnapshot)
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     const auth = requireAuth(ctx);
@@ -126,6 +137,7 @@ export class SnapshotsController {
 
   @Delete(':id')
   @HttpCode(202)
+  @Policy('share:delete_snapshot', theSnapshot)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     const doc = await this.snapshots.find(id, requireAuth(ctx));
@@ -139,36 +151,33 @@ export class SnapshotsController {
 
   @Post(':id/action')
   @HttpCode(202)
-  async action(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
-    const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
-    const { name, action, argument } = actionOf(body, ctx);
-    switch (action) {
-      case 'reset_status': {
-        requireAdmin(ctx, 'share_snapshot:reset_status');
-        const status = statusArgument(argument);
-        const doc = await this.snapshots.find(id, auth);
-        await this.snapshots.run(doc.share_id, ctx, {
-          type: 'ResetSnapshotStatus',
-          snapshotId: doc.id,
-          status: status as SnapshotStatus,
-          now: now(),
-        });
-        return;
-      }
-      case 'force_delete': {
-        requireAdmin(ctx, 'share_snapshot:force_delete');
-        const doc = await this.snapshots.find(id, auth);
-        await this.snapshots.run(doc.share_id, ctx, {
-          type: 'DeleteSnapshot',
-          snapshotId: doc.id,
-          force: true,
-          now: now(),
-        });
-        return;
-      }
-      default:
-        throw badRequest(`There is no such action: ${name}`);
-    }
+  @ManilaActions()
+  action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
+    return runManilaAction(this, contextOf(req), id, res);
+  }
+
+  @ManilaAction('reset_status')
+  @Policy('share_snapshot:reset_status', theSnapshot)
+  async resetStatus({ id, argument, ctx, auth }: ActionCall) {
+    const status = statusArgument(argument);
+    const doc = await this.snapshots.find(id, auth);
+    await this.snapshots.run(doc.share_id, ctx, {
+      type: 'ResetSnapshotStatus',
+      snapshotId: doc.id,
+      status: status as SnapshotStatus,
+      now: now(),
+    });
+  }
+
+  @ManilaAction('force_delete')
+  @Policy('share_snapshot:force_delete', theSnapshot)
+  async forceDelete({ id, ctx, auth }: ActionCall) {
+    const doc = await this.snapshots.find(id, auth);
+    await this.snapshots.run(doc.share_id, ctx, {
+      type: 'DeleteSnapshot',
+      snapshotId: doc.id,
+      force: true,
+      now: now(),
+    });
   }
 }

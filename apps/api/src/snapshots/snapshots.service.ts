@@ -16,7 +16,7 @@ import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
 import { commandContextOf } from '../http/command-context.js';
-import { forbiddenError, ManilaHttpError, notFoundError } from '../http/manila-error.js';
+import { ManilaHttpError, notFoundError } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
 import { SharesService } from '../shares/shares.service.js';
@@ -47,9 +47,6 @@ export class SnapshotsService {
     auth: AuthContext,
   ): Promise<SnapshotDocument> {
     const share = await this.shares.find(dto.share_id, auth);
-    if (!auth.isAdmin && share.project_id !== auth.projectId) {
-      throw forbiddenError(`Policy doesn't allow share:create_snapshot to be performed.`);
-    }
     if (!share.snapshot_support) {
       throw new ManilaHttpError(
         422,

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Redirect, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { MAX_VERSION, MIN_VERSION } from '../http/microversion.js';
 import { contextOf } from '../http/request-context.js';
+import { Public } from '../policy/route-policy.decorators.js';
 
 const UPDATED = '2015-08-27T11:33:21Z';
 
@@ -25,6 +26,7 @@ const entry = (baseUrl: string, id: 'v1.0' | 'v2.0') => ({
 export class VersionsController {
   @Get()
   @HttpCode(300)
+  @Public()
   root(@Req() req: Request) {
     const { baseUrl } = contextOf(req);
     return { versions: [entry(baseUrl, 'v1.0'), entry(baseUrl, 'v2.0')] };
@@ -32,16 +34,19 @@ export class VersionsController {
 
   @Get('v2')
   @Redirect('/v2/', 302)
+  @Public()
   v2Redirect() {
     return undefined;
   }
 
   @Get('v2/')
+  @Public()
   v2(@Req() req: Request) {
     return { versions: [entry(contextOf(req).baseUrl, 'v2.0')] };
   }
 
   @Get('healthcheck')
+  @Public()
   health() {
     return 'OK';
   }

@@ -85,6 +85,11 @@ export class HawserProcess {
     return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
   }
 
+  /** Sends a signal that does not stop the process (SIGHUP: reload the policy file). */
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
   async stop(): Promise<number | null> {
     return this.stopWith('SIGTERM');
   }

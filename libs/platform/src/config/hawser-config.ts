@@ -71,6 +71,16 @@ export interface HawserConfig {
    * snapshot in `snapshots.sqlite` under the data directory; false replays them whole.
    */
   readonly aggregateSnapshots: boolean;
+  /**
+   * HAWSER_POLICY_FILE: a policy.yaml (Manila's format) whose rules override the defaults; read
+   * at start and on SIGHUP. Unset: the defaults alone.
+   */
+  readonly policyFile: string | undefined;
+  /**
+   * HAWSER_POLICY_ENFORCE_NEW_DEFAULTS (default true): the secure-RBAC defaults (a reader only
+   * reads). False adds back Manila Zed's deprecated defaults (legacy mode).
+   */
+  readonly policyEnforceNewDefaults: boolean;
 }
 
 const integer = (name: string, value: string | undefined, fallback: number): number => {
@@ -177,6 +187,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     env.HAWSER_RESERVATION_EXPIRE_S,
     300,
   ),
+  policyFile: env.HAWSER_POLICY_FILE ? path.resolve(env.HAWSER_POLICY_FILE) : undefined,
+  policyEnforceNewDefaults:
+    (env.HAWSER_POLICY_ENFORCE_NEW_DEFAULTS ?? '') === '' ||
+    flag('HAWSER_POLICY_ENFORCE_NEW_DEFAULTS', env.HAWSER_POLICY_ENFORCE_NEW_DEFAULTS),
 });
 
 export const HAWSER_CONFIG = Symbol('HAWSER_CONFIG');

@@ -4,7 +4,7 @@ import { listPools } from '#hawser/scheduler';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import type { DocumentStore } from '#hawser/read-models';
 import { listMessages } from '../../messages/message-list.query.js';
-import { requireAdminRole } from '../../http/policy.js';
+import { Policy } from '../../policy/route-policy.decorators.js';
 import {
   POOL_STATE_SOURCE,
   type PoolStateSource,
@@ -29,6 +29,7 @@ export class CatalogueResolver {
   @Query(() => [ShareType], {
     description: 'The share types the caller may use (admins: all of them), by name.',
   })
+  @Policy('share_type:index')
   async shareTypes(@Context() ctx: GraphqlContext): Promise<ShareType[]> {
     const types = await this.shareTypeService.list(ctx.auth, ctx.auth.isAdmin ? 'all' : undefined);
     const view = viewContextFor(ctx.auth);
@@ -38,14 +39,15 @@ export class CatalogueResolver {
   @Query(() => [Pool], {
     description: "The scheduler's live pools and their capacity (admin only).",
   })
-  pools(@Context() ctx: GraphqlContext): Pool[] {
-    requireAdminRole(ctx.auth, 'scheduler_stats:pools:index');
+  @Policy('scheduler_stats:pools:index')
+  pools(): Pool[] {
     return listPools(this.poolState.registry, Date.now()).map(poolOf);
   }
 
   @Query(() => [UserMessage], {
     description: "User messages, newest first: the caller's project unless admin.",
   })
+  @Policy('message:get_all')
   async messages(
     @Context() ctx: GraphqlContext,
     @Args('first', { type: () => Int, defaultValue: 50 }) first = 50,

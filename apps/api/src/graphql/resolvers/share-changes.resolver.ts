@@ -1,5 +1,6 @@
 import { Args, Context, ID, Resolver, Subscription } from '@nestjs/graphql';
-import { forbiddenError } from '../../http/manila-error.js';
+import { projectArgument } from '../../policy/graphql-targets.js';
+import { Policy } from '../../policy/route-policy.decorators.js';
 import type { AuthContext } from '../../http/request-context.js';
 import { SharesService } from '../../shares/shares.service.js';
 import type { GraphqlContext } from '../graphql-context.js';
@@ -26,6 +27,7 @@ export class ShareChangesResolver {
     description: 'Every change of one share the caller may read, until it is deleted.',
     resolve: (change: ShareChange) => change,
   })
+  @Policy('hawser:share_changes:subscribe')
   async shareChanged(
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphqlContext,
@@ -41,14 +43,12 @@ export class ShareChangesResolver {
     description: "Every change of a project's shares: the caller's own unless admin.",
     resolve: (change: ShareChange) => change,
   })
+  @Policy('hawser:share_changes:subscribe', projectArgument('projectId'))
   projectSharesChanged(
     @Context() ctx: GraphqlContext,
     @Args('projectId', { type: () => ID, nullable: true }) projectId?: string,
   ): AsyncIterableIterator<ShareChange> {
     const project = projectId ?? ctx.auth.projectId;
-    if (project !== ctx.auth.projectId && !ctx.auth.isAdmin) {
-      throw forbiddenError(`Policy doesn't allow share:index for project ${project}.`);
-    }
     return this.stream(ctx.auth, (change) => change.projectId === project);
   }
 

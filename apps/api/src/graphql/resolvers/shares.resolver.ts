@@ -14,7 +14,9 @@ import { shareStream } from '#hawser/domain';
 import type { EventStore } from '#hawser/eventstore';
 import { DOCUMENT_STORE, EVENT_STORE } from '#hawser/platform';
 import type { DocumentStore } from '#hawser/read-models';
-import { badRequest, forbiddenError } from '../../http/manila-error.js';
+import { badRequest } from '../../http/manila-error.js';
+import { parentShare, parentShareOwners } from '../../policy/graphql-targets.js';
+import { Policy } from '../../policy/route-policy.decorators.js';
 import { listShares } from '../../shares/share-list.query.js';
 import { SharesService } from '../../shares/shares.service.js';
 import { LATEST, type GraphqlContext } from '../graphql-context.js';
@@ -54,6 +56,7 @@ export class SharesResolver {
   @Query(() => Share, {
     description: 'A share the caller may read (its own, public, or any for admins).',
   })
+  @Policy('share:get')
   async share(
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphqlContext,
@@ -61,6 +64,7 @@ export class SharesResolver {
     return shareOf(await this.shareService.find(id, ctx.auth), ctx.auth);
   }
 
+  @Policy('share:get_all')
   @Query(() => ShareConnection, {
     description: `Shares as Manila lists them (the caller's project; filters, sorting), a page at a time (first at most ${MAX_SHARES_PAGE}).`,
   })
@@ -92,6 +96,7 @@ export class SharesResolver {
     description: 'Its instances: one, or its replicas with their replica state.',
   })
   @Extensions({ listSize: 3 })
+  @Policy('share_replica:get_all', parentShare)
   async replicas(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<Replica[]> {
     const docs = await ctx.loaders.replicas.load(share.id);
     return docs.map((doc) => replicaOf(doc, ctx.auth));
@@ -100,6 +105,7 @@ export class SharesResolver {
   @ResolveField(() => [Snapshot], {
     description: "Its snapshots, for admins and the share's project.",
   })
+  @Policy('share_snapshot:get_all_snapshots')
   async snapshots(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<Snapshot[]> {
     const docs = await ctx.loaders.snapshots.load(share.id);
     return docs
@@ -108,6 +114,7 @@ export class SharesResolver {
   }
 
   @ResolveField(() => [AccessRule])
+  @Policy('share:access_get_all', parentShare)
   async accessRules(@Parent() share: Share, @Context() ctx: GraphqlContext): Promise<AccessRule[]> {
     return (await ctx.loaders.accessRules.load(share.id)).map(accessRuleOf);
   }
@@ -117,15 +124,13 @@ export class SharesResolver {
     description:
       "Its history, oldest first: for admins and the share's project; the data is admin only.",
   })
+  @Policy('hawser:share_events:get', parentShareOwners)
   async events(
     @Parent() share: Share,
     @Context() ctx: GraphqlContext,
     @Args('first', { type: () => Int, defaultValue: 50 }) first = 50,
     @Args('fromRevision', { type: () => Int, nullable: true }) fromRevision?: number,
   ): Promise<ShareEvent[]> {
-    if (!ctx.auth.isAdmin && share.projectId !== ctx.auth.projectId) {
-      throw forbiddenError(`Policy doesn't allow share:events to be performed.`);
-    }
     const events = await this.eventStore.readStream(shareStream(share.id), {
       direction: 'forwards',
       ...(fromRevision !== undefined && fromRevision !== null && { fromRevision }),

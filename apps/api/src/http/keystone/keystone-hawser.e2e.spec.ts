@@ -51,6 +51,23 @@ describeWithKeystone('Hawser with HAWSER_AUTH=keystone (given a real Keystone)',
     expect(listed.body.shares.map((s: { id: string }) => s.id)).toContain(created.body.share.id);
   });
 
+  it('lets a user with only the reader role read but not create a share (403), as secure RBAC says', async () => {
+    const refused = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, name: 'by-a-reader', share_type: 'default' } },
+      { token: reader.token },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.forbidden.message).toBe(
+      "Policy doesn't allow share:create to be performed.",
+    );
+
+    const listed = await hawser.request('GET', '/v2/shares', undefined, { token: reader.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.shares.map((s: { name: string }) => s.name)).not.toContain('by-a-reader');
+  });
+
   it('refuses an admin-only action to a member (403)', async () => {
     const created = await hawser.request(
       'POST',

@@ -1,0 +1,120 @@
+import type { Type } from '@nestjs/common';
+import type { Response } from 'express';
+import { actionOf } from '../http/action-body.js';
+import { badRequest, notFoundError } from '../http/manila-error.js';
+import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
+import {
+  ACTION_KEY,
+  POLICY_KEY,
+  SINCE_KEY,
+  UNTIL_KEY,
+  type PolicyDeclaration,
+} from './route-policy.decorators.js';
+
+/** One method of a controller that handles a Manila action, as its decorators declare it. */
+export interface ManilaActionHandler {
+  readonly names: readonly string[];
+  readonly method: string;
+  readonly since: string | undefined;
+  readonly until: string | undefined;
+  readonly policy: PolicyDeclaration | undefined;
+}
+
+/** What an action handler receives: the resource id, the action's argument and the request. */
+export interface ActionCall {
+  readonly id: string;
+  /** The action's name as sent. */
+  readonly name: string;
+  readonly argument: unknown;
+  readonly ctx: RequestContext;
+  readonly auth: AuthContext;
+  readonly res: Response;
+}
+
+/** The action chosen for a request, before the handler runs. */
+export interface ChosenAction {
+  readonly handler: ManilaActionHandler;
+  readonly name: string;
+  readonly argument: unknown;
+}
+
+const handlersByController = new WeakMap<object, readonly ManilaActionHandler[]>();
+
+const metadata = <T>(key: string, target: object): T | undefined =>
+  Reflect.getMetadata(key, target) as T | undefined;
+
+/** Every method of the controller that declares a @ManilaAction, with its range and rule. */
+export const manilaActionsOf = (controller: Type<unknown>): readonly ManilaActionHandler[] => {
+  const known = handlersByController.get(controller);
+  if (known) return known;
+  const prototype = controller.prototype as Record<string, unknown>;
+  const handlers = Object.getOwnPropertyNames(prototype).flatMap((method) => {
+    const fn = prototype[method];
+    if (method === 'constructor' || typeof fn !== 'function') return [];
+    const names = metadata<string[]>(ACTION_KEY, fn);
+    if (!names) return [];
+    return [
+      {
+        names,
+        method,
+        since: metadata<string>(SINCE_KEY, fn),
+        until: metadata<string>(UNTIL_KEY, fn),
+        policy: metadata<PolicyDeclaration>(POLICY_KEY, fn),
+      },
+    ];
+  });
+  handlersByController.set(controller, handlers);
+  return handlers;
+};
+
+const inRange = (handler: ManilaActionHandler, ctx: RequestContext): boolean =>
+  (handler.since === undefined || atLeast(ctx.microversion, handler.since)) &&
+  (handler.until === undefined || !atLeast(ctx.microversion, nextMinor(handler.until)));
+
+const nextMinor = (version: string): string => {
+  const [major, minor] = version.split('.').map(Number) as [number, number];
+  return `${major}.${minor + 1}`;
+};
+
+/**
+ * The controller's handler for the body's action: Manila's 400 for a body that is not one
+ * action or names an unknown one, and its 404 when the action exists in other microversions.
+ */
+export const chooseAction = (
+  controller: Type<unknown>,
+  body: unknown,
+  ctx: RequestContext,
+): ChosenAction => {
+  const { name, action, argument } = actionOf(body, ctx);
+  const named = manilaActionsOf(controller).filter((h) => h.names.includes(action));
+  if (named.length === 0) throw badRequest(`There is no such action: ${name}`);
+  const handler = named.find((h) => inRange(h, ctx));
+  if (!handler) {
+    throw notFoundError(`API version ${ctx.microversion.text} is not supported on this method.`);
+  }
+  return { handler, name, argument };
+};
+
+/** Runs the action the policy guard chose for this request on the controller. */
+export const runManilaAction = (
+  controller: object,
+  ctx: RequestContext,
+  id: string,
+  res: Response,
+): Promise<unknown> => {
+  const chosen = ctx.action;
+  const auth = ctx.auth;
+  if (!chosen || !auth) throw new Error('An action route ran without the policy guard');
+  const method = (controller as Record<string, (call: ActionCall) => Promise<unknown>>)[
+    chosen.handler.method
+  ];
+  if (!method) throw new Error(`No action handler ${chosen.handler.method}`);
+  return method.call(controller, {
+    id,
+    name: chosen.name,
+    argument: chosen.argument,
+    ctx,
+    auth,
+    res,
+  });
+};

@@ -1,0 +1,25 @@
+import type { RuleDefinition } from '../rule-definition.js';
+import { ADMIN_OR_PROJECT_READER, LEGACY_DEFAULT } from './personas.js';
+
+/** Manila 15.1's manila/policies/share_replica_export_location.py. */
+export const SHARE_REPLICA_EXPORT_LOCATION_RULES: readonly RuleDefinition[] = [
+  {
+    name: 'share_replica_export_location:index',
+    check: ADMIN_OR_PROJECT_READER,
+    legacyCheck: LEGACY_DEFAULT,
+    description: 'Get all export locations of a given share replica.',
+    operations: [{ method: 'GET', path: '/share-replicas/{share_replica_id}/export-locations' }],
+  },
+  {
+    name: 'share_replica_export_location:show',
+    check: ADMIN_OR_PROJECT_READER,
+    legacyCheck: LEGACY_DEFAULT,
+    description: 'Get details about the requested share replica export location.',
+    operations: [
+      {
+        method: 'GET',
+        path: '/share-replicas/{share_replica_id}/export-locations/{export_location_id}',
+      },
+    ],
+  },
+];
