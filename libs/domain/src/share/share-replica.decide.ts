@@ -79,6 +79,12 @@ export const decideReplica = (
       if (!state.instances.some((i) => i.replicaState === 'active' && i.status === 'available')) {
         throw invalid(`Share ${state.id} has no active replica in available status.`);
       }
+      // Built at the share's size while it changes, the replica would end at the old one.
+      if (state.pendingResize) {
+        throw invalid(
+          `Share ${state.id} is busy: its ${state.pendingResize.direction} is in progress.`,
+        );
+      }
       return [
         {
           type: 'ReplicaRequested',
@@ -144,6 +150,18 @@ export const decideReplica = (
         throw invalid('Cannot delete the only active replica of a share.');
       }
       if (replica.status === 'deleting' && !command.force) return [];
+      // The promotion's outcome would overwrite the deletion, and the driver call of one would
+      // run on a replica the other is changing: one replica operation at a time, even forced.
+      if (promotionInProgress(state)) {
+        throw invalid(
+          `Share replica ${replica.id} cannot be deleted while a replica of share ${state.id} is being promoted.`,
+        );
+      }
+      if (replica.status === 'extending' || replica.status === 'shrinking') {
+        throw invalid(
+          `Share replica ${replica.id} is ${replica.status}: delete it once the share's resize ends.`,
+        );
+      }
       const events: ReplicaEvent[] = [
         {
           type: 'ReplicaDeletionRequested',

@@ -84,6 +84,8 @@ export interface ShareState {
     readonly newSize: number;
     /** An extend not yet confirmed by the scheduler: no node may claim it. */
     readonly awaitsCapacityCheck?: boolean;
+    /** Set once an instance failed the resize: the share then keeps its size. */
+    readonly failed?: boolean;
   } | null;
   /** Replica bookkeeping; absent until the first replica is added. */
   readonly replication?: ReplicationState;
