@@ -299,3 +299,33 @@ describe('share decider: conflicting requests on one share', () => {
     });
   });
 });
+
+describe('share decider: an admin reset during a resize', () => {
+  const reset: ShareEvent = {
+    type: 'ShareStatusReset',
+    data: { instanceId: 'i1', status: 'available', resetAt: later },
+  };
+  const requested = [...availableShare(), resizeRequested(['i1'])];
+  it('given an extend no node started, when the instance is reset, then the resize ends at the old size', () => {
+    const state = fold(shareDecider, [...requested, reset]);
+    expect([state.size, state.pendingResize, state.instances[0]?.status]).toEqual([
+      2,
+      null,
+      'available',
+    ]);
+  });
+  it('given an extend a node runs, when the instance is reset, then the driver outcome still counts', () => {
+    const running = [...requested, claimed('extend_share', 'c-ext'), reset];
+    expect(fold(shareDecider, running).pendingResize).not.toBeNull();
+    spec
+      .given(running)
+      .when({
+        type: 'CompleteShareInstanceResize',
+        instanceId: 'i1',
+        commandId: 'c-ext',
+        now: later,
+      })
+      .then([resized('i1', 'c-ext')]);
+    expect(fold(shareDecider, [...running, resized('i1', 'c-ext')]).size).toBe(3);
+  });
+});

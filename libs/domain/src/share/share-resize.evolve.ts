@@ -1,16 +1,26 @@
 import { settlePending } from './share-pending.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { ShareInstanceState, ShareState } from './share.state.js';
-import type { ShareStatus } from './share.types.js';
+import type { DriverOperation, ShareStatus } from './share.types.js';
 
 const RESIZING: ReadonlySet<ShareStatus> = new Set<ShareStatus>(['extending', 'shrinking']);
+const RESIZE_OPERATIONS: ReadonlySet<DriverOperation> = new Set<DriverOperation>([
+  'extend_share',
+  'shrink_share',
+]);
+
+/** Waiting for its resize, or running it (whatever status a reset or deletion gave it since). */
+const stillResizing = (instance: ShareInstanceState): boolean =>
+  RESIZING.has(instance.status) ||
+  (instance.pendingOperation !== null &&
+    RESIZE_OPERATIONS.has(instance.pendingOperation.operation));
 
 /**
  * When no instance is resizing any more, the resize is over: the share takes the new size only
  * if no instance failed it, whichever instance finished last.
  */
 const finishIfDone = (state: ShareState): ShareState => {
-  if (state.instances.some((i) => RESIZING.has(i.status)) || !state.pendingResize) return state;
+  if (state.instances.some(stillResizing) || !state.pendingResize) return state;
   return {
     ...state,
     size: state.pendingResize.failed ? state.size : state.pendingResize.newSize,
@@ -21,6 +31,23 @@ const finishIfDone = (state: ShareState): ShareState => {
 /** A deletion asked for while the instance was resized goes on after the resize's outcome. */
 const unlessDeleting = (instance: ShareInstanceState, status: ShareStatus): ShareStatus =>
   instance.status === 'deleting' ? 'deleting' : status;
+
+/**
+ * An admin's reset takes an instance out of a resize no node has started on it yet: the node
+ * will not run it any more, so the resize ends without it, as failed (the share keeps its size
+ * and an extend's quota is given back).
+ */
+export const withdrawFromResize = (
+  state: ShareState,
+  instanceId: string,
+  previous: ShareStatus,
+): ShareState => {
+  const instance = state.instances.find((i) => i.id === instanceId);
+  if (!state.pendingResize || !instance || !RESIZING.has(previous) || stillResizing(instance)) {
+    return state;
+  }
+  return finishIfDone({ ...state, pendingResize: { ...state.pendingResize, failed: true } });
+};
 
 export const evolveResize = (state: ShareState, event: ResizeEvent): ShareState => {
   switch (event.type) {
