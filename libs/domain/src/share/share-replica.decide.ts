@@ -3,7 +3,7 @@ import type { ReplicaCommand } from './share-replica.commands.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ShareStatusReset } from './share.events.js';
 import { promotionInProgress, replicasOf, replicationOf } from './share-replica.state.js';
-import { snapshotInstanceIdOf } from './share-snapshot.state.js';
+import { snapshotInstanceIdOf, type SnapshotState } from './share-snapshot.state.js';
 import type { ShareInstanceState, ShareState } from './share.state.js';
 import {
   RESETTABLE_STATUSES,
@@ -13,6 +13,9 @@ import {
 } from './share.types.js';
 
 const REPLICA_STATES: readonly ReplicaState[] = ['active', 'in_sync', 'out_of_sync', 'error'];
+
+const notBeingDeleted = (snapshot: SnapshotState): boolean =>
+  !snapshot.instances.some((i) => i.status === 'deleting');
 
 const replicaOf = (state: ShareState, replicaId: string): ShareInstanceState => {
   const replica = replicasOf(state).find((i) => i.id === replicaId);
@@ -92,7 +95,8 @@ export const decideReplica = (
             replicaId: command.replicaId,
             availabilityZone: command.availabilityZone,
             ...(command.onlyHost !== undefined && { onlyHost: command.onlyHost }),
-            snapshotInstances: state.snapshots.map((s) => ({
+            // A snapshot being deleted would live on through its copy on the new replica.
+            snapshotInstances: state.snapshots.filter(notBeingDeleted).map((s) => ({
               snapshotId: s.id,
               snapshotInstanceId: snapshotInstanceIdOf(s.id, command.replicaId),
             })),
@@ -201,6 +205,20 @@ export const decideReplica = (
         );
       }
       requireNotBusy(state);
+      // A promotion ends the promoted replica's snapshot operations in error (reference 5.4
+      // step 4): it waits for them instead.
+      const snapshot = state.snapshots.find((s) =>
+        s.instances.some(
+          (i) =>
+            i.shareInstanceId === replica.id &&
+            (i.status === 'creating' || i.status === 'deleting'),
+        ),
+      );
+      if (snapshot) {
+        throw invalid(
+          `Share replica ${replica.id} is busy with snapshot ${snapshot.id}: promote it once the snapshot is available or deleted.`,
+        );
+      }
       return [
         {
           type: 'ReplicaPromotionRequested',
