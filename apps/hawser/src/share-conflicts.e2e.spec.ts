@@ -165,7 +165,7 @@ const PAIRS: [string, string][] = NAMES.flatMap((a, i) =>
   ]),
 ) as [string, string][];
 /** Pairs run at once on their own shares; the rest wait for a free slot. */
-const PARALLEL = 48;
+const PARALLEL = 96;
 
 /*
  * Two conflicting actions on one share at once, over HTTP, for every two actions a client can
@@ -178,9 +178,13 @@ describe('conflicting actions on one share, fired at once', () => {
   let projects = 0;
 
   beforeAll(async () => {
-    // Slow enough operations that the two requests of a pair meet while the first one runs.
+    // The operations that hold a share in a transitional status the longest are slowed down,
+    // so the second request of a pair often meets the first one still running.
     hawser = await startHawser({
-      backends: () => simulatedBackends({ latencyMs: 0 }),
+      backends: () =>
+        simulatedBackends({
+          operationLatencyMs: { promoteReplica: 200, extendShare: 50, createReplica: 50 },
+        }),
       env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' },
     });
     const type = await hawser.request('POST', '/v2/types', {

@@ -329,3 +329,66 @@ describe('share decider: an admin reset during a resize', () => {
     expect(fold(shareDecider, [...running, resized('i1', 'c-ext')]).size).toBe(3);
   });
 });
+
+describe('share decider: a replica deleted while a snapshot is deleted', () => {
+  it('given a snapshot whose last instance is on the replica and being deleted, when the replica is deleted, then the snapshot is too', () => {
+    const snapshotOnReplica = (status: 'deleting' | 'available'): ShareEvent[] => [
+      ...withReplica(),
+      {
+        type: 'SnapshotRequested',
+        data: {
+          snapshotId: 'sn1',
+          projectId: 'p1',
+          userId: 'u1',
+          name: null,
+          description: null,
+          size: 2,
+          instances: [{ id: 'sn1-r1', shareInstanceId: 'r1' }],
+          createdAt: later,
+        },
+      },
+      ...(status === 'deleting'
+        ? [
+            {
+              type: 'SnapshotDeletionRequested',
+              data: {
+                snapshotId: 'sn1',
+                snapshotInstanceIds: ['sn1-r1'],
+                force: false,
+                requestedAt: later,
+              },
+            } satisfies ShareEvent,
+          ]
+        : []),
+      {
+        type: 'ReplicaDeletionRequested',
+        data: { replicaId: 'r1', force: false, requestedAt: later },
+      },
+      claimedOn('r1', 'delete_replica', 'c-delete'),
+    ];
+    const complete = {
+      type: 'CompleteReplicaDeletion',
+      replicaId: 'r1',
+      commandId: 'c-delete',
+      now: later,
+    } as const;
+    const replicaDeleted: ShareEvent = {
+      type: 'ReplicaDeleted',
+      data: {
+        replicaId: 'r1',
+        commandId: 'c-delete',
+        quotaHolderId: 'r1',
+        shareSize: 2,
+        deletedAt: later,
+      },
+    };
+    spec
+      .given(snapshotOnReplica('deleting'))
+      .when(complete)
+      .then([
+        replicaDeleted,
+        { type: 'SnapshotDeleted', data: { snapshotId: 'sn1', projectId: 'p1', deletedAt: later } },
+      ]);
+    spec.given(snapshotOnReplica('available')).when(complete).then([replicaDeleted]);
+  });
+});

@@ -2,6 +2,7 @@ import { forbidden, invalid, notFound } from '../shared/domain-error.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ShareStatusReset } from './share.events.js';
+import type { SnapshotDeleted } from './share-snapshot.events.js';
 import { promotionInProgress, replicasOf, replicationOf } from './share-replica.state.js';
 import { snapshotInstanceIdOf, type SnapshotState } from './share-snapshot.state.js';
 import type { ShareInstanceState, ShareState } from './share.state.js';
@@ -47,31 +48,47 @@ export const replicaOperationIsDue = (
   }
 };
 
+/**
+ * The replica leaves the share, and with it its snapshot instances: a snapshot being deleted
+ * whose last instances were on this replica is deleted with it (its deletion would otherwise
+ * wait for a refresh of a replica that is gone).
+ */
 const removal = (
   state: ShareState,
   replica: ShareInstanceState,
   commandId: string | null,
   now: string,
-): ReplicaEvent => {
+): (ReplicaEvent | SnapshotDeleted)[] => {
   const { quotaHolders } = replicationOf(state);
   const quotaHolderId = quotaHolders.includes(replica.id) ? replica.id : (quotaHolders[0] ?? null);
-  return {
-    type: 'ReplicaDeleted',
-    data: {
-      replicaId: replica.id,
-      commandId,
-      quotaHolderId,
-      shareSize: state.size,
-      deletedAt: now,
+  const finished = state.snapshots.filter(
+    (s) =>
+      s.instances.length > 0 &&
+      s.instances.every((i) => i.shareInstanceId === replica.id && i.status === 'deleting'),
+  );
+  return [
+    {
+      type: 'ReplicaDeleted',
+      data: {
+        replicaId: replica.id,
+        commandId,
+        quotaHolderId,
+        shareSize: state.size,
+        deletedAt: now,
+      },
     },
-  };
+    ...finished.map((s): SnapshotDeleted => ({
+      type: 'SnapshotDeleted',
+      data: { snapshotId: s.id, projectId: s.projectId, deletedAt: now },
+    })),
+  ];
 };
 
 /** Share replicas (reference 2.3, 3.7 and 5): one instance per replica, in the share's stream. */
 export const decideReplica = (
   command: ReplicaCommand,
   state: ShareState,
-): (ReplicaEvent | ShareStatusReset)[] => {
+): (ReplicaEvent | ShareStatusReset | SnapshotDeleted)[] => {
   switch (command.type) {
     case 'RequestReplica': {
       if (state.instances.some((i) => i.id === command.replicaId)) return [];
@@ -166,26 +183,26 @@ export const decideReplica = (
           `Share replica ${replica.id} is ${replica.status}: delete it once the share's resize ends.`,
         );
       }
-      const events: ReplicaEvent[] = [
+      const events: (ReplicaEvent | SnapshotDeleted)[] = [
         {
           type: 'ReplicaDeletionRequested',
           data: { replicaId: replica.id, force: command.force, requestedAt: command.now },
         },
       ];
       // A replica that never reached a node has nothing to delete on a back end.
-      if (replica.host === '') events.push(removal(state, replica, null, command.now));
+      if (replica.host === '') events.push(...removal(state, replica, null, command.now));
       return events;
     }
     case 'CompleteReplicaDeletion': {
       if (!claimOpen(state, command.replicaId, command.commandId)) return [];
-      return [removal(state, replicaOf(state, command.replicaId), command.commandId, command.now)];
+      return removal(state, replicaOf(state, command.replicaId), command.commandId, command.now);
     }
     case 'FailReplicaDeletion': {
       if (!claimOpen(state, command.replicaId, command.commandId)) return [];
       const replica = replicaOf(state, command.replicaId);
       // A forced deletion removes the replica whatever the back end says (reference 5.6).
       if (replicationOf(state).forcedDeletions.includes(replica.id)) {
-        return [removal(state, replica, command.commandId, command.now)];
+        return removal(state, replica, command.commandId, command.now);
       }
       const { type: _type, now, ...data } = command;
       return [{ type: 'ReplicaDeletionFailed', data: { ...data, failedAt: now } }];
