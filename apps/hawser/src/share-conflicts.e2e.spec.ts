@@ -205,7 +205,7 @@ describe('conflicting actions on one share, fired at once', () => {
     hawser.request(method, route, body, admin ? {} : { token: f.token });
 
   const waitFor = async (what: string, read: () => Promise<boolean>) =>
-    eventually(async () => ((await read()) ? true : undefined), 30_000, what, 100);
+    eventually(async () => ((await read()) ? true : undefined), 30_000, what, 150);
 
   const fixtureFor = async (needs: ReadonlySet<Need>): Promise<Fixture> => {
     projects += 1;
@@ -336,7 +336,7 @@ describe('conflicting actions on one share, fired at once', () => {
       },
       10_000,
       'quota usage to match',
-      100,
+      200,
     ).catch(() => world.usage);
     if (JSON.stringify(usage) !== JSON.stringify(expected)) {
       problems.push(

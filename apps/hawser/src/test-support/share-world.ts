@@ -122,7 +122,7 @@ export const settledShareWorld = (
     },
     timeoutMs,
     `share ${shareId} to settle`,
-    100,
+    200,
   );
 
 /** The quota a project should use for what exists of its one (replicated) share. */

@@ -392,3 +392,69 @@ describe('share decider: a replica deleted while a snapshot is deleted', () => {
     spec.given(snapshotOnReplica('available')).when(complete).then([replicaDeleted]);
   });
 });
+
+describe('share decider: snapshots against replica changes', () => {
+  const snapshotRequested = (instances: { id: string; shareInstanceId: string }[]): ShareEvent => ({
+    type: 'SnapshotRequested',
+    data: {
+      snapshotId: 'sn1',
+      projectId: 'p1',
+      userId: 'u1',
+      name: null,
+      description: null,
+      size: 2,
+      instances,
+      createdAt: later,
+    },
+  });
+  const deletionRequested = (ids: string[]): ShareEvent => ({
+    type: 'SnapshotDeletionRequested',
+    data: { snapshotId: 'sn1', snapshotInstanceIds: ids, force: false, requestedAt: later },
+  });
+  const onBoth = [
+    { id: 'sn1-i1', shareInstanceId: 'i1' },
+    { id: 'sn1-r1', shareInstanceId: 'r1' },
+  ];
+  it('given a snapshot being deleted, when a replica is requested, then it gets no copy of it', () =>
+    spec
+      .given([
+        ...replicated(),
+        snapshotRequested([{ id: 'sn1-i1', shareInstanceId: 'i1' }]),
+        {
+          type: 'SnapshotInstanceCreated',
+          data: {
+            snapshotId: 'sn1',
+            snapshotInstanceId: 'sn1-i1',
+            commandId: 'c-snap',
+            status: 'available',
+            progress: '100%',
+            providerLocation: null,
+            createdAt: later,
+          },
+        },
+        deletionRequested(['sn1-i1']),
+      ])
+      .when({ type: 'RequestReplica', replicaId: 'r2', availabilityZone: 'az-2', now: later })
+      .then([
+        {
+          type: 'ReplicaRequested',
+          data: {
+            replicaId: 'r2',
+            availabilityZone: 'az-2',
+            snapshotInstances: [],
+            quotaHolderId: 'r2',
+            requestedAt: later,
+          },
+        },
+      ]));
+  it('given a replica being promoted, when a snapshot is deleted, then it is refused', () =>
+    spec
+      .given([...withReplica(), snapshotRequested(onBoth), ...promoting().slice(-1)])
+      .when({ type: 'DeleteSnapshot', snapshotId: 'sn1', force: true, now: later })
+      .thenThrows('invalid', /being promoted/));
+  it('given a snapshot still being created on a replica, when that replica is promoted, then it is refused', () =>
+    spec
+      .given([...withReplica(), snapshotRequested(onBoth)])
+      .when({ type: 'PromoteReplica', replicaId: 'r1', isAdmin: false, now: later })
+      .thenThrows('invalid', /busy with snapshot sn1/));
+});
