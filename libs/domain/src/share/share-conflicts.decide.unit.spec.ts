@@ -458,3 +458,40 @@ describe('share decider: snapshots against replica changes', () => {
       .when({ type: 'PromoteReplica', replicaId: 'r1', isAdmin: false, now: later })
       .thenThrows('invalid', /busy with snapshot sn1/));
 });
+
+describe('share decider: access rules against a promotion', () => {
+  const allow = {
+    type: 'AllowAccess',
+    accessId: 'a1',
+    accessType: 'ip',
+    accessTo: '10.0.0.1',
+    accessLevel: 'rw',
+    metadata: {},
+    ipv6: true,
+    now: later,
+  } as const;
+  it('given a replica being promoted, when a rule is allowed, then it is refused', () =>
+    spec
+      .given(promoting())
+      .when(allow)
+      .thenThrows('invalid', /replication_change/));
+  it('given a rule still being applied on a replica, when that replica is promoted, then it is refused', () =>
+    spec
+      .given([
+        ...withReplica(),
+        {
+          type: 'ShareAccessAllowed',
+          data: {
+            accessId: 'a1',
+            accessType: 'ip',
+            accessTo: '10.0.0.1',
+            accessLevel: 'rw',
+            metadata: {},
+            instanceIds: ['i1', 'r1'],
+            createdAt: later,
+          },
+        },
+      ])
+      .when({ type: 'PromoteReplica', replicaId: 'r1', isAdmin: false, now: later })
+      .thenThrows('invalid', /applying access rules/));
+});

@@ -15,6 +15,14 @@ import {
 
 const REPLICA_STATES: readonly ReplicaState[] = ['active', 'in_sync', 'out_of_sync', 'error'];
 
+/** Rule mappings a node has still to apply or deny on an instance. */
+const RULE_CHANGES: ReadonlySet<string> = new Set([
+  'queued_to_apply',
+  'applying',
+  'queued_to_deny',
+  'denying',
+]);
+
 const notBeingDeleted = (snapshot: SnapshotState): boolean =>
   !snapshot.instances.some((i) => i.status === 'deleting');
 
@@ -234,6 +242,13 @@ export const decideReplica = (
       if (snapshot) {
         throw invalid(
           `Share replica ${replica.id} is busy with snapshot ${snapshot.id}: promote it once the snapshot is available or deleted.`,
+        );
+      }
+      // Its node would run the promotion and the rule update one after the other, and could
+      // drop the one that waits too long.
+      if (state.accessRules.some((rule) => RULE_CHANGES.has(rule.instances[replica.id] ?? ''))) {
+        throw invalid(
+          `Share replica ${replica.id} is busy applying access rules: promote it once they are applied.`,
         );
       }
       return [
