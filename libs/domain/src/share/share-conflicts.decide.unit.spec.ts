@@ -494,4 +494,41 @@ describe('share decider: access rules against a promotion', () => {
       ])
       .when({ type: 'PromoteReplica', replicaId: 'r1', isAdmin: false, now: later })
       .thenThrows('invalid', /applying access rules/));
+  it('given a rule still being applied on a replica, when that replica is deleted, then it is refused; one still being built is deleted', () => {
+    const allowed: ShareEvent = {
+      type: 'ShareAccessAllowed',
+      data: {
+        accessId: 'a1',
+        accessType: 'ip',
+        accessTo: '10.0.0.1',
+        accessLevel: 'rw',
+        metadata: {},
+        instanceIds: ['i1', 'r1'],
+        createdAt: later,
+      },
+    };
+    spec
+      .given([...withReplica(), allowed])
+      .when(deleteReplica(true))
+      .thenThrows('invalid', /applying access rules/);
+    spec
+      .given([...replicaBeingCreated(), allowed])
+      .when(deleteReplica(false))
+      .then([
+        {
+          type: 'ReplicaDeletionRequested',
+          data: { replicaId: 'r1', force: false, requestedAt: later },
+        },
+        {
+          type: 'ReplicaDeleted',
+          data: {
+            replicaId: 'r1',
+            commandId: null,
+            quotaHolderId: 'r1',
+            shareSize: 2,
+            deletedAt: later,
+          },
+        },
+      ]);
+  });
 });

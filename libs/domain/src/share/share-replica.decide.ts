@@ -23,6 +23,16 @@ const RULE_CHANGES: ReadonlySet<string> = new Set([
   'denying',
 ]);
 
+/**
+ * A node claims one operation per replica at a time: a deletion or promotion kept waiting by a
+ * long rule update (or the reverse) would be parked after its retries, so they refuse each other.
+ * Only an available replica runs rule updates; one being built or in error holds its queued rules
+ * for create_replica, which never comes for it.
+ */
+const applyingRulesOn = (state: ShareState, replica: ShareInstanceState): boolean =>
+  replica.status === 'available' &&
+  state.accessRules.some((rule) => RULE_CHANGES.has(rule.instances[replica.id] ?? ''));
+
 const notBeingDeleted = (snapshot: SnapshotState): boolean =>
   !snapshot.instances.some((i) => i.status === 'deleting');
 
@@ -191,6 +201,11 @@ export const decideReplica = (
           `Share replica ${replica.id} is ${replica.status}: delete it once the share's resize ends.`,
         );
       }
+      if (applyingRulesOn(state, replica)) {
+        throw invalid(
+          `Share replica ${replica.id} is busy applying access rules: delete it once they are applied.`,
+        );
+      }
       const events: (ReplicaEvent | SnapshotDeleted)[] = [
         {
           type: 'ReplicaDeletionRequested',
@@ -244,9 +259,7 @@ export const decideReplica = (
           `Share replica ${replica.id} is busy with snapshot ${snapshot.id}: promote it once the snapshot is available or deleted.`,
         );
       }
-      // Its node would run the promotion and the rule update one after the other, and could
-      // drop the one that waits too long.
-      if (state.accessRules.some((rule) => RULE_CHANGES.has(rule.instances[replica.id] ?? ''))) {
+      if (applyingRulesOn(state, replica)) {
         throw invalid(
           `Share replica ${replica.id} is busy applying access rules: promote it once they are applied.`,
         );
