@@ -205,7 +205,7 @@ describe('conflicting actions on one share, fired at once', () => {
     hawser.request(method, route, body, admin ? {} : { token: f.token });
 
   const waitFor = async (what: string, read: () => Promise<boolean>) =>
-    eventually(async () => ((await read()) ? true : undefined), 30_000, what, 150);
+    eventually(async () => ((await read()) ? true : undefined), 60_000, what, 150);
 
   const fixtureFor = async (needs: ReadonlySet<Need>): Promise<Fixture> => {
     projects += 1;
@@ -228,9 +228,13 @@ describe('conflicting actions on one share, fired at once', () => {
       });
       expect(added.status).toBe(202);
       const replicaId = added.body.share_replica.id as string;
-      await waitFor('the replica to be in_sync', async () => {
+      let last = 'unread';
+      await waitFor(`the replica to be in_sync (${shareId})`, async () => {
         const shown = (await call('GET', `/v2/share-replicas/${replicaId}`)).body.share_replica;
+        last = `${shown?.status}/${shown?.replica_state}`;
         return shown?.status === 'available' && shown.replica_state === 'in_sync';
+      }).catch((error: unknown) => {
+        throw new Error(`${String(error)}: replica ${replicaId} is ${last}`);
       });
       fixture = { ...fixture, replicaId };
     }

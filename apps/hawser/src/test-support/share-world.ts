@@ -113,7 +113,7 @@ export const settledShareWorld = (
   shareId: string,
   projectId: string,
   token: string,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ): Promise<ShareWorld> =>
   eventually(
     async () => {
