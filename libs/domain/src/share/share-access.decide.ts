@@ -12,7 +12,13 @@ const requireInstancesAcceptChanges = (state: ShareState): void => {
     if (instance.host === '') {
       throw invalid(`Share instance ${instance.id} has no host yet: access cannot change.`);
     }
-    if (TRANSITIONAL_STATUSES.has(instance.status) || instance.status === 'error') {
+    // Unlike Manila, not during a promotion either: the promotion and the rule update would
+    // queue for one replica, and the one that waits too long would be dropped.
+    if (
+      TRANSITIONAL_STATUSES.has(instance.status) ||
+      instance.status === 'error' ||
+      instance.status === 'replication_change'
+    ) {
       throw invalid(
         `Share instance ${instance.id} is ${instance.status}: access rules can only change ` +
           'when no instance is in a transitional or error status.',

@@ -2,8 +2,9 @@ import { forbidden, invalid, notFound } from '../shared/domain-error.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ShareStatusReset } from './share.events.js';
+import type { SnapshotDeleted } from './share-snapshot.events.js';
 import { promotionInProgress, replicasOf, replicationOf } from './share-replica.state.js';
-import { snapshotInstanceIdOf } from './share-snapshot.state.js';
+import { snapshotInstanceIdOf, type SnapshotState } from './share-snapshot.state.js';
 import type { ShareInstanceState, ShareState } from './share.state.js';
 import {
   RESETTABLE_STATUSES,
@@ -13,6 +14,27 @@ import {
 } from './share.types.js';
 
 const REPLICA_STATES: readonly ReplicaState[] = ['active', 'in_sync', 'out_of_sync', 'error'];
+
+/** Rule mappings a node has still to apply or deny on an instance. */
+const RULE_CHANGES: ReadonlySet<string> = new Set([
+  'queued_to_apply',
+  'applying',
+  'queued_to_deny',
+  'denying',
+]);
+
+/**
+ * A node claims one operation per replica at a time: a deletion or promotion kept waiting by a
+ * long rule update (or the reverse) would be parked after its retries, so they refuse each other.
+ * Only an available replica runs rule updates; one being built or in error holds its queued rules
+ * for create_replica, which never comes for it.
+ */
+const applyingRulesOn = (state: ShareState, replica: ShareInstanceState): boolean =>
+  replica.status === 'available' &&
+  state.accessRules.some((rule) => RULE_CHANGES.has(rule.instances[replica.id] ?? ''));
+
+const notBeingDeleted = (snapshot: SnapshotState): boolean =>
+  !snapshot.instances.some((i) => i.status === 'deleting');
 
 const replicaOf = (state: ShareState, replicaId: string): ShareInstanceState => {
   const replica = replicasOf(state).find((i) => i.id === replicaId);
@@ -44,31 +66,47 @@ export const replicaOperationIsDue = (
   }
 };
 
+/**
+ * The replica leaves the share, and with it its snapshot instances: a snapshot being deleted
+ * whose last instances were on this replica is deleted with it (its deletion would otherwise
+ * wait for a refresh of a replica that is gone).
+ */
 const removal = (
   state: ShareState,
   replica: ShareInstanceState,
   commandId: string | null,
   now: string,
-): ReplicaEvent => {
+): (ReplicaEvent | SnapshotDeleted)[] => {
   const { quotaHolders } = replicationOf(state);
   const quotaHolderId = quotaHolders.includes(replica.id) ? replica.id : (quotaHolders[0] ?? null);
-  return {
-    type: 'ReplicaDeleted',
-    data: {
-      replicaId: replica.id,
-      commandId,
-      quotaHolderId,
-      shareSize: state.size,
-      deletedAt: now,
+  const finished = state.snapshots.filter(
+    (s) =>
+      s.instances.length > 0 &&
+      s.instances.every((i) => i.shareInstanceId === replica.id && i.status === 'deleting'),
+  );
+  return [
+    {
+      type: 'ReplicaDeleted',
+      data: {
+        replicaId: replica.id,
+        commandId,
+        quotaHolderId,
+        shareSize: state.size,
+        deletedAt: now,
+      },
     },
-  };
+    ...finished.map((s): SnapshotDeleted => ({
+      type: 'SnapshotDeleted',
+      data: { snapshotId: s.id, projectId: s.projectId, deletedAt: now },
+    })),
+  ];
 };
 
 /** Share replicas (reference 2.3, 3.7 and 5): one instance per replica, in the share's stream. */
 export const decideReplica = (
   command: ReplicaCommand,
   state: ShareState,
-): (ReplicaEvent | ShareStatusReset)[] => {
+): (ReplicaEvent | ShareStatusReset | SnapshotDeleted)[] => {
   switch (command.type) {
     case 'RequestReplica': {
       if (state.instances.some((i) => i.id === command.replicaId)) return [];
@@ -79,6 +117,12 @@ export const decideReplica = (
       if (!state.instances.some((i) => i.replicaState === 'active' && i.status === 'available')) {
         throw invalid(`Share ${state.id} has no active replica in available status.`);
       }
+      // Built at the share's size while it changes, the replica would end at the old one.
+      if (state.pendingResize) {
+        throw invalid(
+          `Share ${state.id} is busy: its ${state.pendingResize.direction} is in progress.`,
+        );
+      }
       return [
         {
           type: 'ReplicaRequested',
@@ -86,7 +130,8 @@ export const decideReplica = (
             replicaId: command.replicaId,
             availabilityZone: command.availabilityZone,
             ...(command.onlyHost !== undefined && { onlyHost: command.onlyHost }),
-            snapshotInstances: state.snapshots.map((s) => ({
+            // A snapshot being deleted would live on through its copy on the new replica.
+            snapshotInstances: state.snapshots.filter(notBeingDeleted).map((s) => ({
               snapshotId: s.id,
               snapshotInstanceId: snapshotInstanceIdOf(s.id, command.replicaId),
             })),
@@ -144,26 +189,43 @@ export const decideReplica = (
         throw invalid('Cannot delete the only active replica of a share.');
       }
       if (replica.status === 'deleting' && !command.force) return [];
-      const events: ReplicaEvent[] = [
+      // The promotion's outcome would overwrite the deletion, and the driver call of one would
+      // run on a replica the other is changing: one replica operation at a time, even forced.
+      if (promotionInProgress(state)) {
+        throw invalid(
+          `Share replica ${replica.id} cannot be deleted while a replica of share ${state.id} is being promoted.`,
+        );
+      }
+      if (replica.status === 'extending' || replica.status === 'shrinking') {
+        throw invalid(
+          `Share replica ${replica.id} is ${replica.status}: delete it once the share's resize ends.`,
+        );
+      }
+      if (applyingRulesOn(state, replica)) {
+        throw invalid(
+          `Share replica ${replica.id} is busy applying access rules: delete it once they are applied.`,
+        );
+      }
+      const events: (ReplicaEvent | SnapshotDeleted)[] = [
         {
           type: 'ReplicaDeletionRequested',
           data: { replicaId: replica.id, force: command.force, requestedAt: command.now },
         },
       ];
       // A replica that never reached a node has nothing to delete on a back end.
-      if (replica.host === '') events.push(removal(state, replica, null, command.now));
+      if (replica.host === '') events.push(...removal(state, replica, null, command.now));
       return events;
     }
     case 'CompleteReplicaDeletion': {
       if (!claimOpen(state, command.replicaId, command.commandId)) return [];
-      return [removal(state, replicaOf(state, command.replicaId), command.commandId, command.now)];
+      return removal(state, replicaOf(state, command.replicaId), command.commandId, command.now);
     }
     case 'FailReplicaDeletion': {
       if (!claimOpen(state, command.replicaId, command.commandId)) return [];
       const replica = replicaOf(state, command.replicaId);
       // A forced deletion removes the replica whatever the back end says (reference 5.6).
       if (replicationOf(state).forcedDeletions.includes(replica.id)) {
-        return [removal(state, replica, command.commandId, command.now)];
+        return removal(state, replica, command.commandId, command.now);
       }
       const { type: _type, now, ...data } = command;
       return [{ type: 'ReplicaDeletionFailed', data: { ...data, failedAt: now } }];
@@ -183,6 +245,25 @@ export const decideReplica = (
         );
       }
       requireNotBusy(state);
+      // A promotion ends the promoted replica's snapshot operations in error (reference 5.4
+      // step 4): it waits for them instead.
+      const snapshot = state.snapshots.find((s) =>
+        s.instances.some(
+          (i) =>
+            i.shareInstanceId === replica.id &&
+            (i.status === 'creating' || i.status === 'deleting'),
+        ),
+      );
+      if (snapshot) {
+        throw invalid(
+          `Share replica ${replica.id} is busy with snapshot ${snapshot.id}: promote it once the snapshot is available or deleted.`,
+        );
+      }
+      if (applyingRulesOn(state, replica)) {
+        throw invalid(
+          `Share replica ${replica.id} is busy applying access rules: promote it once they are applied.`,
+        );
+      }
       return [
         {
           type: 'ReplicaPromotionRequested',

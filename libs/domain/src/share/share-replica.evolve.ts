@@ -4,6 +4,7 @@ import type { ReplicaEvent } from './share-replica.events.js';
 import { replicationOf } from './share-replica.state.js';
 import type { SnapshotInstanceState, SnapshotStatus } from './share-snapshot.state.js';
 import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ReplicaState, ShareStatus } from './share.types.js';
 
 const updateReplica = (
   state: ShareState,
@@ -75,6 +76,22 @@ const withoutReplica = (state: ShareState, replicaId: string, at: string): Share
       forcedDeletions: replication.forcedDeletions.filter((id) => id !== replicaId),
     },
   };
+};
+
+/** A replica being built or deleted meanwhile is left to its own operation's outcome. */
+const BUILDING_OR_DELETING: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
+  'creating',
+  'deleting',
+]);
+
+/** A promotion makes the promoted replica available and a replica reported in error `error`. */
+const afterPromotion = (
+  replica: ShareInstanceState,
+  outcome: 'available' | ReplicaState,
+): ShareStatus => {
+  if (BUILDING_OR_DELETING.has(replica.status)) return replica.status;
+  if (outcome === 'available' || outcome === 'error') return outcome;
+  return replica.status;
 };
 
 export const evolveReplica = (state: ShareState, event: ReplicaEvent): ShareState => {
@@ -232,7 +249,7 @@ export const evolveReplica = (state: ShareState, event: ReplicaEvent): ShareStat
             ...i,
             replicaState: update.replicaState,
             exportLocations: update.exportLocations ?? i.exportLocations,
-            status: isPromoted ? 'available' : update.replicaState === 'error' ? 'error' : i.status,
+            status: afterPromotion(i, isPromoted ? 'available' : update.replicaState),
             updatedAt: d.promotedAt,
           };
         }),
@@ -252,7 +269,9 @@ export const evolveReplica = (state: ShareState, event: ReplicaEvent): ShareStat
       return {
         ...settled,
         instances: settled.instances.map((i) =>
-          i.replicaState === null ? i : { ...i, status: 'error', updatedAt: d.failedAt },
+          i.replicaState === null || BUILDING_OR_DELETING.has(i.status)
+            ? i
+            : { ...i, status: 'error', updatedAt: d.failedAt },
         ),
       };
     }

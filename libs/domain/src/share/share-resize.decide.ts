@@ -1,8 +1,8 @@
 import { invalid } from '../shared/domain-error.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { ResizeEvent } from './share-resize.events.js';
-import { preferredInstance, type ShareState } from './share.state.js';
-import type { ShareStatus } from './share.types.js';
+import { preferredInstance, type ShareInstanceState, type ShareState } from './share.state.js';
+import { TRANSITIONAL_STATUSES, type ShareStatus } from './share.types.js';
 
 const SHRINKABLE: readonly ShareStatus[] = ['available', 'shrinking_possible_data_loss_error'];
 
@@ -15,6 +15,15 @@ const awaitsCapacityCheck = (state: ShareState): boolean =>
 
 const extendingInstanceIds = (state: ShareState): string[] =>
   state.instances.filter((i) => i.status === 'extending').map((i) => i.id);
+
+/**
+ * A replica being created, deleted or promoted would miss the resize (or be resized half-built)
+ * and end at another size than the share: the resize waits until every replica has settled.
+ */
+const unsettledReplica = (state: ShareState): ShareInstanceState | undefined =>
+  state.instances.find(
+    (i) => TRANSITIONAL_STATUSES.has(i.status) || i.status === 'replication_change',
+  );
 
 /**
  * Extend and shrink (reference 2.2, 3.4). The quota is counted before, by the API; a non-forced
@@ -51,12 +60,19 @@ export const decideResize = (command: ResizeCommand, state: ShareState): ResizeE
           );
         }
       }
+      const unsettled = unsettledReplica(state);
+      if (unsettled) {
+        throw invalid(
+          `Share ${state.id} has a replica in a transitional state (${unsettled.id} is ${unsettled.status}): ${direction} it once its replicas have settled.`,
+        );
+      }
       return [
         {
           type: 'ShareResizeRequested',
           data: {
             direction,
-            instanceIds: state.instances.map((i) => i.id),
+            // An instance never placed (its scheduling failed) holds nothing to resize.
+            instanceIds: state.instances.filter((i) => i.host !== '').map((i) => i.id),
             newSize,
             ...(direction === 'extend' && command.capacityCheck && { awaitsCapacityCheck: true }),
             requestedAt: command.now,

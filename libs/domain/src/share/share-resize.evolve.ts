@@ -1,18 +1,52 @@
 import { settlePending } from './share-pending.js';
 import type { ResizeEvent } from './share-resize.events.js';
-import type { ShareState } from './share.state.js';
-import type { ShareStatus } from './share.types.js';
+import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { DriverOperation, ShareStatus } from './share.types.js';
 
 const RESIZING: ReadonlySet<ShareStatus> = new Set<ShareStatus>(['extending', 'shrinking']);
+const RESIZE_OPERATIONS: ReadonlySet<DriverOperation> = new Set<DriverOperation>([
+  'extend_share',
+  'shrink_share',
+]);
 
-/** When no instance is resizing any more, the resize is over. */
-const finishIfDone = (state: ShareState, resized: boolean): ShareState => {
-  if (state.instances.some((i) => RESIZING.has(i.status)) || !state.pendingResize) return state;
+/** Waiting for its resize, or running it (whatever status a reset or deletion gave it since). */
+const stillResizing = (instance: ShareInstanceState): boolean =>
+  RESIZING.has(instance.status) ||
+  (instance.pendingOperation !== null &&
+    RESIZE_OPERATIONS.has(instance.pendingOperation.operation));
+
+/**
+ * When no instance is resizing any more, the resize is over: the share takes the new size only
+ * if no instance failed it, whichever instance finished last.
+ */
+const finishIfDone = (state: ShareState): ShareState => {
+  if (state.instances.some(stillResizing) || !state.pendingResize) return state;
   return {
     ...state,
-    size: resized ? state.pendingResize.newSize : state.size,
+    size: state.pendingResize.failed ? state.size : state.pendingResize.newSize,
     pendingResize: null,
   };
+};
+
+/** A deletion asked for while the instance was resized goes on after the resize's outcome. */
+const unlessDeleting = (instance: ShareInstanceState, status: ShareStatus): ShareStatus =>
+  instance.status === 'deleting' ? 'deleting' : status;
+
+/**
+ * An admin's reset takes an instance out of a resize no node has started on it yet: the node
+ * will not run it any more, so the resize ends without it, as failed (the share keeps its size
+ * and an extend's quota is given back).
+ */
+export const withdrawFromResize = (
+  state: ShareState,
+  instanceId: string,
+  previous: ShareStatus,
+): ShareState => {
+  const instance = state.instances.find((i) => i.id === instanceId);
+  if (!state.pendingResize || !instance || !RESIZING.has(previous) || stillResizing(instance)) {
+    return state;
+  }
+  return finishIfDone({ ...state, pendingResize: { ...state.pendingResize, failed: true } });
 };
 
 export const evolveResize = (state: ShareState, event: ResizeEvent): ShareState => {
@@ -50,22 +84,21 @@ export const evolveResize = (state: ShareState, event: ResizeEvent): ShareState 
         ...state,
         pendingResize: null,
         instances: state.instances.map((i) =>
-          targets.has(i.id) ? { ...i, status: 'available', updatedAt: d.refusedAt } : i,
+          targets.has(i.id)
+            ? { ...i, status: unlessDeleting(i, 'available'), updatedAt: d.refusedAt }
+            : i,
         ),
       };
     }
     case 'ShareInstanceResized': {
       const d = event.data;
       const settled = settlePending(state, d.commandId, d.resizedAt);
-      return finishIfDone(
-        {
-          ...settled,
-          instances: settled.instances.map((i) =>
-            i.id === d.instanceId ? { ...i, status: 'available' } : i,
-          ),
-        },
-        true,
-      );
+      return finishIfDone({
+        ...settled,
+        instances: settled.instances.map((i) =>
+          i.id === d.instanceId ? { ...i, status: unlessDeleting(i, 'available') } : i,
+        ),
+      });
     }
     case 'ShareInstanceResizeFailed': {
       const d = event.data;
@@ -76,13 +109,13 @@ export const evolveResize = (state: ShareState, event: ResizeEvent): ShareState 
           : d.possibleDataLoss
             ? 'available'
             : 'shrinking_error';
-      return finishIfDone(
-        {
-          ...settled,
-          instances: settled.instances.map((i) => (i.id === d.instanceId ? { ...i, status } : i)),
-        },
-        false,
-      );
+      return finishIfDone({
+        ...settled,
+        pendingResize: settled.pendingResize && { ...settled.pendingResize, failed: true },
+        instances: settled.instances.map((i) =>
+          i.id === d.instanceId ? { ...i, status: unlessDeleting(i, status) } : i,
+        ),
+      });
     }
   }
 };

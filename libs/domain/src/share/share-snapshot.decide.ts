@@ -2,7 +2,7 @@ import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import { metadataChange } from './share-metadata.js';
 import { isReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import { decideReplicatedSnapshot } from './share-replicated-snapshot.decide.js';
-import { replicasOf } from './share-replica.state.js';
+import { promotionInProgress, replicasOf } from './share-replica.state.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import {
@@ -198,6 +198,12 @@ export const decideSnapshot = (command: SnapshotCommand, state: ShareState): Sna
     }
     case 'DeleteSnapshot': {
       const snapshot = snapshotOf(state, command.snapshotId);
+      // The promotion would end the promoted replica's copy in error instead of deleted.
+      if (promotionInProgress(state)) {
+        throw invalid(
+          `Snapshot ${snapshot.id} cannot be deleted while a replica of share ${state.id} is being promoted.`,
+        );
+      }
       const status = snapshotAggregateStatus(snapshot, replicaStateIn(state));
       if (!command.force && !DELETABLE.includes(status ?? '')) {
         throw invalid(

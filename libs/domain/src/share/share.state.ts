@@ -9,7 +9,7 @@ import type { SnapshotSource } from './share-from-snapshot.types.js';
 import { evolveReplica } from './share-replica.evolve.js';
 import type { ReplicationState } from './share-replica.state.js';
 import { isReplicaEvent } from './share-replica.events.js';
-import { evolveResize } from './share-resize.evolve.js';
+import { evolveResize, withdrawFromResize } from './share-resize.evolve.js';
 import { evolveSnapshot } from './share-snapshot.evolve.js';
 import type { SnapshotState } from './share-snapshot.state.js';
 import type { ShareEvent } from './share.events.js';
@@ -85,6 +85,8 @@ export interface ShareState {
     readonly newSize: number;
     /** An extend not yet confirmed by the scheduler: no node may claim it. */
     readonly awaitsCapacityCheck?: boolean;
+    /** Set once an instance failed the resize: the share then keeps its size. */
+    readonly failed?: boolean;
   } | null;
   /** Replica bookkeeping; absent until the first replica is added. */
   readonly replication?: ReplicationState;
@@ -236,12 +238,15 @@ export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState =
     case 'ShareMetadataChanged': {
       return { ...state, metadata: withChanges(state.metadata, event.data.set, event.data.unset) };
     }
-    case 'ShareStatusReset':
-      return updateInstance(state, event.data.instanceId, (i) => ({
+    case 'ShareStatusReset': {
+      const previous = state.instances.find((i) => i.id === event.data.instanceId)?.status;
+      const reset = updateInstance(state, event.data.instanceId, (i) => ({
         ...i,
         status: event.data.status,
         updatedAt: event.data.resetAt,
       }));
+      return previous ? withdrawFromResize(reset, event.data.instanceId, previous) : reset;
+    }
     case 'ShareDeletionRequested': {
       const targets = new Set(event.data.instanceIds);
       return {

@@ -26,8 +26,9 @@ import { reactionContext } from '../runtime/reaction-context.js';
  * - ShareDeleted releases the share's holder, in the project the share was requested in;
  * - SnapshotDeleted releases the snapshot's holder, in the project that requested it;
  * - ReplicaDeleted releases the replica holder it names, in the share's project;
- * - an extend that ends without the new size (the driver failed, or the scheduler found no
- *   room) gives back what its request counted;
+ * - an extend that ends without the new size (the driver failed, the scheduler found no room,
+ *   or an admin's reset took its instances out before a node started) gives back what its
+ *   request counted;
  * - a shrink that ends with the smaller size counts fewer gigabytes (Manila commits a shrink's
  *   quota only on success).
  * Command ids derive from the event, and the quota counts each holder and adjustment once, so a
@@ -58,6 +59,8 @@ export const quotaReleaseProcessManager = (
         'ShareInstanceResized',
         'ShareInstanceResizeFailed',
         'ShareExtendRefused',
+        // An admin's reset can end a resize no node had started.
+        'ShareStatusReset',
       ],
     },
     async handle(event: RecordedEvent): Promise<void> {
