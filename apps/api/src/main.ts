@@ -1,7 +1,8 @@
-import { loadConfig } from '#hawser/platform';
+import { exitUnlessDataDirectoryWritable, loadConfig } from '#hawser/platform';
 import { createApiApp } from './api.app.js';
 
 const config = loadConfig();
+exitUnlessDataDirectoryWritable(config.dataDir, 'Hawser API');
 const app = await createApiApp(config);
 app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 await app.listen(config.port, config.bind);

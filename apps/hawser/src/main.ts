@@ -1,8 +1,9 @@
-import { loadConfig } from '#hawser/platform';
+import { exitUnlessDataDirectoryWritable, loadConfig } from '#hawser/platform';
 import { loadBackends } from './backends-config.js';
 import { createHawserApp } from './hawser.app.js';
 
 const config = loadConfig();
+exitUnlessDataDirectoryWritable(config.dataDir, 'Hawser');
 const app = await createHawserApp(config, loadBackends(config));
 await app.listen(config.port, config.bind);
 console.log(
