@@ -26,6 +26,12 @@ export interface ParkedEvent {
   parkedAt: string;
 }
 
+/** An error's message, also for an error made in another realm (a native module's). */
+export const failureMessage = (error: unknown): string => {
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' ? message : String(error);
+};
+
 export function parkedEvent(
   processManager: string,
   event: RecordedEvent,
@@ -41,7 +47,7 @@ export function parkedEvent(
     streamId: event.streamId,
     revision: event.revision,
     position: event.position,
-    error: error instanceof Error ? error.message : String(error),
+    error: failureMessage(error),
     ...(storageFailure && { storageFailure }),
     attempts,
     parkedAt: new Date().toISOString(),

@@ -8,7 +8,7 @@ import {
   type DocumentStore,
   type DocumentWrite,
 } from '#hawser/read-models';
-import { PARKED_EVENTS, parkedEvent } from './parked-event.js';
+import { failureMessage, PARKED_EVENTS, parkedEvent } from './parked-event.js';
 import type { ProcessManager } from './process-manager.js';
 import { backOffDelay, type RetryPolicy } from './retry-policy.js';
 
@@ -27,9 +27,6 @@ const IDLE_CHECKPOINT_GAP = 10_000;
 const STORE_FAILURE_DELAY_MS = 1_000;
 
 type Outcome = { kind: 'handled' } | { kind: 'failed'; error: unknown; attempts: number };
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /**
  * One durable subscriber: handles its process manager's events one at a time in log order,
@@ -88,7 +85,7 @@ export class ProcessManagerWorker {
         }
         // E.g. a full disk: the events in hand are handled again (their reactions repeat nothing).
         this.logger.warn(
-          `cannot read the log or store progress (${messageOf(error)}); trying again in ${STORE_FAILURE_DELAY_MS} ms`,
+          `cannot read the log or store progress (${failureMessage(error)}); trying again in ${STORE_FAILURE_DELAY_MS} ms`,
         );
         await this.sleep(STORE_FAILURE_DELAY_MS);
       }
@@ -137,7 +134,7 @@ export class ProcessManagerWorker {
         await this.processManager.handle(event);
         return { kind: 'handled' };
       } catch (error) {
-        const failed = `${event.type} ${event.id} failed (try ${attempt} of ${retry.attempts}): ${messageOf(error)}`;
+        const failed = `${event.type} ${event.id} failed (try ${attempt} of ${retry.attempts}): ${failureMessage(error)}`;
         if (attempt >= retry.attempts) {
           this.logger.warn(`${failed}; parked`);
           return { kind: 'failed', error, attempts: attempt };
