@@ -16,8 +16,6 @@ export interface SmallFileSystem {
   release(): void;
 }
 
-export type SmallFileSystemResult = { readonly fs: SmallFileSystem } | { readonly skipped: string };
-
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 
 /** Appends `chunk` to `fd` until the file system refuses with ENOSPC. */
@@ -33,11 +31,23 @@ const writeUntilFull = (fd: number, chunk: Buffer): void => {
 };
 
 /**
- * Mounts a tmpfs of `sizeBytes` under a new temporary directory, or says why it cannot here
- * (not root, mount refused). Synchronous, so a spec can name the reason in its titles.
+ * Why a small file system cannot be mounted here (not root, mount refused), or undefined when
+ * it can: one is mounted and unmounted to find out. Synchronous, so a spec can name the reason
+ * in its titles while mounting only in its hooks (which run only when its tests do).
  */
-export function mountSmallFileSystem(sizeBytes: number): SmallFileSystemResult {
-  if (process.getuid?.() !== 0) return { skipped: 'needs root to mount a file system' };
+export function smallFileSystemUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return 'needs root to mount a file system';
+  try {
+    mountSmallFileSystem(1024 * 1024).release();
+    return undefined;
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    return `a tmpfs cannot be mounted here: ${stderr || String(error)}`;
+  }
+}
+
+/** Mounts a tmpfs of `sizeBytes` under a new temporary directory. */
+export function mountSmallFileSystem(sizeBytes: number): SmallFileSystem {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-small-fs-'));
   const mountPoint = path.join(dir, 'mnt');
   const filler = path.join(mountPoint, 'filler');
@@ -61,25 +71,22 @@ export function mountSmallFileSystem(sizeBytes: number): SmallFileSystemResult {
     mounted = true;
   } catch (error) {
     release();
-    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    return { skipped: `a tmpfs cannot be mounted here: ${stderr || String(error)}` };
+    throw error;
   }
   return {
-    fs: {
-      mountPoint,
-      fill: () => {
-        const fd = fs.openSync(filler, 'a');
-        try {
-          writeUntilFull(fd, CHUNK);
-          // The last pages, smaller than a chunk.
-          writeUntilFull(fd, CHUNK.subarray(0, 512));
-        } finally {
-          fs.closeSync(fd);
-        }
-      },
-      free: () => fs.rmSync(filler, { force: true }),
-      remount: (mode) => run('-o', `remount,${mode}`, mountPoint),
-      release,
+    mountPoint,
+    fill: () => {
+      const fd = fs.openSync(filler, 'a');
+      try {
+        writeUntilFull(fd, CHUNK);
+        // The last pages, smaller than a chunk.
+        writeUntilFull(fd, CHUNK.subarray(0, 512));
+      } finally {
+        fs.closeSync(fd);
+      }
     },
+    free: () => fs.rmSync(filler, { force: true }),
+    remount: (mode) => run('-o', `remount,${mode}`, mountPoint),
+    release,
   };
 }

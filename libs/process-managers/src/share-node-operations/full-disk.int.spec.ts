@@ -9,6 +9,7 @@ import { SqliteEventStore } from '#hawser/eventstore';
 import { SqliteDocumentStore } from '#hawser/read-models';
 import {
   mountSmallFileSystem,
+  smallFileSystemUnavailable,
   type SmallFileSystem,
 } from '../../../eventstore/src/test-support/small-file-system.js';
 import { ProcessManagerRunner } from '../runtime/process-manager-runner.js';
@@ -19,9 +20,9 @@ import { shareNodeOperationsProcessManager } from './share-node-operations.proce
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-25T10:00:00.000Z';
 const specs = { driver_handles_share_servers: 'False', snapshot_support: 'True' };
-const mounted = mountSmallFileSystem(8 * 1024 * 1024);
-const skip = 'skipped' in mounted ? ` (skipped: ${mounted.skipped})` : '';
-const maybe = 'skipped' in mounted ? it.skip : it;
+const unavailable = smallFileSystemUnavailable();
+const skip = unavailable ? ` (skipped: ${unavailable})` : '';
+const maybe = unavailable ? it.skip : it;
 
 /** Resolves once `check` holds; fails after `timeoutMs` with what it last saw. */
 const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean) => {
@@ -98,11 +99,9 @@ describe(`share node operations on a full disk${skip}`, () => {
   };
 
   beforeAll(() => {
-    if ('fs' in mounted) small = mounted.fs;
+    if (!unavailable) small = mountSmallFileSystem(8 * 1024 * 1024);
   });
-  afterAll(() => {
-    if ('fs' in mounted) mounted.fs.release();
-  });
+  afterAll(() => small?.release());
 
   beforeEach(async () => {
     if (!small) return;

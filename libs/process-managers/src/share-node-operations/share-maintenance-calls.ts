@@ -21,9 +21,9 @@ type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceR
 
 /**
  * The driver calls of a claimed operation on a living share (snapshots, access, resize,
- * replicas, snapshots of replicated shares), and the command that records each outcome. Run
- * once after the claim, or again on recovery: the driver makes a repeated call with the same
- * command id harmless.
+ * replicas, snapshots of replicated shares), and the command that records each outcome (kept
+ * by the outcome recorder until its append succeeds). Run once after the claim, or again on
+ * recovery: the driver makes a repeated call with the same command id harmless.
  */
 export class ShareMaintenanceCalls {
   private readonly logger = new Logger('share-node');
