@@ -44,8 +44,9 @@ export interface SnapshotTarget {
 /**
  * Runs driver operations for the back ends of one share node, at most once per command id:
  * the node first appends that it claims the operation, and calls the driver only if that append
- * decided something. A claim left without an outcome by a crash is settled by `recover`, which
- * asks the driver what exists (ensure_shares) instead of calling blindly again.
+ * decided something. An outcome whose append fails (a full disk) is kept and appended when the
+ * reaction is retried (`OutcomeRecorder`). A claim left without an outcome by a crash is settled
+ * by `recover`, which asks the driver what exists (ensure_shares) instead of calling blindly again.
  */
 export class ShareDriverOperations {
   private readonly logger = new Logger('share-node');
