@@ -1,8 +1,9 @@
-import { loadConfig } from '#hawser/platform';
+import { exitUnlessDataDirectoryWritable, loadConfig } from '#hawser/platform';
 import { createApiApp } from './api.app.js';
 import { refuseBadPolicy } from './policy/refuse-bad-policy.js';
 
 const config = loadConfig();
+exitUnlessDataDirectoryWritable(config.dataDir, 'Hawser API');
 refuseBadPolicy(config);
 const app = await createApiApp(config);
 app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -1,9 +1,10 @@
-import { loadConfig } from '#hawser/platform';
+import { exitUnlessDataDirectoryWritable, loadConfig } from '#hawser/platform';
 import { loadBackends } from './backends-config.js';
 import { refuseBadPolicy } from '../../api/src/policy/refuse-bad-policy.js';
 import { createHawserApp } from './hawser.app.js';
 
 const config = loadConfig();
+exitUnlessDataDirectoryWritable(config.dataDir, 'Hawser');
 refuseBadPolicy(config);
 const app = await createHawserApp(config, loadBackends(config));
 await app.listen(config.port, config.bind);

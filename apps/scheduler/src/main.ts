@@ -1,7 +1,8 @@
-import { loadConfig, requiredNatsServers } from '#hawser/platform';
+import { exitUnlessDataDirectoryWritable, loadConfig, requiredNatsServers } from '#hawser/platform';
 import { createSchedulerApp } from './scheduler.app.js';
 
 const config = loadConfig();
+exitUnlessDataDirectoryWritable(config.dataDir, 'Hawser scheduler');
 const servers = requiredNatsServers('scheduler');
 const app = await createSchedulerApp(config, { servers, name: 'hawser-scheduler' });
 app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

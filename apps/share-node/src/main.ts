@@ -1,4 +1,4 @@
-import { loadConfig, requiredNatsServers } from '#hawser/platform';
+import { exitUnlessDataDirectoryWritable, loadConfig, requiredNatsServers } from '#hawser/platform';
 import { loadBackends } from '../../hawser/src/backends-config.js';
 import { createShareNodeApp } from './share-node.app.js';
 
@@ -15,6 +15,7 @@ const nodeName = (value: string | undefined): string => {
 };
 
 const config = loadConfig();
+exitUnlessDataDirectoryWritable(config.dataDir, 'Hawser share node');
 const name = nodeName(process.env.HAWSER_NODE_NAME);
 const servers = requiredNatsServers('share node');
 const backends = loadBackends(config);

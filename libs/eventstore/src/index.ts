@@ -6,3 +6,4 @@ export { createEventStore, type EventStoreConfig } from './create-event-store.js
 export * from './snapshots/snapshot-store.port.js';
 export { SqliteSnapshotStore } from './snapshots/sqlite-snapshot-store.js';
 export { createSnapshotStore } from './snapshots/create-snapshot-store.js';
+export * from './storage/storage-failure.js';

@@ -7,3 +7,4 @@ export * from './workflows/workflow-runners.js';
 export * from './transport/nats-config.js';
 export * from './transport/nats-capability-reports.js';
 export * from './transport/nats-transport.module.js';
+export * from './config/data-directory.js';

@@ -14,6 +14,7 @@ const view = (p: ParkedEvent) => ({
   revision: p.revision,
   position: p.position,
   error: p.error,
+  storage_failure: p.storageFailure ?? null,
   attempts: p.attempts,
   parked_at: p.parkedAt,
 });

@@ -2,7 +2,11 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { DomainError, type DomainErrorKind } from '#hawser/domain';
-import { WrongExpectedRevisionError } from '#hawser/eventstore';
+import {
+  storageFailureOf,
+  WrongExpectedRevisionError,
+  type StorageFailureKind,
+} from '#hawser/eventstore';
 import { graphqlErrorOf } from '../graphql/graphql-error.js';
 import { faultBody, ManilaHttpError } from './manila-error.js';
 
@@ -12,6 +16,14 @@ const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
   not_found: 404,
   conflict: 409,
   over_limit: 413,
+};
+
+/** What a caller reads when the service could not record its request. */
+const STORAGE_FAILURE_MESSAGES: Readonly<Record<StorageFailureKind, string>> = {
+  full: 'The service is out of disk space: the request could not be recorded and was not carried out. Please try again later.',
+  unwritable:
+    'The service cannot write to its data store (read-only or not permitted): the request could not be recorded and was not carried out.',
+  io: 'The service failed to write to its data store: the request could not be recorded and was not carried out. Please try again later.',
 };
 
 /**
@@ -35,8 +47,13 @@ export class ManilaExceptionFilter implements ExceptionFilter {
     return graphqlErrorOf(...this.described(error));
   }
 
-  /** The status and message, logging a real fault. */
+  /** The status and message, logging a real fault (a storage failure in one line). */
   private described(error: unknown): [number, string] {
+    const storageFailure = storageFailureOf(error);
+    if (storageFailure) {
+      this.logger.warn(`request refused, storage failure: ${String(error)}`);
+      return [503, STORAGE_FAILURE_MESSAGES[storageFailure]];
+    }
     const [status, message] = this.describe(error);
     if (status >= 500) this.logger.error(error instanceof Error ? error.stack : String(error));
     return [status, message];

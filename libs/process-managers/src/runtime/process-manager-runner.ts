@@ -4,20 +4,25 @@ import { PARKED_EVENTS, parkedEvent, type ParkedEvent } from './parked-event.js'
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerWorker } from './process-manager-worker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { StorageFailureRetries } from './storage-failure-retries.js';
 
 export interface ProcessManagerRunnerOptions {
   /** Back-off before an event is parked (default 5 tries, 200 ms doubling up to 30 s). */
   readonly retry?: Partial<RetryPolicy>;
   /** Longest sleep when caught up without an append signal (default 1,000 ms). */
   readonly pollIntervalMs?: number;
+  /** How often events parked by a storage failure are retried by themselves (default 5,000 ms). */
+  readonly storageRetryIntervalMs?: number;
 }
 
 /**
  * Runs process managers as durable subscribers of the log, one worker each, with checkpoints
- * and parked events kept in the document store.
+ * and parked events kept in the document store. Events parked because the store could not
+ * write are retried every `storageRetryIntervalMs` until they go through.
  */
 export class ProcessManagerRunner {
   private readonly workers: LogFollowers<ProcessManagerWorker>;
+  private readonly storageFailureRetries: StorageFailureRetries;
 
   constructor(
     private readonly events: EventStore,
@@ -38,16 +43,22 @@ export class ProcessManagerRunner {
         }),
       );
     }
+    this.storageFailureRetries = new StorageFailureRetries(
+      this,
+      options.storageRetryIntervalMs ?? 5_000,
+    );
   }
 
   /** Loads checkpoints and starts every worker; does not wait for them to catch up. */
-  start(): Promise<void> {
-    return this.workers.start();
+  async start(): Promise<void> {
+    await this.workers.start();
+    this.storageFailureRetries.start();
   }
 
   /** Lets events in hand finish and stops; pending waits resolve with whether they were reached. */
-  stop(): Promise<void> {
-    return this.workers.stop();
+  async stop(): Promise<void> {
+    await this.storageFailureRetries.stop();
+    await this.workers.stop();
   }
 
   /**

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import {
   CheckpointConflictError,
@@ -7,7 +8,7 @@ import {
   type DocumentStore,
   type DocumentWrite,
 } from '#hawser/read-models';
-import { PARKED_EVENTS, parkedEvent } from './parked-event.js';
+import { failureMessage, PARKED_EVENTS, parkedEvent } from './parked-event.js';
 import type { ProcessManager } from './process-manager.js';
 import { backOffDelay, type RetryPolicy } from './retry-policy.js';
 
@@ -40,13 +41,16 @@ export class ProcessManagerWorker {
   private stopping = false;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
+  private readonly logger: Logger;
 
   constructor(
     readonly processManager: ProcessManager,
     private readonly events: EventStore,
     private readonly documents: DocumentStore,
     private readonly options: ProcessManagerWorkerOptions,
-  ) {}
+  ) {
+    this.logger = new Logger(`pm:${processManager.name}`);
+  }
 
   get checkpointName(): string {
     return `pm:${this.processManager.name}`;
@@ -75,8 +79,15 @@ export class ProcessManagerWorker {
         const caughtUp = await this.step();
         if (caughtUp && !this.stopping) await signal.wait(version, this.options.pollIntervalMs);
       } catch (error) {
-        if (error instanceof CheckpointConflictError) await this.load().catch(() => undefined);
-        else await this.sleep(STORE_FAILURE_DELAY_MS);
+        if (error instanceof CheckpointConflictError) {
+          await this.load().catch(() => undefined);
+          continue;
+        }
+        // E.g. a full disk: the events in hand are handled again (their reactions repeat nothing).
+        this.logger.warn(
+          `cannot read the log or store progress (${failureMessage(error)}); trying again in ${STORE_FAILURE_DELAY_MS} ms`,
+        );
+        await this.sleep(STORE_FAILURE_DELAY_MS);
       }
     }
   }
@@ -123,8 +134,14 @@ export class ProcessManagerWorker {
         await this.processManager.handle(event);
         return { kind: 'handled' };
       } catch (error) {
-        if (attempt >= retry.attempts) return { kind: 'failed', error, attempts: attempt };
-        await this.sleep(backOffDelay(retry, attempt));
+        const failed = `${event.type} ${event.id} failed (try ${attempt} of ${retry.attempts}): ${failureMessage(error)}`;
+        if (attempt >= retry.attempts) {
+          this.logger.warn(`${failed}; parked`);
+          return { kind: 'failed', error, attempts: attempt };
+        }
+        const wait = backOffDelay(retry, attempt);
+        this.logger.warn(`${failed}; retrying in ${wait} ms`);
+        await this.sleep(wait);
         if (this.stopping) return undefined;
       }
     }

@@ -1,15 +1,15 @@
 import { Logger } from '@nestjs/common';
-import type { CommandHandler, CommandContext } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   derivedId,
   shareDecider,
   shareStream,
   type DriverOperation,
+  type ShareCommand,
   type ShareInstanceState,
   type ShareState,
 } from '#hawser/domain';
 import {
-  DriverError,
   type ExportLocation as DriverExportLocation,
   type ShareDriver,
   type ShareInstanceRef,
@@ -21,6 +21,8 @@ import {
   CreatingFromSnapshotPoller,
   exportLocationsOf,
 } from './share-from-snapshot-calls.js';
+import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
 import { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import { ShareReplicaCalls } from './share-replica-calls.js';
@@ -42,14 +44,16 @@ export interface SnapshotTarget {
 /**
  * Runs driver operations for the back ends of one share node, at most once per command id:
  * the node first appends that it claims the operation, and calls the driver only if that append
- * decided something. A claim left without an outcome by a crash is settled by `recover`, which
- * asks the driver what exists (ensure_shares) instead of calling blindly again.
+ * decided something. An outcome whose append fails (a full disk) is kept and appended when the
+ * reaction is retried (`OutcomeRecorder`). A claim left without an outcome by a crash is settled
+ * by `recover`, which asks the driver what exists (ensure_shares) instead of calling blindly again.
  */
 export class ShareDriverOperations {
   private readonly logger = new Logger('share-node');
 
   private readonly maintenance: ShareMaintenanceCalls;
   private readonly poller: CreatingFromSnapshotPoller;
+  private readonly outcomes: OutcomeRecorder;
 
   readonly replicas: ShareReplicaCalls;
   readonly replicatedSnapshots: ReplicatedSnapshotCalls;
@@ -59,6 +63,7 @@ export class ShareDriverOperations {
     private readonly drivers: ReadonlyMap<string, ShareDriver>,
     private readonly clock: () => string = () => new Date().toISOString(),
   ) {
+    this.outcomes = new OutcomeRecorder(commands);
     this.poller = new CreatingFromSnapshotPoller(
       commands,
       (host) => this.driverFor(host),
@@ -78,7 +83,7 @@ export class ShareDriverOperations {
       (state, instance) => this.refOf(state, instance),
     );
     this.maintenance = new ShareMaintenanceCalls(
-      commands,
+      this.outcomes,
       (host) => this.driverFor(host),
       clock,
       (state, instance) => this.refOf(state, instance),
@@ -238,21 +243,18 @@ export class ShareDriverOperations {
     this.logger.log(
       `recovering ${pending.operation} of instance ${instance.id}: driver reports ${outcome?.outcome ?? 'nothing'}`,
     );
+    const settle = (command: ShareCommand) =>
+      this.outcomes.record(state.id, pending.commandId, causationId, command);
     if (pending.operation === 'delete_share') {
       if (exists) return this.runDelete(state, instance, pending.commandId, causationId);
-      return this.finishDelete(state, instance, pending.commandId, causationId);
+      return settle(this.completedDeletion(instance, pending.commandId));
     }
     if (outcome?.status === 'creating_from_snapshot') {
-      return this.recordAsynchronous(state, instance, pending.commandId, causationId);
+      return settle(this.deferredCreation(instance, pending.commandId));
     }
     if (exists && outcome?.status === 'available') {
-      return this.finishCreate(
-        state,
-        instance,
-        pending.commandId,
-        causationId,
-        outcome.exportLocations ?? [],
-      );
+      const locations = outcome.exportLocations ?? [];
+      return settle(this.completedCreation(instance, pending.commandId, locations));
     }
     // The driver has no trace of the call: it never ran, so running it now is its first time.
     return this.runCreate(state, instance, pending.commandId, causationId);
@@ -266,6 +268,8 @@ export class ShareDriverOperations {
     causationId: string,
     snapshot?: SnapshotTarget,
   ): Promise<{ state: ShareState; instance: ShareInstanceState } | undefined> {
+    // Handled again after the driver acted but its outcome could not be appended: record it.
+    if (await this.outcomes.recordUnrecorded(commandId)) return undefined;
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
     const instance = state.instances.find((i) => i.id === instanceId);
     if (!instance || !this.driverFor(instance.host)) return undefined;
@@ -281,7 +285,7 @@ export class ShareDriverOperations {
         ...snapshot,
         now: this.clock(),
       },
-      this.context(derivedId(commandId, 'claim'), causationId),
+      nodeCommandContext(derivedId(commandId, 'claim'), causationId),
       { retryOnConflict: 5 },
     );
     if (result.events.length === 0) return undefined;
@@ -295,6 +299,16 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
+    const outcome = await this.createOutcome(state, instance, commandId);
+    await this.outcomes.record(state.id, commandId, causationId, outcome);
+  }
+
+  /** Calls the driver to create the instance; the command that records what it answered. */
+  private async createOutcome(
+    state: ShareState,
+    instance: ShareInstanceState,
+    commandId: string,
+  ): Promise<ShareCommand> {
     const driver = this.driverFor(instance.host) as ShareDriver;
     const share = this.refOf(state, instance);
     try {
@@ -302,65 +316,39 @@ export class ShareDriverOperations {
         const request = createFromSnapshotRequest(commandId, share, state.snapshotSource);
         const result = await driver.createShareFromSnapshot(request);
         if (result.status === 'creating_from_snapshot') {
-          return await this.recordAsynchronous(state, instance, commandId, causationId);
+          return this.deferredCreation(instance, commandId);
         }
-        return await this.finishCreate(
-          state,
-          instance,
-          commandId,
-          causationId,
-          result.exportLocations ?? [],
-        );
+        return this.completedCreation(instance, commandId, result.exportLocations ?? []);
       }
       const result = await driver.createShare({ commandId, share });
-      await this.finishCreate(state, instance, commandId, causationId, result.exportLocations);
+      return this.completedCreation(instance, commandId, result.exportLocations);
     } catch (error) {
-      await this.fail(state, instance, 'create', commandId, causationId, error);
+      return this.failure(instance, 'create', commandId, error);
     }
   }
 
   /** The driver goes on in the background: the periodic poll follows the instance from here. */
-  private async recordAsynchronous(
-    state: ShareState,
-    instance: ShareInstanceState,
-    commandId: string,
-    causationId: string,
-  ) {
-    await this.commands.handle(
-      shareDecider,
-      shareStream(state.id),
-      {
-        type: 'RecordShareCreationDeferred',
-        instanceId: instance.id,
-        commandId,
-        now: this.clock(),
-      },
-      this.context(derivedId(commandId, 'outcome'), causationId),
-      { retryOnConflict: 5 },
-    );
+  private deferredCreation(instance: ShareInstanceState, commandId: string): ShareCommand {
+    return {
+      type: 'RecordShareCreationDeferred',
+      instanceId: instance.id,
+      commandId,
+      now: this.clock(),
+    };
   }
 
-  private async finishCreate(
-    state: ShareState,
+  private completedCreation(
     instance: ShareInstanceState,
     commandId: string,
-    causationId: string,
     locations: readonly DriverExportLocation[],
-  ) {
-    const exportLocations = exportLocationsOf(commandId, locations);
-    await this.commands.handle(
-      shareDecider,
-      shareStream(state.id),
-      {
-        type: 'CompleteShareInstanceCreation',
-        instanceId: instance.id,
-        commandId,
-        exportLocations,
-        now: this.clock(),
-      },
-      this.context(derivedId(commandId, 'outcome'), causationId),
-      { retryOnConflict: 5 },
-    );
+  ): ShareCommand {
+    return {
+      type: 'CompleteShareInstanceCreation',
+      instanceId: instance.id,
+      commandId,
+      exportLocations: exportLocationsOf(commandId, locations),
+      now: this.clock(),
+    };
   }
 
   private async runDelete(
@@ -370,67 +358,34 @@ export class ShareDriverOperations {
     causationId: string,
   ) {
     const driver = this.driverFor(instance.host) as ShareDriver;
+    let outcome: ShareCommand;
     try {
       await driver.deleteShare({ commandId, share: this.refOf(state, instance) });
-      await this.finishDelete(state, instance, commandId, causationId);
+      outcome = this.completedDeletion(instance, commandId);
     } catch (error) {
-      await this.fail(state, instance, 'delete', commandId, causationId, error);
+      outcome = this.failure(instance, 'delete', commandId, error);
     }
+    await this.outcomes.record(state.id, commandId, causationId, outcome);
   }
 
-  private async finishDelete(
-    state: ShareState,
-    instance: ShareInstanceState,
-    commandId: string,
-    causationId: string,
-  ) {
-    await this.commands.handle(
-      shareDecider,
-      shareStream(state.id),
-      {
-        type: 'CompleteShareInstanceDeletion',
-        instanceId: instance.id,
-        commandId,
-        now: this.clock(),
-      },
-      this.context(derivedId(commandId, 'outcome'), causationId),
-      { retryOnConflict: 5 },
-    );
+  private completedDeletion(instance: ShareInstanceState, commandId: string): ShareCommand {
+    return {
+      type: 'CompleteShareInstanceDeletion',
+      instanceId: instance.id,
+      commandId,
+      now: this.clock(),
+    };
   }
 
-  private async fail(
-    state: ShareState,
+  private failure(
     instance: ShareInstanceState,
     what: 'create' | 'delete',
     commandId: string,
-    causationId: string,
     error: unknown,
-  ) {
-    const message =
-      error instanceof DriverError ? error.message : `Driver failed to ${what} the share.`;
-    if (!(error instanceof DriverError))
-      this.logger.error(error instanceof Error ? error.stack : String(error));
-    await this.commands.handle(
-      shareDecider,
-      shareStream(state.id),
-      what === 'create'
-        ? {
-            type: 'FailShareInstanceCreation',
-            instanceId: instance.id,
-            commandId,
-            message,
-            now: this.clock(),
-          }
-        : {
-            type: 'FailShareInstanceDeletion',
-            instanceId: instance.id,
-            commandId,
-            message,
-            now: this.clock(),
-          },
-      this.context(derivedId(commandId, 'outcome'), causationId),
-      { retryOnConflict: 5 },
-    );
+  ): ShareCommand {
+    const message = driverFailureMessage(this.logger, error, `${what} the share`);
+    const type = what === 'create' ? 'FailShareInstanceCreation' : 'FailShareInstanceDeletion';
+    return { type, instanceId: instance.id, commandId, message, now: this.clock() };
   }
 
   refOf(state: ShareState, instance: ShareInstanceState): ShareInstanceRef {
@@ -442,9 +397,5 @@ export class ShareDriverOperations {
       host: instance.host,
       replicaState: instance.replicaState,
     };
-  }
-
-  private context(commandId: string, causationId: string): CommandContext {
-    return { commandId, causationId, userId: 'share-node' };
   }
 }

@@ -1,9 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { CommandHandler } from '#hawser/application';
 import {
-  derivedId,
-  shareDecider,
-  shareStream,
   type ShareCommand,
   type ShareInstanceState,
   type ShareState,
@@ -16,7 +12,8 @@ import {
   type ShareInstanceRef,
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
-import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
+import { driverFailureMessage } from './node-outcome.js';
+import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import type { ShareReplicaCalls } from './share-replica-calls.js';
 
@@ -24,15 +21,15 @@ type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceR
 
 /**
  * The driver calls of a claimed operation on a living share (snapshots, access, resize,
- * replicas, snapshots of replicated shares), and the command that records each outcome. Run
- * once after the claim, or again on recovery: the driver makes a repeated call with the same
- * command id harmless.
+ * replicas, snapshots of replicated shares), and the command that records each outcome (kept
+ * by the outcome recorder until its append succeeds). Run once after the claim, or again on
+ * recovery: the driver makes a repeated call with the same command id harmless.
  */
 export class ShareMaintenanceCalls {
   private readonly logger = new Logger('share-node');
 
   constructor(
-    private readonly commands: CommandHandler,
+    private readonly outcomes: OutcomeRecorder,
     private readonly driverFor: (host: string) => ShareDriver | undefined,
     private readonly clock: () => string,
     private readonly refOf: RefOf,
@@ -51,13 +48,7 @@ export class ShareMaintenanceCalls {
     const driver = this.driverFor(instance.host);
     if (!pending || pending.commandId !== commandId || !driver) return;
     const outcome = await this.call(driver, state, instance, commandId);
-    await this.commands.handle(
-      shareDecider,
-      shareStream(state.id),
-      outcome,
-      nodeCommandContext(derivedId(commandId, 'outcome'), causationId),
-      { retryOnConflict: 5 },
-    );
+    await this.outcomes.record(state.id, commandId, causationId, outcome);
   }
 
   private async call(

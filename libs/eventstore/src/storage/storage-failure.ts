@@ -1,0 +1,39 @@
+/**
+ * Why a store could not write: `full` (no space left), `unwritable` (a read-only file system or
+ * file, or no permission), `io` (the device failed the write).
+ */
+export type StorageFailureKind = 'full' | 'unwritable' | 'io';
+
+const SQLITE_PREFIXES: readonly (readonly [string, StorageFailureKind])[] = [
+  ['SQLITE_FULL', 'full'],
+  ['SQLITE_READONLY', 'unwritable'],
+  ['SQLITE_IOERR', 'io'],
+];
+
+const SYSTEM_CODES: Readonly<Record<string, StorageFailureKind>> = {
+  ENOSPC: 'full',
+  EDQUOT: 'full',
+  EROFS: 'unwritable',
+  EACCES: 'unwritable',
+  EPERM: 'unwritable',
+  EIO: 'io',
+};
+
+const kindOfCode = (code: string): StorageFailureKind | undefined =>
+  SYSTEM_CODES[code] ?? SQLITE_PREFIXES.find(([prefix]) => code.startsWith(prefix))?.[1];
+
+/**
+ * The storage failure behind `error` (a SQLite result code such as `SQLITE_FULL` or
+ * `SQLITE_IOERR_WRITE`, or a file system code such as `ENOSPC` or `EROFS`), looking through
+ * `cause` chains; undefined for any other error. Such a failure is the machine's, not the
+ * request's: the write may succeed once space is back.
+ */
+export const storageFailureOf = (error: unknown): StorageFailureKind | undefined => {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    const kind = typeof code === 'string' ? kindOfCode(code) : undefined;
+    if (kind) return kind;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+};

@@ -1,0 +1,36 @@
+import { storageFailureOf } from './storage-failure.js';
+
+const withCode = (code: string, message = code) => Object.assign(new Error(message), { code });
+
+describe('storageFailureOf', () => {
+  it.each([
+    ['SQLITE_FULL', 'full'],
+    ['ENOSPC', 'full'],
+    ['EDQUOT', 'full'],
+    ['SQLITE_READONLY', 'unwritable'],
+    ['SQLITE_READONLY_DBMOVED', 'unwritable'],
+    ['EROFS', 'unwritable'],
+    ['EACCES', 'unwritable'],
+    ['SQLITE_IOERR_WRITE', 'io'],
+    ['EIO', 'io'],
+  ])('given an error with code %s, then it is a storage failure: %s', (code, kind) => {
+    expect(storageFailureOf(withCode(code))).toBe(kind);
+  });
+
+  it('given a storage failure as the cause of another error, then it is found', () => {
+    const wrapped = new Error('append failed', { cause: withCode('SQLITE_FULL') });
+
+    expect(storageFailureOf(wrapped)).toBe('full');
+  });
+
+  it.each([
+    ['an error without a code', new Error('boom')],
+    ['a constraint failure', withCode('SQLITE_CONSTRAINT_UNIQUE')],
+    ['a busy database', withCode('SQLITE_BUSY')],
+    ['a driver error code', withCode('backend_error')],
+    ['a string', 'SQLITE_FULL'],
+    ['nothing', undefined],
+  ])('given %s, then it is not a storage failure', (_what, error) => {
+    expect(storageFailureOf(error)).toBeUndefined();
+  });
+});
