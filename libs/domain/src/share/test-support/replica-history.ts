@@ -1,7 +1,7 @@
 import type { ShareEvent } from '../share.events.js';
 import type { DriverOperation } from '../share.types.js';
 import { snapshotInstanceIdOf } from '../share-snapshot.state.js';
-import { availableShare, HOST, later } from './share-history.js';
+import { availableShare, HOST, later, operationStarted } from './share-history.js';
 
 /** Past events of a replicated share (its replicas and snapshots), for decider specs. */
 export const R_HOST = 'node2@b2#p1';
@@ -35,17 +35,15 @@ export const claimedOn = (
   operation: DriverOperation,
   commandId: string,
   snapshot?: { snapshotId: string; snapshotInstanceId: string },
-): ShareEvent => ({
-  type: 'ShareDriverOperationStarted',
-  data: {
+): ShareEvent =>
+  operationStarted(
     instanceId,
+    instanceId === 'i1' ? HOST : R_HOST,
     operation,
     commandId,
-    host: instanceId === 'i1' ? HOST : R_HOST,
-    ...snapshot,
-    startedAt: later,
-  },
-});
+    later,
+    snapshot,
+  );
 
 export const replicaCreated = (
   replicaId = 'r1',
