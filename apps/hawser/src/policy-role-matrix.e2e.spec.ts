@@ -487,24 +487,15 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: (i) => `/v2/snapshots/${i.SN}/metadata/k`,
       version: '2.73',
     },
-    {
-      route: 'POST /v2/snapshots/:id/metadata',
+    ...(['POST', 'PUT'] as const).map((method): Case => ({
+      route: `${method} /v2/snapshots/:id/metadata`,
       rule: 'share_snapshot:update_metadata',
       scope: 'hidden',
       path: (i) => `/v2/snapshots/${i.SN}/metadata`,
       body: (n) => ({ metadata: { [`by-${n}`]: 'x' } }),
       version: '2.73',
       succeeds: true,
-    },
-    {
-      route: 'PUT /v2/snapshots/:id/metadata',
-      rule: 'share_snapshot:update_metadata',
-      scope: 'hidden',
-      path: (i) => `/v2/snapshots/${i.SN}/metadata`,
-      body: (n) => ({ metadata: { [`by-${n}`]: 'x' } }),
-      version: '2.73',
-      succeeds: true,
-    },
+    })),
     {
       route: 'DELETE /v2/snapshots/:id/metadata/:key',
       rule: 'share_snapshot:delete_metadata',
