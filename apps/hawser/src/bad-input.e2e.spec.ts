@@ -53,6 +53,14 @@ interface Probe {
 const WRAPPER_SHAPES = ['null', '[]', '[{}]', '5', '"text"', 'true', '{}'];
 const wrappedShapes = (wrapper: string) =>
   ['null', '[]', '[1]', '5', '"text"', 'false'].map((inner) => `{"${wrapper}":${inner}}`);
+/** Probes of one route, each body refused with 400 and its message. */
+const invalidBodies = (
+  method: string,
+  path: string,
+  bodies: readonly (readonly [body: string, message: RegExp])[],
+  token?: string,
+): Probe[] =>
+  bodies.map(([body, message]) => ({ method, path, body, token, status: 400, message }));
 
 describe('bad input over HTTP: Manila faults that change nothing, and user keys as ordinary keys', () => {
   let hawser: HawserTestServer;
@@ -108,6 +116,9 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
       message: expect.stringMatching(message),
     });
   };
+
+  const expectNoItem = (answer: ApiResponse, what: string) =>
+    expectFault(answer, 404, /^Metadata item was not found$/, what);
 
   /** Sends each probe, one at a time, and checks its fault and that the log did not move. */
   const refuseAll = async (probes: readonly Probe[]) => {
@@ -285,192 +296,127 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
     it('answers a nested value of the wrong type with 400 naming it', async () => {
       const share = (part: Record<string, unknown>) =>
         JSON.stringify({ share: { share_proto: 'NFS', size: 1, share_type: 'default', ...part } });
+      const strings = /^Malformed request body: metadata must be an object of strings\.$/;
       const probes: Probe[] = [
-        ...[
-          { share_proto: 5 },
-          { size: [] },
-          { size: 'big' },
-          { name: 5 },
-          { metadata: [1] },
-          { metadata: 'text' },
-          { metadata: { k: 5 } },
-          { metadata: { k: null } },
-          { is_public: 'maybe' },
-          { scheduler_hints: 'text' },
-          { scheduler_hints: [1] },
-          { scheduler_hints: { same_host: 5 } },
-          { scheduler_hints: { different_host: [5] } },
-        ].map((part) => ({
-          method: 'POST',
-          path: '/v2/shares',
-          body: share(part),
-          status: 400,
-          message: /^(Invalid share: |Scheduler hint )/,
-        })),
-        {
-          method: 'PUT',
-          path: `/v2/shares/${shareId}`,
-          body: '{"share":{"display_name":5}}',
-          status: 400,
-          message: /^Invalid share: display_name/,
-        },
-        {
-          method: 'PUT',
-          path: `/v2/shares/${shareId}`,
-          body: '{"share":{"is_public":[]}}',
-          status: 400,
-          message: /^Invalid share: is_public/,
-        },
-        ...['{"k":5}', '{"k":null}', '{"k":{}}', '{"k":[]}'].flatMap((inner) =>
-          [`/v2/shares/${shareId}/metadata`, `/v2/snapshots/${snapshotId}/metadata`].map(
-            (path) => ({
-              method: 'POST',
-              path,
-              body: `{"metadata":${inner}}`,
-              status: 400,
-              message: /^Malformed request body: metadata must be an object of strings\.$/,
-            }),
-          ),
+        ...invalidBodies(
+          'POST',
+          '/v2/shares',
+          [
+            { share_proto: 5 },
+            { size: [] },
+            { size: 'big' },
+            { name: 5 },
+            { metadata: [1] },
+            { metadata: 'text' },
+            { metadata: { k: 5 } },
+            { metadata: { k: null } },
+            { is_public: 'maybe' },
+            { scheduler_hints: 'text' },
+            { scheduler_hints: [1] },
+            { scheduler_hints: { same_host: 5 } },
+            { scheduler_hints: { different_host: [5] } },
+          ].map((part) => [share(part), /^(Invalid share: |Scheduler hint )/]),
         ),
-        {
-          method: 'PUT',
-          path: `/v2/share-access-rules/${ruleId}/metadata`,
-          body: '{"metadata":{"k":5}}',
-          status: 400,
-          message: /^Malformed request body: metadata must be an object of strings\.$/,
-        },
-        {
-          method: 'POST',
-          path: '/v2/snapshots',
-          body: `{"snapshot":{"share_id":5}}`,
-          status: 400,
-          message: /^Invalid snapshot: share_id/,
-        },
-        {
-          method: 'POST',
-          path: '/v2/snapshots',
-          body: `{"snapshot":{"share_id":"${shareId}","metadata":"text"}}`,
-          status: 400,
-          message: /^Invalid snapshot: metadata/,
-        },
-        {
-          method: 'POST',
-          path: '/v2/snapshots',
-          body: `{"snapshot":{"share_id":"${shareId}","force":"maybe"}}`,
-          status: 400,
-          message: /^Invalid snapshot: force/,
-        },
-        {
-          method: 'PUT',
-          path: `/v2/snapshots/${snapshotId}`,
-          body: '{"snapshot":{"display_name":[]}}',
-          status: 400,
-          message: /^Invalid snapshot: display_name/,
-        },
-        {
-          method: 'POST',
-          path: '/v2/share-replicas',
-          body: '{"share_replica":{"share_id":5}}',
-          status: 400,
-          message: /^Invalid share_replica: share_id/,
-        },
-        {
-          method: 'POST',
-          path: '/v2/share-replicas',
-          body: `{"share_replica":{"share_id":"${shareId}","scheduler_hints":"text"}}`,
-          status: 400,
-          message: /^Invalid share_replica: scheduler_hints/,
-        },
-        {
-          method: 'POST',
-          path: `/v2/shares/${shareId}/action`,
-          body: '{"extend":{"new_size":[]}}',
-          status: 400,
-          message: /^Invalid extend: new_size/,
-        },
-        {
-          method: 'POST',
-          path: `/v2/shares/${shareId}/action`,
-          body: '{"allow_access":{"access_type":5,"access_to":"10.0.0.2"}}',
-          status: 400,
-          message: /^Invalid access: access_type/,
-        },
-        {
-          method: 'POST',
-          path: `/v2/shares/${shareId}/action`,
-          body: '{"allow_access":{"access_type":"ip","access_to":"10.0.0.2","metadata":[1]}}',
-          status: 400,
-          message: /^Invalid access: metadata/,
-        },
-        {
-          method: 'POST',
-          path: `/v2/shares/${shareId}/action`,
-          body: '{"deny_access":{"access_id":5}}',
-          status: 400,
-          message: /^Invalid access: access_id/,
-        },
-        ...[
-          '{"share_type":{"name":5}}',
-          '{"share_type":{"name":"x","extra_specs":[]}}',
-          '{"share_type":{"name":"x","extra_specs":{"driver_handles_share_servers":5}}}',
-          '{"share_type":{"name":"x","extra_specs":{"driver_handles_share_servers":"false"},"share_type_access:is_public":"maybe"}}',
-        ].map((body) => ({
-          method: 'POST',
-          path: '/v2/types',
-          body,
-          token: ADMIN_TOKEN,
-          status: 400,
-          message: /^Invalid share type: /,
-        })),
-        ...[
-          ['{"share_type":{"name":5}}', /^name must be a string\.$/],
-          ['{"share_type":{"description":5}}', /^description must be a string\.$/],
+        ...invalidBodies('PUT', `/v2/shares/${shareId}`, [
+          ['{"share":{"display_name":5}}', /^Invalid share: display_name/],
+          ['{"share":{"is_public":[]}}', /^Invalid share: is_public/],
+        ]),
+        ...[`/v2/shares/${shareId}/metadata`, `/v2/snapshots/${snapshotId}/metadata`].flatMap(
+          (path) =>
+            invalidBodies(
+              'POST',
+              path,
+              ['{"k":5}', '{"k":null}', '{"k":{}}', '{"k":[]}'].map((inner) => [
+                `{"metadata":${inner}}`,
+                strings,
+              ]),
+            ),
+        ),
+        ...invalidBodies('PUT', `/v2/share-access-rules/${ruleId}/metadata`, [
+          ['{"metadata":{"k":5}}', strings],
+        ]),
+        ...invalidBodies('POST', '/v2/snapshots', [
+          ['{"snapshot":{"share_id":5}}', /^Invalid snapshot: share_id/],
           [
-            '{"share_type":{"share_type_access:is_public":"maybe"}}',
-            /^share_type_access:is_public must be a boolean\.$/,
+            `{"snapshot":{"share_id":"${shareId}","metadata":"text"}}`,
+            /^Invalid snapshot: metadata/,
           ],
-          ['{"share_type":{}}', /^Nothing to update/],
-        ].map(([body, message]) => ({
-          method: 'PUT',
-          path: `/v2/types/${typeId}`,
-          body: body as string,
-          token: ADMIN_TOKEN,
-          status: 400,
-          message: message as RegExp,
-        })),
-        {
-          method: 'POST',
-          path: `/v2/types/${typeId}/extra_specs`,
-          body: '{"extra_specs":{"k":5}}',
-          token: ADMIN_TOKEN,
-          status: 400,
-          message: /^Invalid extra specs: /,
-        },
-        {
-          method: 'POST',
-          path: `/v2/types/${typeId}/action`,
-          body: '{"addProjectAccess":{"project":5}}',
-          token: ADMIN_TOKEN,
-          status: 400,
-          message: /^Project ID must be given/,
-        },
-        ...[
-          ['{"quota_set":{"shares":"many"}}', /^Quota limit for shares must be an integer\.$/],
-          ['{"quota_set":{"shares":[]}}', /^Quota limit for shares must be an integer\.$/],
-          ['{"quota_set":{"shares":1,"force":"maybe"}}', /^Invalid value for force/],
-          ['{"quota_set":{"__proto__":1}}', /^Bad key\(s\) in quota set: __proto__$/],
+          [`{"snapshot":{"share_id":"${shareId}","force":"maybe"}}`, /^Invalid snapshot: force/],
+        ]),
+        ...invalidBodies('PUT', `/v2/snapshots/${snapshotId}`, [
+          ['{"snapshot":{"display_name":[]}}', /^Invalid snapshot: display_name/],
+        ]),
+        ...invalidBodies('POST', '/v2/share-replicas', [
+          ['{"share_replica":{"share_id":5}}', /^Invalid share_replica: share_id/],
           [
-            '{"quota_set":{"constructor":1,"toString":2}}',
-            /^Bad key\(s\) in quota set: constructor,toString$/,
+            `{"share_replica":{"share_id":"${shareId}","scheduler_hints":"text"}}`,
+            /^Invalid share_replica: scheduler_hints/,
           ],
-        ].map(([body, message]) => ({
-          method: 'PUT',
-          path: `/v2/quota-sets/${PROJECT}`,
-          body: body as string,
-          token: ADMIN_TOKEN,
-          status: 400,
-          message: message as RegExp,
-        })),
+        ]),
+        ...invalidBodies('POST', `/v2/shares/${shareId}/action`, [
+          ['{"extend":{"new_size":[]}}', /^Invalid extend: new_size/],
+          [
+            '{"allow_access":{"access_type":5,"access_to":"10.0.0.2"}}',
+            /^Invalid access: access_type/,
+          ],
+          [
+            '{"allow_access":{"access_type":"ip","access_to":"10.0.0.2","metadata":[1]}}',
+            /^Invalid access: metadata/,
+          ],
+          ['{"deny_access":{"access_id":5}}', /^Invalid access: access_id/],
+        ]),
+        ...invalidBodies(
+          'POST',
+          '/v2/types',
+          [
+            '{"share_type":{"name":5}}',
+            '{"share_type":{"name":"x","extra_specs":[]}}',
+            '{"share_type":{"name":"x","extra_specs":{"driver_handles_share_servers":5}}}',
+            '{"share_type":{"name":"x","extra_specs":{"driver_handles_share_servers":"false"},"share_type_access:is_public":"maybe"}}',
+          ].map((body) => [body, /^Invalid share type: /]),
+          ADMIN_TOKEN,
+        ),
+        ...invalidBodies(
+          'PUT',
+          `/v2/types/${typeId}`,
+          [
+            ['{"share_type":{"name":5}}', /^name must be a string\.$/],
+            ['{"share_type":{"description":5}}', /^description must be a string\.$/],
+            [
+              '{"share_type":{"share_type_access:is_public":"maybe"}}',
+              /^share_type_access:is_public must be a boolean\.$/,
+            ],
+            ['{"share_type":{}}', /^Nothing to update/],
+          ],
+          ADMIN_TOKEN,
+        ),
+        ...invalidBodies(
+          'POST',
+          `/v2/types/${typeId}/extra_specs`,
+          [['{"extra_specs":{"k":5}}', /^Invalid extra specs: /]],
+          ADMIN_TOKEN,
+        ),
+        ...invalidBodies(
+          'POST',
+          `/v2/types/${typeId}/action`,
+          [['{"addProjectAccess":{"project":5}}', /^Project ID must be given/]],
+          ADMIN_TOKEN,
+        ),
+        ...invalidBodies(
+          'PUT',
+          `/v2/quota-sets/${PROJECT}`,
+          [
+            ['{"quota_set":{"shares":"many"}}', /^Quota limit for shares must be an integer\.$/],
+            ['{"quota_set":{"shares":[]}}', /^Quota limit for shares must be an integer\.$/],
+            ['{"quota_set":{"shares":1,"force":"maybe"}}', /^Invalid value for force/],
+            ['{"quota_set":{"__proto__":1}}', /^Bad key\(s\) in quota set: __proto__$/],
+            [
+              '{"quota_set":{"constructor":1,"toString":2}}',
+              /^Bad key\(s\) in quota set: constructor,toString$/,
+            ],
+          ],
+          ADMIN_TOKEN,
+        ),
       ];
       await refuseAll(probes);
     });
@@ -502,109 +448,68 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
   describe.each(MEMBER_KEYS)('the key %j is an ordinary key', (key) => {
     const value = `value of ${key}`;
 
-    it("of a share's metadata: 404 until set; then set, shown, listed, filtered and deleted", async () => {
-      const item = `/v2/shares/${shareId}/metadata/${encodeURIComponent(key)}`;
-      const filter = `/v2/shares?metadata=${encodeURIComponent(JSON.stringify({ [key]: value }))}`;
+    /**
+     * The metadata item `key` of `/v2/{collection}/{id}`: 404 and unlisted until set, nothing
+     * appended by asking; then set with `setMethod`, shown, listed (and `whileSet` holds), and
+     * deleted.
+     */
+    const roundTrip = async (
+      collection: 'shares' | 'snapshots',
+      id: string,
+      setMethod: 'POST' | 'PUT',
+      whileSet: () => Promise<void> = async () => undefined,
+    ) => {
+      const item = `/v2/${collection}/${id}/metadata/${encodeURIComponent(key)}`;
+      const filter = `/v2/${collection}?metadata=${encodeURIComponent(JSON.stringify({ [key]: value }))}`;
       const listed = async () =>
-        (await as(MEMBER, 'GET', filter)).body.shares.map((s: { id: string }) => s.id);
+        (await as(MEMBER, 'GET', filter)).body[collection].map((s: { id: string }) => s.id);
       const end = await logEnd();
-      expectFault(
-        await as(MEMBER, 'GET', item),
-        404,
-        /^Metadata item was not found$/,
-        `GET ${key}`,
-      );
-      expectFault(
-        await as(MEMBER, 'DELETE', item),
-        404,
-        /^Metadata item was not found$/,
-        `DELETE ${key}`,
-      );
+      expectNoItem(await as(MEMBER, 'GET', item), `GET ${key}`);
+      expectNoItem(await as(MEMBER, 'DELETE', item), `DELETE ${key}`);
       expect(await listed()).toEqual([]);
       expect(await appendedAfter(end)).toEqual([]);
 
       const set = await raw(
-        'POST',
-        `/v2/shares/${shareId}/metadata`,
+        setMethod,
+        `/v2/${collection}/${id}/metadata`,
         jsonWith('metadata', key, value),
       );
       expect(set.status).toBe(200);
       expect(entriesOf(set.body.metadata)).toEqual([[key, value]]);
       expect(entriesOf((await as(MEMBER, 'GET', item)).body.meta)).toEqual([[key, value]]);
-      expect(
-        entriesOf((await as(MEMBER, 'GET', `/v2/shares/${shareId}`)).body.share.metadata),
-      ).toEqual([[key, value]]);
-      expect(await listed()).toEqual([shareId]);
-      const graphql = await graphqlRequest(
-        hawser.url,
-        'query($filter: ShareFilter) { shares(filter: $filter) { nodes { id metadata { key value } } } }',
-        { filter: { metadata: [{ key, value }] } },
-        MEMBER,
-      );
-      expect(graphql.body.data.shares.nodes).toEqual([{ id: shareId, metadata: [{ key, value }] }]);
+      expect(await listed()).toEqual([id]);
+      await whileSet();
 
       expect((await as(MEMBER, 'DELETE', item)).status).toBe(200);
-      expectFault(
-        await as(MEMBER, 'GET', item),
-        404,
-        /^Metadata item was not found$/,
-        `GET ${key} after`,
+      expectNoItem(await as(MEMBER, 'GET', item), `GET ${key} after`);
+      expect((await as(MEMBER, 'GET', `/v2/${collection}/${id}/metadata`)).body.metadata).toEqual(
+        {},
       );
-      expect((await as(MEMBER, 'GET', `/v2/shares/${shareId}/metadata`)).body.metadata).toEqual({});
-    });
+    };
 
-    it("of a snapshot's metadata: 404 until set; then set, shown, listed, filtered and deleted", async () => {
-      const item = `/v2/snapshots/${snapshotId}/metadata/${encodeURIComponent(key)}`;
-      const filter = `/v2/snapshots?metadata=${encodeURIComponent(JSON.stringify({ [key]: value }))}`;
-      const listed = async () =>
-        (await as(MEMBER, 'GET', filter)).body.snapshots.map((s: { id: string }) => s.id);
-      const end = await logEnd();
-      expectFault(
-        await as(MEMBER, 'GET', item),
-        404,
-        /^Metadata item was not found$/,
-        `GET ${key}`,
-      );
-      expectFault(
-        await as(MEMBER, 'DELETE', item),
-        404,
-        /^Metadata item was not found$/,
-        `DELETE ${key}`,
-      );
-      expect(await listed()).toEqual([]);
-      expect(await appendedAfter(end)).toEqual([]);
+    it("of a share's metadata: 404 until set; then set, shown, listed, filtered and deleted", () =>
+      roundTrip('shares', shareId, 'POST', async () => {
+        expect(
+          entriesOf((await as(MEMBER, 'GET', `/v2/shares/${shareId}`)).body.share.metadata),
+        ).toEqual([[key, value]]);
+        const graphql = await graphqlRequest(
+          hawser.url,
+          'query($filter: ShareFilter) { shares(filter: $filter) { nodes { id metadata { key value } } } }',
+          { filter: { metadata: [{ key, value }] } },
+          MEMBER,
+        );
+        expect(graphql.body.data.shares.nodes).toEqual([
+          { id: shareId, metadata: [{ key, value }] },
+        ]);
+      }));
 
-      const set = await raw(
-        'PUT',
-        `/v2/snapshots/${snapshotId}/metadata`,
-        jsonWith('metadata', key, value),
-      );
-      expect(set.status).toBe(200);
-      expect(entriesOf(set.body.metadata)).toEqual([[key, value]]);
-      expect(entriesOf((await as(MEMBER, 'GET', item)).body.meta)).toEqual([[key, value]]);
-      expect(await listed()).toEqual([snapshotId]);
-
-      expect((await as(MEMBER, 'DELETE', item)).status).toBe(200);
-      expectFault(
-        await as(MEMBER, 'GET', item),
-        404,
-        /^Metadata item was not found$/,
-        `GET ${key} after`,
-      );
-      expect(
-        (await as(MEMBER, 'GET', `/v2/snapshots/${snapshotId}/metadata`)).body.metadata,
-      ).toEqual({});
-    });
+    it("of a snapshot's metadata: 404 until set; then set, shown, listed, filtered and deleted", () =>
+      roundTrip('snapshots', snapshotId, 'PUT'));
 
     it("of an access rule's metadata: 404 until set; then set, shown and deleted", async () => {
       const item = `/v2/share-access-rules/${ruleId}/metadata/${encodeURIComponent(key)}`;
       const end = await logEnd();
-      expectFault(
-        await as(MEMBER, 'DELETE', item),
-        404,
-        /^Metadata item was not found$/,
-        `DELETE ${key}`,
-      );
+      expectNoItem(await as(MEMBER, 'DELETE', item), `DELETE ${key}`);
       expect(await appendedAfter(end)).toEqual([]);
 
       const set = await raw(
@@ -618,12 +523,7 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
       expect(entriesOf(shown.body.access.metadata)).toEqual([[key, value]]);
 
       expect((await as(MEMBER, 'DELETE', item)).status).toBe(200);
-      expectFault(
-        await as(MEMBER, 'DELETE', item),
-        404,
-        /^Metadata item was not found$/,
-        `DELETE ${key} after`,
-      );
+      expectNoItem(await as(MEMBER, 'DELETE', item), `DELETE ${key} after`);
     });
 
     it("of a share type's extra specs: 404 until set; then set, shown, filtered and deleted", async () => {

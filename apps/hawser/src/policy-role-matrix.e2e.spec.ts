@@ -191,6 +191,69 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: (i) => `/v2/shares/${i.id ?? i.S}/action`,
     });
 
+  /** A Manila action on a resource of the project's that other projects may not see. */
+  const hiddenAction = (
+    collection: 'snapshots' | 'share-replicas' | 'share_instances',
+    name: string,
+    argument: unknown,
+    rule: string,
+    id: (ids: Ids) => string,
+    extra: Partial<Case> = {},
+  ): Case => ({
+    route: `POST /v2/${collection}/:id/action ${name}`,
+    rule,
+    scope: 'hidden',
+    path: (i) => `/v2/${collection}/${id(i)}/action`,
+    body: () => ({ [name]: argument }),
+    ...extra,
+  });
+
+  /**
+   * An admin's reset_status (to available) and force_delete (by default of an unknown id) of
+   * the collection's resource, under the rules `{rules}:reset_status` and `{rules}:force_delete`.
+   */
+  const resetAndForceDelete = (
+    collection: Parameters<typeof hiddenAction>[0],
+    rules: string,
+    id: (ids: Ids) => string,
+    {
+      id: forceDeleted = () => UNKNOWN,
+      ...forceDelete
+    }: Partial<Case> & { id?: (ids: Ids) => string } = {},
+  ): Case[] => [
+    hiddenAction(collection, 'reset_status', { status: 'available' }, `${rules}:reset_status`, id, {
+      succeeds: true,
+    }),
+    hiddenAction(
+      collection,
+      'force_delete',
+      null,
+      `${rules}:force_delete`,
+      forceDeleted,
+      forceDelete,
+    ),
+  ];
+
+  /** The routes of the project's quota set under `/v2/{base}`. */
+  const quotaSetCases = (base: 'quota-sets' | 'os-quota-sets', version?: string): Case[] =>
+    (
+      [
+        ['GET', '', 'quota_set:show'],
+        ['GET', '/defaults', 'quota_set:show'],
+        ['GET', '/detail', 'quota_set:show'],
+        ['PUT', '', 'quota_set:update'],
+        ['DELETE', '', 'quota_set:delete'],
+      ] as const
+    ).map(([method, tail, rule]) => ({
+      route: `${method} /v2/${base}/:project${tail}`,
+      rule,
+      scope: 'project',
+      path: () => `/v2/${base}/${P}${tail}`,
+      ...(method === 'PUT' && { body: () => ({ quota_set: { shares: 50 } }) }),
+      version,
+      succeeds: !(version && tail === '/detail'),
+    }));
+
   const CASES: readonly Case[] = [
     // Unauthenticated documents.
     { route: 'GET /', rule: '', scope: 'none', path: () => '/', public: true },
@@ -404,23 +467,11 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: (i) => `/v2/snapshots/${i.SN}/export-locations`,
       succeeds: true,
     },
-    {
-      route: 'POST /v2/snapshots/:id/action reset_status',
-      rule: 'share_snapshot:reset_status',
-      scope: 'hidden',
-      path: (i) => `/v2/snapshots/${i.SN}/action`,
-      body: () => ({ reset_status: { status: 'available' } }),
-      succeeds: true,
-    },
-    {
-      route: 'POST /v2/snapshots/:id/action force_delete',
-      rule: 'share_snapshot:force_delete',
-      scope: 'hidden',
-      path: (i) => `/v2/snapshots/${i.id ?? i.SN}/action`,
-      body: () => ({ force_delete: null }),
+    ...resetAndForceDelete('snapshots', 'share_snapshot', (i) => i.SN, {
+      id: (i) => i.id ?? i.SN,
       fresh: freshSnapshot,
       succeeds: true,
-    },
+    }),
     {
       route: 'GET /v2/snapshots/:id/metadata',
       rule: 'share_snapshot:get_metadata',
@@ -436,24 +487,15 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: (i) => `/v2/snapshots/${i.SN}/metadata/k`,
       version: '2.73',
     },
-    {
-      route: 'POST /v2/snapshots/:id/metadata',
+    ...(['POST', 'PUT'] as const).map((method): Case => ({
+      route: `${method} /v2/snapshots/:id/metadata`,
       rule: 'share_snapshot:update_metadata',
       scope: 'hidden',
       path: (i) => `/v2/snapshots/${i.SN}/metadata`,
       body: (n) => ({ metadata: { [`by-${n}`]: 'x' } }),
       version: '2.73',
       succeeds: true,
-    },
-    {
-      route: 'PUT /v2/snapshots/:id/metadata',
-      rule: 'share_snapshot:update_metadata',
-      scope: 'hidden',
-      path: (i) => `/v2/snapshots/${i.SN}/metadata`,
-      body: (n) => ({ metadata: { [`by-${n}`]: 'x' } }),
-      version: '2.73',
-      succeeds: true,
-    },
+    })),
     {
       route: 'DELETE /v2/snapshots/:id/metadata/:key',
       rule: 'share_snapshot:delete_metadata',
@@ -497,45 +539,21 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'hidden',
       path: () => `/v2/share-replicas/${UNKNOWN}`,
     },
-    {
-      route: 'POST /v2/share-replicas/:id/action promote',
-      rule: 'share_replica:promote',
-      scope: 'hidden',
-      path: (i) => `/v2/share-replicas/${i.ACTIVE}/action`,
-      body: () => ({ promote: null }),
+    hiddenAction('share-replicas', 'promote', null, 'share_replica:promote', (i) => i.ACTIVE, {
       succeeds: true,
-    },
-    {
-      route: 'POST /v2/share-replicas/:id/action resync',
-      rule: 'share_replica:resync',
-      scope: 'hidden',
-      path: (i) => `/v2/share-replicas/${i.ACTIVE}/action`,
-      body: () => ({ resync: null }),
+    }),
+    hiddenAction('share-replicas', 'resync', null, 'share_replica:resync', (i) => i.ACTIVE, {
       succeeds: true,
-    },
-    {
-      route: 'POST /v2/share-replicas/:id/action reset_status',
-      rule: 'share_replica:reset_status',
-      scope: 'hidden',
-      path: (i) => `/v2/share-replicas/${i.R}/action`,
-      body: () => ({ reset_status: { status: 'available' } }),
-      succeeds: true,
-    },
-    {
-      route: 'POST /v2/share-replicas/:id/action reset_replica_state',
-      rule: 'share_replica:reset_replica_state',
-      scope: 'hidden',
-      path: (i) => `/v2/share-replicas/${i.R}/action`,
-      body: () => ({ reset_replica_state: { replica_state: 'in_sync' } }),
-      succeeds: true,
-    },
-    {
-      route: 'POST /v2/share-replicas/:id/action force_delete',
-      rule: 'share_replica:force_delete',
-      scope: 'hidden',
-      path: () => `/v2/share-replicas/${UNKNOWN}/action`,
-      body: () => ({ force_delete: null }),
-    },
+    }),
+    hiddenAction(
+      'share-replicas',
+      'reset_replica_state',
+      { replica_state: 'in_sync' },
+      'share_replica:reset_replica_state',
+      (i) => i.R,
+      { succeeds: true },
+    ),
+    ...resetAndForceDelete('share-replicas', 'share_replica', (i) => i.R),
     {
       route: 'GET /v2/share-replicas/:id/export-locations',
       rule: 'share_replica_export_location:index',
@@ -596,21 +614,7 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: (i) => `/v2/share_instances/${i.INST}`,
       succeeds: true,
     },
-    {
-      route: 'POST /v2/share_instances/:id/action reset_status',
-      rule: 'share_instance:reset_status',
-      scope: 'hidden',
-      path: (i) => `/v2/share_instances/${i.INST}/action`,
-      body: () => ({ reset_status: { status: 'available' } }),
-      succeeds: true,
-    },
-    {
-      route: 'POST /v2/share_instances/:id/action force_delete',
-      rule: 'share_instance:force_delete',
-      scope: 'hidden',
-      path: () => `/v2/share_instances/${UNKNOWN}/action`,
-      body: () => ({ force_delete: null }),
-    },
+    ...resetAndForceDelete('share_instances', 'share_instance', (i) => i.INST),
     {
       route: 'GET /v2/share_instances/:id/export_locations',
       rule: 'share_instance_export_location:index',
@@ -749,82 +753,9 @@ describe('policy role matrix: every route and action for every persona, as the d
     },
 
     // Quotas and limits: the project's own figures.
-    {
-      route: 'GET /v2/quota-sets/:project',
-      rule: 'quota_set:show',
-      scope: 'project',
-      path: () => `/v2/quota-sets/${P}`,
-      succeeds: true,
-    },
-    {
-      route: 'GET /v2/quota-sets/:project/defaults',
-      rule: 'quota_set:show',
-      scope: 'project',
-      path: () => `/v2/quota-sets/${P}/defaults`,
-      succeeds: true,
-    },
-    {
-      route: 'GET /v2/quota-sets/:project/detail',
-      rule: 'quota_set:show',
-      scope: 'project',
-      path: () => `/v2/quota-sets/${P}/detail`,
-      succeeds: true,
-    },
-    {
-      route: 'PUT /v2/quota-sets/:project',
-      rule: 'quota_set:update',
-      scope: 'project',
-      path: () => `/v2/quota-sets/${P}`,
-      body: () => ({ quota_set: { shares: 50 } }),
-      succeeds: true,
-    },
-    {
-      route: 'DELETE /v2/quota-sets/:project',
-      rule: 'quota_set:delete',
-      scope: 'project',
-      path: () => `/v2/quota-sets/${P}`,
-      succeeds: true,
-    },
-    {
-      route: 'GET /v2/os-quota-sets/:project',
-      rule: 'quota_set:show',
-      scope: 'project',
-      path: () => `/v2/os-quota-sets/${P}`,
-      version: '2.6',
-      succeeds: true,
-    },
-    {
-      route: 'GET /v2/os-quota-sets/:project/defaults',
-      rule: 'quota_set:show',
-      scope: 'project',
-      path: () => `/v2/os-quota-sets/${P}/defaults`,
-      version: '2.6',
-      succeeds: true,
-    },
-    {
-      route: 'GET /v2/os-quota-sets/:project/detail',
-      rule: 'quota_set:show',
-      scope: 'project',
-      path: () => `/v2/os-quota-sets/${P}/detail`,
-      version: '2.6',
-    },
-    {
-      route: 'PUT /v2/os-quota-sets/:project',
-      rule: 'quota_set:update',
-      scope: 'project',
-      path: () => `/v2/os-quota-sets/${P}`,
-      body: () => ({ quota_set: { shares: 50 } }),
-      version: '2.6',
-      succeeds: true,
-    },
-    {
-      route: 'DELETE /v2/os-quota-sets/:project',
-      rule: 'quota_set:delete',
-      scope: 'project',
-      path: () => `/v2/os-quota-sets/${P}`,
-      version: '2.6',
-      succeeds: true,
-    },
+    ...quotaSetCases('quota-sets'),
+    // Manila's name before 2.7; its detail (2.25 on) is only checked for who may ask.
+    ...quotaSetCases('os-quota-sets', '2.6'),
     {
       route: 'GET /v2/limits',
       rule: 'quota_set:show',

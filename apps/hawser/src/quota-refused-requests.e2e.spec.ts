@@ -5,6 +5,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { availableReadableShare, createReadableType } from './test-support/replicated-share.js';
 
 const PROJECT = '77777777777777777777777777777777';
 const TOKEN = `admin:${PROJECT}`;
@@ -26,39 +27,11 @@ describe('a request refused for its input writes nothing (given a replicated sha
 
   const call = (method: string, route: string, body?: unknown) =>
     hawser.request(method, route, body, { token: TOKEN, version: '2.73' });
-  const createShare = async () => {
-    const created = await call('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-    });
-    expect(created.status).toBe(200);
-    const id = created.body.share.id as string;
-    await eventually(
-      async () =>
-        (await call('GET', `/v2/shares/${id}`)).body.share.status === 'available'
-          ? true
-          : undefined,
-      10_000,
-      'the share to be available',
-    );
-    return id;
-  };
-
   beforeAll(async () => {
     hawser = await startHawser();
     events = hawser.app.get<symbol, EventStore>(EVENT_STORE);
-    const type = await call('POST', '/v2/types', {
-      share_type: {
-        name: 'readable',
-        extra_specs: {
-          driver_handles_share_servers: 'false',
-          replication_type: 'readable',
-          snapshot_support: 'true',
-          create_share_from_snapshot_support: 'true',
-        },
-      },
-    });
-    expect(type.status).toBe(200);
-    shareId = await createShare();
+    await createReadableType(call, { create_share_from_snapshot_support: 'true' });
+    shareId = await availableReadableShare(call, 10_000);
     const snapshot = await call('POST', '/v2/snapshots', { snapshot: { share_id: shareId } });
     expect(snapshot.status).toBe(202);
     snapshotId = snapshot.body.snapshot.id;
@@ -70,7 +43,7 @@ describe('a request refused for its input writes nothing (given a replicated sha
       10_000,
       'the snapshot to be available',
     );
-    brokenShareId = await createShare();
+    brokenShareId = await availableReadableShare(call, 10_000);
     const reset = await call('POST', `/v2/shares/${brokenShareId}/action`, {
       reset_status: { status: 'error' },
     });

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { crashedService } from './test-support/crashed-service.js';
 import { HawserProcess } from './test-support/hawser-process.js';
 import { eventually } from './test-support/hawser-test-server.js';
-import type { ManilaCall } from './test-support/replicated-share.js';
+import {
+  createReadableType,
+  requestReadableShare,
+  type ManilaCall,
+} from './test-support/replicated-share.js';
 import { journalledSimulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '88888888888888888888888888888888';
@@ -206,23 +210,8 @@ describe('crashes between a quota reservation and its request (all-in-one servic
     journalledSimulatedBackends(dir);
     ({ env, call } = await crashedService(dir, TOKEN));
     await start();
-    const type = await call('POST', '/v2/types', {
-      share_type: {
-        name: 'readable',
-        extra_specs: {
-          driver_handles_share_servers: 'false',
-          replication_type: 'readable',
-          snapshot_support: 'true',
-          create_share_from_snapshot_support: 'true',
-        },
-      },
-    });
-    expect(type.status).toBe(200);
-    const share = await call('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-    });
-    expect(share.status).toBe(200);
-    shareId = share.body.share.id;
+    await createReadableType(call, { create_share_from_snapshot_support: 'true' });
+    shareId = await requestReadableShare(call);
     await settled();
     await service!.stop();
     await start(scenarios[0]![1].point);

@@ -12,6 +12,7 @@ import {
   usageOf,
   type ShareWorld,
 } from './test-support/share-world.js';
+import { createReadableType } from './test-support/replicated-share.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 /** One share of its own project, with what the two actions of a pair act on. */
@@ -187,17 +188,7 @@ describe('conflicting actions on one share, fired at once', () => {
         }),
       env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' },
     });
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: {
-        name: 'readable',
-        extra_specs: {
-          driver_handles_share_servers: 'false',
-          replication_type: 'readable',
-          snapshot_support: 'true',
-        },
-      },
-    });
-    expect(type.status).toBe(200);
+    await createReadableType((method, route, body) => hawser.request(method, route, body));
   });
   afterAll(() => hawser.close());
 

@@ -3,6 +3,11 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import {
+  availableReadableShare,
+  createReadableType,
+  type ManilaCall,
+} from './test-support/replicated-share.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
@@ -398,32 +403,15 @@ describe('a snapshot taken while a replica is being built', () => {
     hawser = await startHawser({
       backends: () => simulatedBackends({ operationLatencyMs: { createReplica: 5000 } }),
     });
-    await hawser.request('POST', '/v2/types', {
-      share_type: {
-        name: 'readable',
-        extra_specs: {
-          driver_handles_share_servers: 'false',
-          replication_type: 'readable',
-          snapshot_support: 'true',
-        },
-      },
-    });
+    await createReadableType(call);
   });
   afterAll(() => hawser.close());
 
+  const call: ManilaCall = (method, route, body) => hawser.request(method, route, body);
   const show = async (route: string, key: string) => (await hawser.request('GET', route)).body[key];
 
   it('is taken on the replica once it is built, and is available on both', async () => {
-    const created = await hawser.request('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-    });
-    const shareId = created.body.share.id as string;
-    await eventually(
-      async () =>
-        (await show(`/v2/shares/${shareId}`, 'share'))?.status === 'available' ? true : undefined,
-      10_000,
-      'the share',
-    );
+    const shareId = await availableReadableShare(call, 10_000);
     const replica = await hawser.request('POST', '/v2/share-replicas', {
       share_replica: { share_id: shareId, availability_zone: 'az-2' },
     });

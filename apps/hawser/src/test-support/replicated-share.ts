@@ -4,11 +4,11 @@ import type { ApiResponse } from './manila-http.js';
 /** One Manila API call of a spec, whichever server it talks to. */
 export type ManilaCall = (method: string, route: string, body?: unknown) => Promise<ApiResponse>;
 
-/** A share type `readable` (readable replication, snapshots) and an available share of it in az-1. */
-export const createReadableShare = async (
+/** The share type `readable`: readable replication and snapshots, with `extraSpecs` on top. */
+export const createReadableType = async (
   call: ManilaCall,
-  timeoutMs = 30_000,
-): Promise<string> => {
+  extraSpecs: Record<string, string> = {},
+): Promise<void> => {
   const type = await call('POST', '/v2/types', {
     share_type: {
       name: 'readable',
@@ -16,15 +16,28 @@ export const createReadableShare = async (
         driver_handles_share_servers: 'false',
         replication_type: 'readable',
         snapshot_support: 'true',
+        ...extraSpecs,
       },
     },
   });
   expect(type.status).toBe(200);
+};
+
+/** Asks for a 1 GiB share of type `readable` in az-1; its id, without waiting for it. */
+export const requestReadableShare = async (call: ManilaCall): Promise<string> => {
   const share = await call('POST', '/v2/shares', {
     share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
   });
   expect(share.status).toBe(200);
-  const shareId = share.body.share.id as string;
+  return share.body.share.id as string;
+};
+
+/** A share of type `readable` in az-1, once it is available. */
+export const availableReadableShare = async (
+  call: ManilaCall,
+  timeoutMs = 30_000,
+): Promise<string> => {
+  const shareId = await requestReadableShare(call);
   await eventually(
     async () => {
       const shown = (await call('GET', `/v2/shares/${shareId}`)).body.share;
@@ -34,6 +47,15 @@ export const createReadableShare = async (
     'the share to be available',
   );
   return shareId;
+};
+
+/** A share type `readable` (readable replication, snapshots) and an available share of it in az-1. */
+export const createReadableShare = async (
+  call: ManilaCall,
+  timeoutMs = 30_000,
+): Promise<string> => {
+  await createReadableType(call);
+  return availableReadableShare(call, timeoutMs);
 };
 
 /** A replica of the share in az-2, once it is in_sync. */

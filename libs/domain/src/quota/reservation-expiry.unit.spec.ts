@@ -1,4 +1,5 @@
 import type { ShareEvent } from '../share/share.events.js';
+import { replicaRequested, snapshotRequested } from '../share/test-support/replica-history.js';
 import { availableShare, later, now, shareRequested } from '../share/test-support/share-history.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import type { QuotaEvent } from './quota.events.js';
@@ -25,29 +26,6 @@ const expire = (reservationId: string) => ({
   reservationId,
   now: later,
 });
-const snapshotRequested: ShareEvent = {
-  type: 'SnapshotRequested',
-  data: {
-    snapshotId: 'snap1',
-    projectId: 'p1',
-    userId: 'u1',
-    name: null,
-    description: null,
-    size: 2,
-    instances: [{ id: 'si1', shareInstanceId: 'i1' }],
-    createdAt: later,
-  },
-};
-const replicaRequested: ShareEvent = {
-  type: 'ReplicaRequested',
-  data: {
-    replicaId: 'r1',
-    availabilityZone: null,
-    snapshotInstances: [],
-    quotaHolderId: 'r1',
-    requestedAt: later,
-  },
-};
 const extendRequested: ShareEvent = {
   type: 'ShareResizeRequested',
   data: { direction: 'extend', instanceIds: ['i1'], newSize: 5, requestedAt: later },
@@ -66,8 +44,12 @@ describe('reservation expiry: the fence on the share stream', () => {
   describe('given the request was recorded first', () => {
     it.each([
       ['a share', 's1', []],
-      ['a snapshot', 'snap1', [recorded(snapshotRequested)]],
-      ['a replica', 'r1', [recorded(replicaRequested)]],
+      [
+        'a snapshot',
+        'snap1',
+        [recorded(snapshotRequested('snap1', [{ id: 'si1', shareInstanceId: 'i1' }]))],
+      ],
+      ['a replica', 'r1', [recorded(replicaRequested('r1'))]],
       ['an extend, by its command id', 'c-extend', [recorded(extendRequested, 'c-extend')]],
     ])('when %s expires, then nothing is fenced: the reservation is claimed', (_, id, more) => {
       const withRequest = [...history, ...more];
@@ -126,19 +108,7 @@ describe('reservation expiry: a request meets its fence', () => {
       .given([...availableShare(), fence('snap1')])
       .when({ ...snapshotRequest, snapshotId: 'snap2' })
       .then([
-        {
-          type: 'SnapshotRequested',
-          data: {
-            snapshotId: 'snap2',
-            projectId: 'p1',
-            userId: 'u1',
-            name: null,
-            description: null,
-            size: 2,
-            instances: [{ id: expect.any(String) as string, shareInstanceId: 'i1' }],
-            createdAt: later,
-          },
-        },
+        snapshotRequested('snap2', [{ id: expect.any(String) as string, shareInstanceId: 'i1' }]),
       ]));
 });
 

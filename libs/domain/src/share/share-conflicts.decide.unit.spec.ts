@@ -2,64 +2,25 @@ import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import type { DriverOperation } from './share.types.js';
-import { availableShare, claimed, HOST, later } from './test-support/share-history.js';
+import {
+  claimedOn,
+  R_HOST,
+  replicaCreated,
+  replicaRequested,
+  replicaScheduled,
+  snapshotRequested,
+  withReplica,
+} from './test-support/replica-history.js';
+import { availableShare, claimed, later } from './test-support/share-history.js';
 
 /*
  * Two requests on one share that would undo or miss each other: the second is refused up
  * front, or the first one's outcome leaves the second's effect in place.
  */
 const spec = deciderSpec(shareDecider);
-const R_HOST = 'node2@b2#p1';
-
-const replicaRequested: ShareEvent = {
-  type: 'ReplicaRequested',
-  data: {
-    replicaId: 'r1',
-    availabilityZone: 'az-2',
-    snapshotInstances: [],
-    quotaHolderId: 'r1',
-    requestedAt: later,
-  },
-};
-const replicaScheduled: ShareEvent = {
-  type: 'ReplicaScheduled',
-  data: { replicaId: 'r1', host: R_HOST, availabilityZone: 'az-2', size: 2, scheduledAt: later },
-};
-const claimedOn = (instanceId: string, operation: DriverOperation, commandId: string) =>
-  ({
-    type: 'ShareDriverOperationStarted',
-    data: {
-      instanceId,
-      operation,
-      commandId,
-      host: instanceId === 'i1' ? HOST : R_HOST,
-      startedAt: later,
-    },
-  }) satisfies ShareEvent;
-const replicaCreated: ShareEvent = {
-  type: 'ReplicaCreated',
-  data: {
-    replicaId: 'r1',
-    commandId: 'c-create-r1',
-    replicaState: 'in_sync',
-    exportLocations: [],
-    accessRulesStatus: 'active',
-    snapshotInstanceIds: [],
-    createdAt: later,
-  },
-};
-
 const replicated = () => availableShare({ replication_type: 'readable' });
 /** A readable share whose replica r1 is still being built. */
-const replicaBeingCreated = (): ShareEvent[] => [...replicated(), replicaRequested];
-/** A readable share with an available in_sync replica r1. */
-const withReplica = (): ShareEvent[] => [
-  ...replicaBeingCreated(),
-  replicaScheduled,
-  claimedOn('r1', 'create_replica', 'c-create-r1'),
-  replicaCreated,
-];
+const replicaBeingCreated = (): ShareEvent[] => [...replicated(), replicaRequested()];
 const promoting = (): ShareEvent[] => [
   ...withReplica(),
   { type: 'ReplicaPromotionRequested', data: { replicaId: 'r1', requestedAt: later } },
@@ -207,13 +168,10 @@ describe('share decider: conflicting requests on one share', () => {
         .thenThrows('invalid', /must be available/));
     it('given a second replica being deleted, when the promotion fails, then the deletion goes on', () => {
       const second: ShareEvent[] = [
-        { ...replicaRequested, data: { ...replicaRequested.data, replicaId: 'r2' } },
-        { ...replicaScheduled, data: { ...replicaScheduled.data, replicaId: 'r2' } },
+        replicaRequested('r2'),
+        replicaScheduled('r2'),
         claimedOn('r2', 'create_replica', 'c-create-r2'),
-        {
-          ...replicaCreated,
-          data: { ...replicaCreated.data, replicaId: 'r2', commandId: 'c-create-r2' },
-        },
+        replicaCreated('r2'),
         {
           type: 'ReplicaDeletionRequested',
           data: { replicaId: 'r2', force: false, requestedAt: later },
@@ -334,19 +292,7 @@ describe('share decider: a replica deleted while a snapshot is deleted', () => {
   it('given a snapshot whose last instance is on the replica and being deleted, when the replica is deleted, then the snapshot is too', () => {
     const snapshotOnReplica = (status: 'deleting' | 'available'): ShareEvent[] => [
       ...withReplica(),
-      {
-        type: 'SnapshotRequested',
-        data: {
-          snapshotId: 'sn1',
-          projectId: 'p1',
-          userId: 'u1',
-          name: null,
-          description: null,
-          size: 2,
-          instances: [{ id: 'sn1-r1', shareInstanceId: 'r1' }],
-          createdAt: later,
-        },
-      },
+      snapshotRequested('sn1', [{ id: 'sn1-r1', shareInstanceId: 'r1' }]),
       ...(status === 'deleting'
         ? [
             {
@@ -394,19 +340,6 @@ describe('share decider: a replica deleted while a snapshot is deleted', () => {
 });
 
 describe('share decider: snapshots against replica changes', () => {
-  const snapshotRequested = (instances: { id: string; shareInstanceId: string }[]): ShareEvent => ({
-    type: 'SnapshotRequested',
-    data: {
-      snapshotId: 'sn1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      size: 2,
-      instances,
-      createdAt: later,
-    },
-  });
   const deletionRequested = (ids: string[]): ShareEvent => ({
     type: 'SnapshotDeletionRequested',
     data: { snapshotId: 'sn1', snapshotInstanceIds: ids, force: false, requestedAt: later },
@@ -419,7 +352,7 @@ describe('share decider: snapshots against replica changes', () => {
     spec
       .given([
         ...replicated(),
-        snapshotRequested([{ id: 'sn1-i1', shareInstanceId: 'i1' }]),
+        snapshotRequested('sn1', [{ id: 'sn1-i1', shareInstanceId: 'i1' }]),
         {
           type: 'SnapshotInstanceCreated',
           data: {
@@ -435,26 +368,15 @@ describe('share decider: snapshots against replica changes', () => {
         deletionRequested(['sn1-i1']),
       ])
       .when({ type: 'RequestReplica', replicaId: 'r2', availabilityZone: 'az-2', now: later })
-      .then([
-        {
-          type: 'ReplicaRequested',
-          data: {
-            replicaId: 'r2',
-            availabilityZone: 'az-2',
-            snapshotInstances: [],
-            quotaHolderId: 'r2',
-            requestedAt: later,
-          },
-        },
-      ]));
+      .then([replicaRequested('r2')]));
   it('given a replica being promoted, when a snapshot is deleted, then it is refused', () =>
     spec
-      .given([...withReplica(), snapshotRequested(onBoth), ...promoting().slice(-1)])
+      .given([...withReplica(), snapshotRequested('sn1', onBoth), ...promoting().slice(-1)])
       .when({ type: 'DeleteSnapshot', snapshotId: 'sn1', force: true, now: later })
       .thenThrows('invalid', /being promoted/));
   it('given a snapshot still being created on a replica, when that replica is promoted, then it is refused', () =>
     spec
-      .given([...withReplica(), snapshotRequested(onBoth)])
+      .given([...withReplica(), snapshotRequested('sn1', onBoth)])
       .when({ type: 'PromoteReplica', replicaId: 'r1', isAdmin: false, now: later })
       .thenThrows('invalid', /busy with snapshot sn1/));
 });
@@ -470,6 +392,19 @@ describe('share decider: access rules against a promotion', () => {
     ipv6: true,
     now: later,
   } as const;
+  /** The rule `allow` asks for, still being applied on i1 and r1. */
+  const allowed: ShareEvent = {
+    type: 'ShareAccessAllowed',
+    data: {
+      accessId: 'a1',
+      accessType: 'ip',
+      accessTo: '10.0.0.1',
+      accessLevel: 'rw',
+      metadata: {},
+      instanceIds: ['i1', 'r1'],
+      createdAt: later,
+    },
+  };
   it('given a replica being promoted, when a rule is allowed, then it is refused', () =>
     spec
       .given(promoting())
@@ -477,36 +412,10 @@ describe('share decider: access rules against a promotion', () => {
       .thenThrows('invalid', /replication_change/));
   it('given a rule still being applied on a replica, when that replica is promoted, then it is refused', () =>
     spec
-      .given([
-        ...withReplica(),
-        {
-          type: 'ShareAccessAllowed',
-          data: {
-            accessId: 'a1',
-            accessType: 'ip',
-            accessTo: '10.0.0.1',
-            accessLevel: 'rw',
-            metadata: {},
-            instanceIds: ['i1', 'r1'],
-            createdAt: later,
-          },
-        },
-      ])
+      .given([...withReplica(), allowed])
       .when({ type: 'PromoteReplica', replicaId: 'r1', isAdmin: false, now: later })
       .thenThrows('invalid', /applying access rules/));
   it('given a rule still being applied on a replica, when that replica is deleted, then it is refused; one still being built is deleted', () => {
-    const allowed: ShareEvent = {
-      type: 'ShareAccessAllowed',
-      data: {
-        accessId: 'a1',
-        accessType: 'ip',
-        accessTo: '10.0.0.1',
-        accessLevel: 'rw',
-        metadata: {},
-        instanceIds: ['i1', 'r1'],
-        createdAt: later,
-      },
-    };
     spec
       .given([...withReplica(), allowed])
       .when(deleteReplica(true))

@@ -2,59 +2,22 @@ import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import type { DriverOperation } from './share.types.js';
 import { snapshotInstanceIdOf } from './share-snapshot.state.js';
+import {
+  claimedOn,
+  R_HOST,
+  replicaCreated,
+  replicaRequested,
+  replicaScheduled,
+  snapshotRequested,
+  withReplica,
+} from './test-support/replica-history.js';
 import { availableShare, later, now } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
-const B_HOST = 'node2@b2#p1';
 
 const replicatedShare = (type = 'readable') => availableShare({ replication_type: type });
 
-const requested = (replicaId = 'r1', snapshots: string[] = []): ShareEvent => ({
-  type: 'ReplicaRequested',
-  data: {
-    replicaId,
-    availabilityZone: 'az-2',
-    snapshotInstances: snapshots.map((snapshotId) => ({
-      snapshotId,
-      snapshotInstanceId: snapshotInstanceIdOf(snapshotId, replicaId),
-    })),
-    quotaHolderId: replicaId,
-    requestedAt: later,
-  },
-});
-const scheduled = (replicaId = 'r1'): ShareEvent => ({
-  type: 'ReplicaScheduled',
-  data: { replicaId, host: B_HOST, availabilityZone: 'az-2', size: 2, scheduledAt: later },
-});
-const claimedOn = (instanceId: string, operation: DriverOperation, commandId: string) =>
-  ({
-    type: 'ShareDriverOperationStarted',
-    data: { instanceId, operation, commandId, host: B_HOST, startedAt: later },
-  }) satisfies ShareEvent;
-const created = (replicaId = 'r1', replicaState: 'in_sync' | 'out_of_sync' = 'in_sync') =>
-  ({
-    type: 'ReplicaCreated',
-    data: {
-      replicaId,
-      commandId: `c-create-${replicaId}`,
-      replicaState,
-      exportLocations: [],
-      accessRulesStatus: 'active',
-      snapshotInstanceIds: [],
-      createdAt: later,
-    },
-  }) satisfies ShareEvent;
-
-/** A readable share with an available in_sync replica r1 on node2. */
-const withReplica = (type = 'readable'): ShareEvent[] => [
-  ...replicatedShare(type),
-  requested(),
-  scheduled(),
-  claimedOn('r1', 'create_replica', 'c-create-r1'),
-  created(),
-];
 const promotionRequested: ShareEvent = {
   type: 'ReplicaPromotionRequested',
   data: { replicaId: 'r1', requestedAt: later },
@@ -73,24 +36,16 @@ describe('share decider: replicas', () => {
     it('the first instance of a replicated share is active once created', () =>
       expect(replicaStates(replicatedShare())).toEqual({ i1: ['available', 'active'] }));
     it('requests a replica out_of_sync with an instance of every snapshot', () => {
-      const snapshot: ShareEvent = {
-        type: 'SnapshotRequested',
-        data: {
-          snapshotId: 'sn1',
-          projectId: 'p1',
-          userId: 'u1',
-          name: null,
-          description: null,
-          size: 2,
-          instances: [{ id: snapshotInstanceIdOf('sn1', 'i1'), shareInstanceId: 'i1' }],
-          createdAt: now,
-        },
-      };
+      const snapshot = snapshotRequested(
+        'sn1',
+        [{ id: snapshotInstanceIdOf('sn1', 'i1'), shareInstanceId: 'i1' }],
+        { createdAt: now },
+      );
       spec
         .given([...replicatedShare(), snapshot])
         .when({ type: 'RequestReplica', replicaId: 'r1', availabilityZone: 'az-2', now: later })
-        .then([requested('r1', ['sn1'])]);
-      expect(replicaStates([...replicatedShare(), requested()]).r1).toEqual([
+        .then([replicaRequested('r1', ['sn1'])]);
+      expect(replicaStates([...replicatedShare(), replicaRequested()]).r1).toEqual([
         'creating',
         'out_of_sync',
       ]);
@@ -112,18 +67,18 @@ describe('share decider: replicas', () => {
         .thenThrows('invalid', /busy/));
     it('is scheduled once, and the node claims create_replica only after scheduling', () => {
       spec
-        .given([...replicatedShare(), requested()])
+        .given([...replicatedShare(), replicaRequested()])
         .when({
           type: 'StartDriverOperation',
           instanceId: 'r1',
           operation: 'create_replica',
           commandId: 'c1',
-          host: B_HOST,
+          host: R_HOST,
           now: later,
         })
         .thenNothing();
       spec
-        .given([...replicatedShare(), requested(), scheduled()])
+        .given([...replicatedShare(), replicaRequested(), replicaScheduled()])
         .when({
           type: 'ScheduleReplica',
           replicaId: 'r1',
@@ -139,7 +94,7 @@ describe('share decider: replicas', () => {
         data: { replicaId: 'r1', message: 'No valid host', detail: {}, failedAt: later },
       };
       spec
-        .given([...replicatedShare(), requested()])
+        .given([...replicatedShare(), replicaRequested()])
         .when({
           type: 'FailReplicaScheduling',
           replicaId: 'r1',
@@ -148,7 +103,7 @@ describe('share decider: replicas', () => {
           now: later,
         })
         .then([failed]);
-      expect(replicaStates([...replicatedShare(), requested(), failed]).r1).toEqual([
+      expect(replicaStates([...replicatedShare(), replicaRequested(), failed]).r1).toEqual([
         'error',
         'error',
       ]);
@@ -168,8 +123,8 @@ describe('share decider: replicas', () => {
             createdAt: now,
           },
         } satisfies ShareEvent,
-        requested(),
-        scheduled(),
+        replicaRequested(),
+        replicaScheduled(),
         claimedOn('r1', 'create_replica', 'c-create-r1'),
       ];
       expect(stateAfter(history).accessRules[0]?.instances.r1).toBe('queued_to_apply');
@@ -185,16 +140,16 @@ describe('share decider: replicas', () => {
           snapshotInstanceIds: [],
           now: later,
         })
-        .then([created()]);
-      const after = stateAfter([...history, created()]);
+        .then([replicaCreated()]);
+      const after = stateAfter([...history, replicaCreated()]);
       expect(after.accessRules[0]?.instances.r1).toBe('active');
-      expect(replicaStates([...history, created()]).r1).toEqual(['available', 'in_sync']);
+      expect(replicaStates([...history, replicaCreated()]).r1).toEqual(['available', 'in_sync']);
     });
     it('a driver failure leaves the replica error/error; a stale outcome decides nothing', () => {
       const history = [
         ...replicatedShare(),
-        requested(),
-        scheduled(),
+        replicaRequested(),
+        replicaScheduled(),
         claimedOn('r1', 'create_replica', 'c-create-r1'),
       ];
       const failure = {
@@ -237,10 +192,10 @@ describe('share decider: replicas', () => {
       spec
         .given([
           ...withReplica(),
-          requested('r2'),
-          scheduled('r2'),
+          replicaRequested('r2'),
+          replicaScheduled('r2'),
           claimedOn('r2', 'create_replica', 'c-create-r2'),
-          created('r2'),
+          replicaCreated('r2'),
           promotionRequested,
         ])
         .when({ type: 'PromoteReplica', replicaId: 'r2', isAdmin: true, now: later })
@@ -253,10 +208,10 @@ describe('share decider: replicas', () => {
     it('an out_of_sync replica is promoted by admins only', () => {
       const outOfSync = [
         ...replicatedShare(),
-        requested(),
-        scheduled(),
+        replicaRequested(),
+        replicaScheduled(),
         claimedOn('r1', 'create_replica', 'c-create-r1'),
-        created('r1', 'out_of_sync'),
+        replicaCreated('r1', 'out_of_sync'),
       ];
       spec
         .given(outOfSync)
@@ -398,7 +353,7 @@ describe('share decider: replicas', () => {
         .when({ type: 'ResyncReplica', replicaId: 'i1', now: later })
         .thenNothing();
       spec
-        .given([...replicatedShare(), requested()])
+        .given([...replicatedShare(), replicaRequested()])
         .when({ type: 'ResyncReplica', replicaId: 'r1', now: later })
         .thenThrows('invalid', /no host/);
     });
@@ -538,7 +493,7 @@ describe('share decider: replicas', () => {
     });
     it('a hostless replica is deleted at once', () =>
       spec
-        .given([...replicatedShare(), requested()])
+        .given([...replicatedShare(), replicaRequested()])
         .when({ type: 'DeleteReplica', replicaId: 'r1', force: false, now: later })
         .then([deletionRequested(), deleted('r1', null)]));
     it('a driver failure is error_deleting unless the deletion was forced', () => {

@@ -5,85 +5,47 @@ import type { ShareEvent } from './share.events.js';
 import type { DriverOperation } from './share.types.js';
 import { snapshotAggregateStatus, snapshotInstanceIdOf } from './share-snapshot.state.js';
 import { replicaStateIn } from './share-snapshot.decide.js';
+import {
+  claimedOn,
+  R_HOST,
+  snapshotRequested,
+  withReplica,
+} from './test-support/replica-history.js';
 import { availableShare, HOST, later } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
-const B_HOST = 'node2@b2#p1';
 const ON_ACTIVE = snapshotInstanceIdOf('snap1', 'i1');
 const ON_REPLICA = snapshotInstanceIdOf('snap1', 'r1');
 
-const claimedOn = (
+/** A node's claim, of snap1's instance `snapshotInstanceId` when given. */
+const claimedFor = (
   instanceId: string,
-  host: string,
   operation: DriverOperation,
   commandId: string,
   snapshotInstanceId?: string,
-): ShareEvent => ({
-  type: 'ShareDriverOperationStarted',
-  data: {
+): ShareEvent =>
+  claimedOn(
     instanceId,
     operation,
     commandId,
-    host,
-    ...(snapshotInstanceId && { snapshotId: 'snap1', snapshotInstanceId }),
-    startedAt: later,
-  },
-});
+    snapshotInstanceId ? { snapshotId: 'snap1', snapshotInstanceId } : undefined,
+  );
 
 /** A readable share: active i1 on node1, replica r1 on node2 (in_sync unless told otherwise). */
-const withReplica = (
-  replicaState: 'in_sync' | 'out_of_sync' | 'active' = 'in_sync',
-): ShareEvent[] => [
-  ...availableShare({ replication_type: replicaState === 'active' ? 'writable' : 'readable' }),
-  {
-    type: 'ReplicaRequested',
-    data: {
-      replicaId: 'r1',
-      availabilityZone: 'az-2',
-      snapshotInstances: [],
-      quotaHolderId: 'r1',
-      requestedAt: later,
-    },
-  },
-  {
-    type: 'ReplicaScheduled',
-    data: { replicaId: 'r1', host: B_HOST, availabilityZone: 'az-2', size: 2, scheduledAt: later },
-  },
-  claimedOn('r1', B_HOST, 'create_replica', 'c-replica'),
-  {
-    type: 'ReplicaCreated',
-    data: {
-      replicaId: 'r1',
-      commandId: 'c-replica',
-      replicaState,
-      exportLocations: [],
-      accessRulesStatus: 'active',
-      snapshotInstanceIds: [],
-      createdAt: later,
-    },
-  },
-];
+const withReplicaIn = (replicaState: 'in_sync' | 'out_of_sync' | 'active' = 'in_sync') =>
+  withReplica(replicaState === 'active' ? 'writable' : 'readable', replicaState);
 
-const requested: ShareEvent = {
-  type: 'SnapshotRequested',
-  data: {
-    snapshotId: 'snap1',
-    projectId: 'p1',
-    userId: 'u1',
-    name: null,
-    description: null,
-    size: 2,
-    instances: [
-      { id: ON_ACTIVE, shareInstanceId: 'i1' },
-      { id: ON_REPLICA, shareInstanceId: 'r1' },
-    ],
-    activeInstanceId: 'i1',
-    createdAt: later,
-  },
-};
-const claimCreate = claimedOn('i1', HOST, 'create_replicated_snapshot', 'c-snap', ON_ACTIVE);
+const requested = snapshotRequested(
+  'snap1',
+  [
+    { id: ON_ACTIVE, shareInstanceId: 'i1' },
+    { id: ON_REPLICA, shareInstanceId: 'r1' },
+  ],
+  { activeInstanceId: 'i1' },
+);
+const claimCreate = claimedFor('i1', 'create_replicated_snapshot', 'c-snap', ON_ACTIVE);
 const creating = (replicaState?: 'in_sync' | 'out_of_sync' | 'active') => [
-  ...withReplica(replicaState),
+  ...withReplicaIn(replicaState),
   requested,
   claimCreate,
 ];
@@ -131,7 +93,7 @@ const deletionRequested = (force: boolean): ShareEvent => ({
     requestedAt: later,
   },
 });
-const claimDelete = claimedOn('i1', HOST, 'delete_replicated_snapshot', 'c-del', ON_ACTIVE);
+const claimDelete = claimedFor('i1', 'delete_replicated_snapshot', 'c-del', ON_ACTIVE);
 const deleting = (force = false) => [...withSnapshot, deletionRequested(force), claimDelete];
 
 const refresh = (outcome: 'not_found' | 'failed' | { status: 'available'; progress: string }) => ({
@@ -157,7 +119,7 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
   describe('RequestSnapshot', () => {
     it('names the active replica, whose node takes every instance', () =>
       spec
-        .given(withReplica())
+        .given(withReplicaIn())
         .when({
           type: 'RequestSnapshot',
           snapshotId: 'snap1',
@@ -188,7 +150,7 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
   describe('creation by the active replica’s node', () => {
     it('claims create_replicated_snapshot on the active replica', () =>
       spec
-        .given([...withReplica(), requested])
+        .given([...withReplicaIn(), requested])
         .when({
           type: 'StartDriverOperation',
           instanceId: 'i1',
@@ -265,7 +227,7 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
     it('waits while the active replica’s node has not claimed or answered', () => {
       const available = refresh({ status: 'available', progress: '100%' });
       spec
-        .given([...withReplica(), requested])
+        .given([...withReplicaIn(), requested])
         .when(available)
         .thenNothing();
       spec.given(creating()).when(available).thenNothing();
@@ -404,17 +366,17 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
       activeInstanceId?: string;
     };
     spec
-      .given([...withReplica(), { type: 'SnapshotRequested', data: legacy }])
+      .given([...withReplicaIn(), { type: 'SnapshotRequested', data: legacy }])
       .when({
         type: 'StartDriverOperation',
         instanceId: 'r1',
         operation: 'create_snapshot',
         commandId: 'c-old',
-        host: B_HOST,
+        host: R_HOST,
         snapshotId: 'snap1',
         snapshotInstanceId: ON_REPLICA,
         now: later,
       })
-      .then([claimedOn('r1', B_HOST, 'create_snapshot', 'c-old', ON_REPLICA)]);
+      .then([claimedFor('r1', 'create_snapshot', 'c-old', ON_REPLICA)]);
   });
 });

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   MANILA_DEFAULT_QUOTAS,
   quotaDecider,
@@ -9,23 +6,20 @@ import {
   shareCreationDeltas,
   snapshotCreationDeltas,
 } from '#hawser/domain';
-import { SqliteEventStore } from '#hawser/eventstore';
+import type { SqliteEventStore } from '#hawser/eventstore';
+import { openSqliteLog, type SqliteLog } from '../test-support/sqlite-log.js';
 import { quotaReleaseProcessManager } from './quota-release.process-manager.js';
 
 describe('quota release process manager', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let commands: CommandHandler;
 
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-quota-release-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    commands = new CommandHandler(events);
+    log = openSqliteLog('hawser-quota-release-');
+    ({ events, commands } = log);
   });
-  afterEach(async () => {
-    await events.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => log.close());
 
   it('given a counted share, when its deletion is handled twice, then it is released once', async () => {
     await commands.handle(

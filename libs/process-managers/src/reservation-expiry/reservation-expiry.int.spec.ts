@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '#hawser/application';
 import {
@@ -10,16 +8,16 @@ import {
   quotaUsage,
   requestHolding,
   shareStream,
-  type ShareCommand,
 } from '#hawser/domain';
+import type { SqliteEventStore } from '#hawser/eventstore';
 import {
-  SqliteEventStore,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
 } from '#hawser/eventstore';
 import { SqliteDocumentStore } from '#hawser/read-models';
+import { openSqliteLog, shareRequest, type SqliteLog } from '../test-support/sqlite-log.js';
 import {
   PENDING_RESERVATIONS,
   pendingReservationsProcessManager,
@@ -30,26 +28,6 @@ const RESERVED_AT = '2026-11-25T10:00:00.000Z';
 const BOUND_MS = 60_000;
 /** A clock past the bound of every reservation made at RESERVED_AT. */
 const afterBound = () => new Date(Date.parse(RESERVED_AT) + BOUND_MS + 1);
-
-const shareRequest = (shareId: string): ShareCommand => ({
-  type: 'RequestShare',
-  shareId,
-  instanceId: `${shareId}-i`,
-  projectId: 'p1',
-  userId: 'u1',
-  name: null,
-  description: null,
-  size: 2,
-  shareProto: 'NFS',
-  shareType: { id: 't1', name: 'default', extraSpecs: {} },
-  capabilities: {} as never,
-  availabilityZone: null,
-  metadata: {},
-  isPublic: false,
-  snapshotId: null,
-  schedulerHints: null,
-  createdAt: RESERVED_AT,
-});
 
 /**
  * The SQLite store with one interleaving chosen: before the first append to `streamId`,
@@ -77,21 +55,19 @@ class InterleavingEventStore {
 }
 
 describe('reservation expiry', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let documents: SqliteDocumentStore;
   let commands: CommandHandler;
 
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-reservation-expiry-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
-    commands = new CommandHandler(events);
+    log = openSqliteLog('hawser-reservation-expiry-');
+    ({ events, commands } = log);
+    documents = new SqliteDocumentStore({ file: path.join(log.dir, 'read-models.sqlite') });
   });
   afterEach(async () => {
-    await events.close();
     await documents.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await log.close();
   });
 
   /** Reserves a share as the API does, and lets the index see the log. */
@@ -116,7 +92,7 @@ describe('reservation expiry', () => {
     new CommandHandler(store).handle(
       requestHolding(shareId),
       shareStream(shareId),
-      shareRequest(shareId),
+      shareRequest(shareId, RESERVED_AT),
       { commandId: `request-${shareId}` },
     );
   const indexLog = async () => {

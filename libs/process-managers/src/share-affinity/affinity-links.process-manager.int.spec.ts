@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   affinityMetadataOf,
-  capabilitiesOf,
   shareDecider,
   shareStream,
   type SchedulerHints,
   type ShareCommand,
 } from '#hawser/domain';
-import { SqliteEventStore, type RecordedEvent } from '#hawser/eventstore';
+import type { RecordedEvent, SqliteEventStore } from '#hawser/eventstore';
+import { openSqliteLog, shareRequest, type SqliteLog } from '../test-support/sqlite-log.js';
 import { AffinityHints, shareLoaderOf } from './affinity-hints.js';
 import { affinityLinksProcessManager } from './affinity-links.process-manager.js';
 
@@ -21,19 +18,15 @@ const N = 'eeeeeeee-0000-4000-8000-000000000000';
 const now = '2026-11-23T10:00:00.000Z';
 
 describe('affinity links process manager and hint resolution (real SQLite log)', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let commands: CommandHandler;
 
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-affinity-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    commands = new CommandHandler(events);
+    log = openSqliteLog('hawser-affinity-');
+    ({ events, commands } = log);
   });
-  afterEach(async () => {
-    await events.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => log.close());
 
   const run = (shareId: string, command: ShareCommand, commandId: string) =>
     commands.handle(shareDecider, shareStream(shareId), command, { commandId });
@@ -46,25 +39,12 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
   ) => {
     await run(
       shareId,
-      {
-        type: 'RequestShare',
-        shareId,
+      shareRequest(shareId, now, {
         instanceId: `${shareId.slice(0, 8)}-1111-4111-8111-111111111111`,
-        projectId: 'p1',
-        userId: 'u1',
-        name: null,
-        description: null,
         size: 1,
-        shareProto: 'NFS',
-        shareType: { id: 't1', name: 'default', extraSpecs: {} },
-        capabilities: capabilitiesOf({}),
-        availabilityZone: null,
         metadata: affinityMetadataOf(listed),
-        isPublic: false,
-        snapshotId: null,
         schedulerHints: hints,
-        createdAt: now,
-      },
+      }),
       `request-${shareId}`,
     );
     if (host) {

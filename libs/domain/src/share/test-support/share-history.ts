@@ -37,21 +37,24 @@ export const scheduled: ShareEvent = {
   data: { instanceId: 'i1', host: HOST, availabilityZone: 'az-1', size: 2, scheduledAt: now },
 };
 
+/** A node's claim of `operation` on instance `instanceId` (of snapshot instance `snapshot`). */
+export const operationStarted = (
+  instanceId: string,
+  host: string,
+  operation: DriverOperation,
+  commandId: string,
+  startedAt: string,
+  snapshot?: { snapshotId: string; snapshotInstanceId: string },
+): ShareEvent => ({
+  type: 'ShareDriverOperationStarted',
+  data: { instanceId, operation, commandId, host, ...snapshot, startedAt },
+});
+
 export const claimed = (
   operation: DriverOperation,
   commandId: string,
   snapshot?: { snapshotId: string; snapshotInstanceId: string },
-): ShareEvent => ({
-  type: 'ShareDriverOperationStarted',
-  data: {
-    instanceId: 'i1',
-    operation,
-    commandId,
-    host: HOST,
-    ...snapshot,
-    startedAt: now,
-  },
-});
+): ShareEvent => operationStarted('i1', HOST, operation, commandId, now, snapshot);
 
 export const created: ShareEvent = {
   type: 'ShareCreated',
