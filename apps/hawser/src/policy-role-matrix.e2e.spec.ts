@@ -79,6 +79,8 @@ interface Case {
   /** What a hidden resource answers when not the 404 (an unknown share is a 400 there). */
   readonly hiddenStatus?: number;
   readonly public?: boolean;
+  /** The route exists in no microversion: Manila's 404 for every caller, before any policy. */
+  readonly inNoVersion?: boolean;
 }
 
 type Outcome = 'allowed' | 'refused' | 'hidden' | 'unauthenticated';
@@ -126,6 +128,7 @@ describe('policy role matrix: every route and action for every persona, as the d
   const expected = (persona: Persona, c: Case): Outcome => {
     if (c.public) return 'allowed';
     if (persona.role === 'none') return 'unauthenticated';
+    if (c.inNoVersion) return 'hidden';
     const check = checks.get(c.rule);
     const needs =
       check === ADMIN
@@ -807,6 +810,8 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'project',
       path: () => `/v2/os-quota-sets/${P}/detail`,
       version: '2.6',
+      // Details came in 2.25, after /os-quota-sets left in 2.7.
+      inNoVersion: true,
     },
     {
       route: 'PUT /v2/os-quota-sets/:project',
