@@ -14,7 +14,10 @@ import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { QUOTA_DEFAULTS } from './quota-sets/quotas.service.js';
-import { QuotaSetsController } from './quota-sets/quota-sets.controller.js';
+import {
+  LegacyQuotaSetsController,
+  QuotaSetsController,
+} from './quota-sets/quota-sets.controller.js';
 import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
 import { ServicesController } from './services/services.controller.js';
@@ -55,6 +58,7 @@ import { VersionsController } from './versions/versions.controller.js';
     ParkedEventsController,
     OpenApiController,
     QuotaSetsController,
+    LegacyQuotaSetsController,
     LimitsController,
     MessagesController,
     SchedulerStatsController,

@@ -1,8 +1,21 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { isDeepStrictEqual as isEqual } from 'node:util';
 import type { Express } from 'express';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { loadPolicy } from '#hawser/policy';
-import { graphqlFields, restRoutes } from '../../api/src/policy/test-support/route-inventory.js';
-import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+import { MAX_VERSION } from '../../api/src/http/microversion.js';
+import {
+  graphqlFields,
+  restRoutes,
+  type RouteEntry,
+} from '../../api/src/policy/test-support/route-inventory.js';
+import {
+  ADMIN_TOKEN,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
 
 /** What Manila (and Hawser's own API description) serve without a token; nothing else may be. */
 const PUBLIC_ROUTES = [
@@ -112,5 +125,192 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
     const declared = new Set(fields.map((f) => f.field));
     expect(rootFields.filter((field) => !declared.has(field))).toEqual([]);
     expect(rootFields.length).toBeGreaterThanOrEqual(7);
+  });
+});
+
+/**
+ * Every route that Manila serves in some microversions only (reference 3.x); every other route
+ * exists from 2.0 on. /os-quota-sets/{project}/detail exists in none: detail came in 2.25,
+ * after /os-quota-sets left in 2.7.
+ */
+const VERSIONED_ROUTES: Record<string, string> = {
+  'DELETE /v2/messages/:id': '2.37-latest',
+  'DELETE /v2/os-quota-sets/:project': '2.0-2.6',
+  'DELETE /v2/quota-sets/:project': '2.7-latest',
+  'DELETE /v2/share-access-rules/:id/metadata/:key': '2.45-latest',
+  'DELETE /v2/share-replicas/:id': '2.11-latest experimental<=2.55',
+  'DELETE /v2/snapshots/:id/metadata/:key': '2.73-latest',
+  'GET /v2/availability-zones': '2.7-latest',
+  'GET /v2/messages': '2.37-latest',
+  'GET /v2/messages/:id': '2.37-latest',
+  'GET /v2/os-availability-zone': '2.0-2.6',
+  'GET /v2/os-quota-sets/:project': '2.0-2.6',
+  'GET /v2/os-quota-sets/:project/defaults': '2.0-2.6',
+  'GET /v2/os-quota-sets/:project/detail': '2.25-2.6',
+  'GET /v2/os-services': '2.0-2.6',
+  'GET /v2/quota-sets/:project': '2.7-latest',
+  'GET /v2/quota-sets/:project/defaults': '2.7-latest',
+  'GET /v2/quota-sets/:project/detail': '2.25-latest',
+  'GET /v2/services': '2.7-latest',
+  'GET /v2/share-access-rules': '2.45-latest',
+  'GET /v2/share-access-rules/:id': '2.45-latest',
+  'GET /v2/share-replicas': '2.11-latest experimental<=2.55',
+  'GET /v2/share-replicas/:id': '2.11-latest experimental<=2.55',
+  'GET /v2/share-replicas/:id/export-locations': '2.47-latest experimental<=2.55',
+  'GET /v2/share-replicas/:id/export-locations/:locationId': '2.47-latest experimental<=2.55',
+  'GET /v2/share-replicas/detail': '2.11-latest experimental<=2.55',
+  'GET /v2/share_instances': '2.3-latest',
+  'GET /v2/share_instances/:id': '2.3-latest',
+  'GET /v2/share_instances/:id/export_locations': '2.9-latest',
+  'GET /v2/share_instances/:id/export_locations/:locationId': '2.9-latest',
+  'GET /v2/shares/:id/export_locations': '2.9-latest',
+  'GET /v2/shares/:id/export_locations/:locationId': '2.9-latest',
+  'GET /v2/shares/:shareId/instances': '2.3-latest',
+  'GET /v2/snapshots/:id/export-locations': '2.32-latest',
+  'GET /v2/snapshots/:id/metadata': '2.73-latest',
+  'GET /v2/snapshots/:id/metadata/:key': '2.73-latest',
+  'GET /v2/types/:id/os-share-type-access': '2.0-2.6',
+  'GET /v2/types/:id/share_type_access': '2.7-latest',
+  'POST /v2/share-replicas': '2.11-latest experimental<=2.55',
+  'POST /v2/share-replicas/:id/action': '2.11-latest experimental<=2.55',
+  'POST /v2/share_instances/:id/action': '2.3-latest',
+  'POST /v2/snapshots/:id/metadata': '2.73-latest',
+  'PUT /v2/os-quota-sets/:project': '2.0-2.6',
+  'PUT /v2/quota-sets/:project': '2.7-latest',
+  'PUT /v2/share-access-rules/:id/metadata': '2.45-latest',
+  'PUT /v2/snapshots/:id/metadata': '2.73-latest',
+  'PUT /v2/types/:id': '2.50-latest',
+};
+
+/** A route's versions as one word: `since-until`, and `experimental<=X` when it has that rule. */
+const rangeText = ({ versions }: RouteEntry): string =>
+  `${versions.since ?? '2.0'}-${versions.until ?? 'latest'}${
+    versions.experimentalUntil ? ` experimental<=${versions.experimentalUntil}` : ''
+  }`;
+
+const minorStep = (version: string, step: number): string => {
+  const [major, minor] = version.split('.').map(Number) as [number, number];
+  return `${major}.${minor + step}`;
+};
+
+const minorOf = (version: string): number => Number(version.split('.')[1]);
+
+const API_SOURCES = fileURLToPath(new URL('../../api/src/', import.meta.url));
+
+/** The only sources that may answer the route-not-in-version 404: the guard's and the filter's. */
+const ANSWERS_ROUTE_NOT_IN_VERSION = [
+  'policy/route-versions.ts',
+  'http/manila-exception.filter.ts',
+];
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+const OTHER_READER = 'otto:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb:reader';
+
+/** The same route at its own version, and at each version just outside its range. */
+const probesOf = ({ versions }: RouteEntry) => {
+  const { since, until, experimentalUntil } = versions;
+  const needsHeader = experimentalUntil && minorOf(experimentalUntil) >= minorOf(since ?? '2.0');
+  const outside = [
+    ...(since ? [{ version: minorStep(since, -1), experimental: true }] : []),
+    ...(until ? [{ version: minorStep(until, 1), experimental: true }] : []),
+    ...(experimentalUntil && needsHeader
+      ? [{ version: experimentalUntil, experimental: false }]
+      : []),
+  ];
+  return { inside: { version: until ?? MAX_VERSION, experimental: true }, outside };
+};
+
+const ROUTE_NOT_IN_VERSION = {
+  itemNotFound: { code: 404, message: 'The resource could not be found.' },
+};
+
+describe('Route inventory: the microversions of every route are declared and enforced before policy', () => {
+  const routes = restRoutes();
+  const versioned = routes.filter((r) => rangeText(r) !== '2.0-latest');
+
+  it('declares the range of every route that does not exist in every microversion', () => {
+    expect(
+      Object.fromEntries(versioned.map((r) => [`${r.method} ${r.path}`, rangeText(r)])),
+    ).toEqual(VERSIONED_ROUTES);
+  });
+
+  it('leaves no route gated inline: no handler throws the "resource could not be found" 404 itself', () => {
+    const sources = fs
+      .readdirSync(API_SOURCES, { recursive: true, encoding: 'utf8' })
+      .filter(
+        (file) =>
+          file.endsWith('.ts') && !file.includes('.spec.') && !file.includes('test-support'),
+      );
+    const gatedInline = sources.filter((file) => {
+      const text = fs.readFileSync(path.join(API_SOURCES, file), 'utf8');
+      return (
+        /if \([^;{]*atLeast\([^;{]*\)\s*\{?\s*throw notFound/.test(text) ||
+        (text.includes(`'${ROUTE_NOT_IN_VERSION.itemNotFound.message}'`) &&
+          !ANSWERS_ROUTE_NOT_IN_VERSION.includes(file))
+      );
+    });
+    expect(gatedInline).toEqual([]);
+    expect(sources.length).toBeGreaterThan(50);
+  });
+
+  describe('answered over HTTP', () => {
+    let hawser: HawserTestServer;
+
+    beforeAll(async () => {
+      hawser = await startHawser();
+    });
+
+    afterAll(async () => {
+      await hawser.close();
+    });
+
+    const call = (route: RouteEntry, token: string, version: string, experimental: boolean) =>
+      hawser.request(
+        route.method,
+        route.path.replace(/:\w+/g, UNKNOWN_ID),
+        route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        {
+          token,
+          version,
+          headers: { 'X-OpenStack-Manila-API-Experimental': experimental ? 'True' : 'False' },
+        },
+      );
+
+    it("answers Manila's 404 outside a route's versions to every caller, before any policy check", async () => {
+      const wrong: string[] = [];
+      for (const route of versioned) {
+        for (const { version, experimental } of probesOf(route).outside) {
+          for (const token of [ADMIN_TOKEN, OTHER_READER]) {
+            const response = await call(route, token, version, experimental);
+            if (response.status !== 404 || !isEqual(response.body, ROUTE_NOT_IN_VERSION)) {
+              wrong.push(
+                `${route.method} ${route.path} at ${version}${experimental ? ' (experimental)' : ''} as ${token}: ${response.status}`,
+              );
+            }
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it('serves every route inside its versions', async () => {
+      const wrong: string[] = [];
+      for (const route of versioned) {
+        const { since, until } = route.versions;
+        // /os-quota-sets/{project}/detail: detail came in 2.25, that path left in 2.7.
+        if (since && until && minorOf(since) > minorOf(until)) continue;
+        const { version, experimental } = probesOf(route).inside;
+        const response = await call(route, ADMIN_TOKEN, version, experimental);
+        if (isEqual(response.body, ROUTE_NOT_IN_VERSION))
+          wrong.push(`${route.method} ${route.path} at ${version}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it('still asks for a token first', async () => {
+      const messages = versioned.find((r) => r.path === '/v2/messages');
+      expect(messages).toBeDefined();
+      expect((await call(messages as RouteEntry, '', '2.36', false)).status).toBe(401);
+    });
   });
 });

@@ -12,10 +12,10 @@ import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { forbiddenError, notFoundError } from '../http/manila-error.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
 import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
+import { Policy, Since } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
 
 const theShare = share(fromParam('id'));
@@ -34,6 +34,7 @@ const located = (instances: readonly ShareInstanceDocument[], locationId: string
  * the summary in lists, the detail when shown.
  */
 @Controller('v2')
+@Since('2.9')
 export class ExportLocationsController {
   constructor(
     private readonly shares: SharesService,
@@ -89,14 +90,8 @@ export class ExportLocationsController {
     return { export_location: exportLocationDetailView(location, instance, view) };
   }
 
-  private versioned(req: Request): RequestContext {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.9')) throw notFoundError('The resource could not be found.');
-    return ctx;
-  }
-
   private async shareInstances(req: Request, id: string) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     const share = await this.shares.find(id, requireAuth(ctx));
     const view: ViewContext = viewContextOf(ctx);
     const instances = await this.documents.find<ShareInstanceDocument>(
@@ -113,7 +108,7 @@ export class ExportLocationsController {
   }
 
   private async instance(req: Request, id: string) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     const instance = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
     if (!instance) throw notFoundError(`Share instance '${id}' not found.`);
     return { view: viewContextOf(ctx), instance };

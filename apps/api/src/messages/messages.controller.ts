@@ -9,17 +9,18 @@ import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/p
 import { commandContextOf } from '../http/command-context.js';
 import { notFoundError } from '../http/manila-error.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { fromParam, message } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
+import { Policy, Since } from '../policy/route-policy.decorators.js';
 import { listMessages } from './message-list.query.js';
 
 const theMessage = message(fromParam('id'));
 
 /** Manila's user messages (2.37+, reference 1.11 and 3.9): the caller's project unless admin. */
 @Controller('v2/messages')
+@Since('2.37')
 export class MessagesController {
   constructor(
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
@@ -31,7 +32,7 @@ export class MessagesController {
   @Get()
   @Policy('message:get_all')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     const { messages, more } = await listMessages(
       this.documents,
       requireAuth(ctx),
@@ -56,7 +57,7 @@ export class MessagesController {
   @Get(':id')
   @Policy('message:get', theMessage)
   async show(@Req() req: Request, @Param('id') id: string) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     return { message: messageView(await this.find(ctx, id), viewContextOf(ctx)) };
   }
 
@@ -65,7 +66,7 @@ export class MessagesController {
   @HttpCode(204)
   @Policy('message:delete', theMessage)
   async remove(@Req() req: Request, @Param('id') id: string) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     const message = await this.find(ctx, id);
     const result = await this.commands.handle(
       userMessageDecider,
@@ -79,12 +80,6 @@ export class MessagesController {
       commandContextOf(ctx),
     );
     await this.readYourWrites.waitFor(result.position);
-  }
-
-  private versioned(req: Request): RequestContext {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.37')) throw notFoundError('The resource could not be found.');
-    return ctx;
   }
 
   private async find(ctx: RequestContext, id: string): Promise<MessageDocument> {

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Response } from 'express';
 import { actionOf } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
-import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
+import type { AuthContext, RequestContext } from '../http/request-context.js';
 import {
   ACTION_KEY,
   POLICY_KEY,
@@ -10,6 +10,7 @@ import {
   UNTIL_KEY,
   type PolicyDeclaration,
 } from './route-policy.decorators.js';
+import { inVersionRange } from './route-versions.js';
 
 /** One method of a controller that handles a Manila action, as its decorators declare it. */
 export interface ManilaActionHandler {
@@ -67,14 +68,8 @@ export const manilaActionsOf = (controller: Type<unknown>): readonly ManilaActio
   return handlers;
 };
 
-const inRange = (handler: ManilaActionHandler, ctx: RequestContext): boolean =>
-  (handler.since === undefined || atLeast(ctx.microversion, handler.since)) &&
-  (handler.until === undefined || !atLeast(ctx.microversion, nextMinor(handler.until)));
-
-const nextMinor = (version: string): string => {
-  const [major, minor] = version.split('.').map(Number) as [number, number];
-  return `${major}.${minor + 1}`;
-};
+const inRange = ({ since, until }: ManilaActionHandler, ctx: RequestContext): boolean =>
+  inVersionRange({ since, until, experimentalUntil: undefined }, ctx.microversion);
 
 /**
  * The controller's handler for the body's action: Manila's 400 for a body that is not one

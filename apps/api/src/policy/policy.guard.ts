@@ -24,6 +24,7 @@ import {
   type PolicyDeclaration,
 } from './route-policy.decorators.js';
 import type { ResourceTarget } from './policy-targets.js';
+import { inVersionRange, routeNotInVersion, versionRangeOf } from './route-versions.js';
 
 /** Rules that read: refused on another project's resource, they answer 404, never 403. */
 const READ_RULE =
@@ -33,7 +34,8 @@ const isReadRule = (rule: string): boolean => READ_RULE.test(rule);
 
 /**
  * The one place where policy is enforced, for every REST route, Manila action, GraphQL field and
- * subscription: the handler's declared rule, checked first against the caller's own project (as
+ * subscription: a REST route's microversions (@Since, @Until, @Experimental) first, then the
+ * handler's declared rule, checked first against the caller's own project (as
  * Manila's controllers do), then, when the route names its resource, against the resource's
  * project. A route that declares neither a rule nor @Public is a programming error (the route
  * inventory spec lists them all).
@@ -54,6 +56,11 @@ export class PolicyGuard implements CanActivate {
     const ctx = contextOf(request);
     const auth = ctx.auth;
     if (!auth) throw new ManilaHttpError(401, 'Authentication required');
+    // Manila finds the method for the microversion before it authorizes: outside its versions a
+    // route is a 404 for every caller, never a 403.
+    if (!inVersionRange(versionRangeOf(context.getClass(), handler), ctx.microversion)) {
+      throw routeNotInVersion();
+    }
     ctx.policy = requestPolicy(this.policy.current, auth);
     let declaration = this.reflector.get<PolicyDeclaration | undefined>(POLICY_KEY, handler);
     if (this.reflector.get<boolean>(ACTION_ROUTE_KEY, handler)) {

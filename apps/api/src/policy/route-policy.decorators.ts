@@ -15,6 +15,7 @@ export const ACTION_ROUTE_KEY = 'hawser:action-route';
 export const ACTION_KEY = 'hawser:action';
 export const SINCE_KEY = 'hawser:since';
 export const UNTIL_KEY = 'hawser:until';
+export const EXPERIMENTAL_KEY = 'hawser:experimental';
 
 /**
  * The policy rule a route, Manila action, GraphQL field or subscription needs (Manila's rule
@@ -36,8 +37,17 @@ export const ManilaActions = () => SetMetadata(ACTION_ROUTE_KEY, true);
 /** A Manila action (the key of a `POST …/action` body) this method handles. */
 export const ManilaAction = (...names: string[]) => SetMetadata(ACTION_KEY, names);
 
-/** The first microversion that has this action. */
+/**
+ * The first microversion that has this route, Manila action or controller (all its routes).
+ * Outside its versions a route answers Manila's 404 before any policy is checked.
+ */
 export const Since = (version: string) => SetMetadata(SINCE_KEY, version);
 
-/** The last microversion that has this action. */
+/** The last microversion that has this route, Manila action or controller. */
 export const Until = (version: string) => SetMetadata(UNTIL_KEY, version);
+
+/**
+ * Up to and including `version`, the route exists only for a request that sends
+ * `X-OpenStack-Manila-API-Experimental: True` (Manila's experimental APIs); 404 otherwise.
+ */
+export const Experimental = (version: string) => SetMetadata(EXPERIMENTAL_KEY, version);

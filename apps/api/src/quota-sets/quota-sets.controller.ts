@@ -1,22 +1,35 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Injectable,
+  Param,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import { quotaSetView } from '#hawser/api-contracts';
 import { commandContextOf } from '../http/command-context.js';
-import { badRequest, notFoundError } from '../http/manila-error.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { badRequest } from '../http/manila-error.js';
+import { contextOf } from '../http/request-context.js';
 import { requireBodyKey } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { fromParam, project as projectNamed } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
+import { Policy, Since, Until } from '../policy/route-policy.decorators.js';
 import { parseQuotaSetUpdate } from './quota-set-update.js';
 import { QuotasService } from './quotas.service.js';
 
-const LEGACY_PREFIX = '/v2/os-quota-sets';
 const theProject = projectNamed(fromParam('project'));
 
-/** Manila's quota sets (reference 1.10, 3.9): /quota-sets from 2.7, /os-quota-sets before. */
-@Controller(['v2/quota-sets', 'v2/os-quota-sets'])
-export class QuotaSetsController {
+/**
+ * Manila's quota sets (reference 1.10, 3.9), served as /quota-sets from 2.7 and as
+ * /os-quota-sets before (the two controllers below).
+ */
+@Injectable()
+abstract class QuotaSetRoutes {
   constructor(private readonly quotas: QuotasService) {}
 
   @Get(':project/defaults')
@@ -27,6 +40,7 @@ export class QuotaSetsController {
   }
 
   @Get(':project/detail')
+  @Since('2.25')
   @Policy('quota_set:show', theProject)
   async detail(
     @Req() req: Request,
@@ -34,7 +48,6 @@ export class QuotaSetsController {
     @Query() query: Record<string, string>,
   ) {
     const ctx = this.readable(req, query);
-    if (!atLeast(ctx.microversion, '2.25')) throw notFoundError('The resource could not be found.');
     const { limits, inUse } = await this.quotas.figures(project);
     return quotaSetView(
       (r) => ({ limit: limits[r], in_use: inUse[r], reserved: 0 }),
@@ -69,7 +82,7 @@ export class QuotaSetsController {
     @Body() body: unknown,
     @Query() query: Record<string, string>,
   ) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     refuseNarrowerQuotas(query);
     const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set', 400), ctx.microversion);
     // An update that names no limit changes nothing, and records nothing (as in Manila).
@@ -88,29 +101,27 @@ export class QuotaSetsController {
     @Param('project') project: string,
     @Query() query: Record<string, string>,
   ) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     refuseNarrowerQuotas(query);
     await this.quotas.resetLimits(project, commandContextOf(ctx));
   }
 
-  /** The path must match the microversion: os-quota-sets up to 2.6, quota-sets from 2.7. */
-  private versioned(req: Request): RequestContext {
-    const ctx = contextOf(req);
-    const legacy = req.path.startsWith(LEGACY_PREFIX);
-    if (legacy === atLeast(ctx.microversion, '2.7')) {
-      throw notFoundError('The resource could not be found.');
-    }
-    return ctx;
-  }
-
   private readable(req: Request, query: Record<string, string> = {}) {
-    const ctx = this.versioned(req);
+    const ctx = contextOf(req);
     if (query.user_id !== undefined && query.share_type !== undefined) {
       throw badRequest("'user_id' and 'share_type' values are mutually exclusive.");
     }
     return ctx;
   }
 }
+
+@Controller('v2/quota-sets')
+@Since('2.7')
+export class QuotaSetsController extends QuotaSetRoutes {}
+
+@Controller('v2/os-quota-sets')
+@Until('2.6')
+export class LegacyQuotaSetsController extends QuotaSetRoutes {}
 
 /**
  * Quotas per user or per share type are not kept: setting or deleting them is refused with a 400

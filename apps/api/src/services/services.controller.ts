@@ -1,12 +1,9 @@
-import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { serviceView, type ServiceRow } from '#hawser/api-contracts';
 import { BACKENDS, type BackendDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
-import { notFoundError } from '../http/manila-error.js';
-import { Policy } from '../policy/route-policy.decorators.js';
-import { atLeast, contextOf } from '../http/request-context.js';
+import { Policy, Since, Until } from '../policy/route-policy.decorators.js';
 import {
   lastReportOf,
   POOL_STATE_SOURCE,
@@ -30,18 +27,16 @@ export class ServicesController {
   ) {}
 
   @Get('services')
+  @Since('2.7')
   @Policy('service:index')
-  async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.7')) throw notFoundError('The resource could not be found.');
+  async list(@Query() query: Record<string, string>) {
     return this.services(query);
   }
 
   @Get('os-services')
+  @Until('2.6')
   @Policy('service:index')
-  async legacyList(@Req() req: Request, @Query() query: Record<string, string>) {
-    const ctx = contextOf(req);
-    if (atLeast(ctx.microversion, '2.7')) throw notFoundError('The resource could not be found.');
+  async legacyList(@Query() query: Record<string, string>) {
     return this.services(query);
   }
 

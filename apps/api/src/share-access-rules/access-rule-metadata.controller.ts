@@ -4,9 +4,9 @@ import type { AccessRuleDocument } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf } from '../http/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { accessRule, fromParam } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
+import { Policy, Since } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
 
 const theRule = accessRule(fromParam('id'));
@@ -16,6 +16,7 @@ const theRule = accessRule(fromParam('id'));
  * one key (`manila access-metadata RULE set|unset`). The rules are checked on the share's project.
  */
 @Controller('v2/share-access-rules')
+@Since('2.45')
 export class AccessRuleMetadataController {
   constructor(private readonly shares: SharesService) {}
 
@@ -37,9 +38,7 @@ export class AccessRuleMetadataController {
   }
 
   private async writableRule(req: Request, id: string): Promise<AccessRuleDocument> {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.45')) throw notFoundError('The resource could not be found.');
-    return this.shares.findAccessRule(id, requireAuth(ctx));
+    return this.shares.findAccessRule(id, requireAuth(contextOf(req)));
   }
 
   private run(

@@ -1,22 +1,17 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { accessListEntryView, accessRuleView } from '#hawser/api-contracts';
-import { badRequest, ManilaHttpError, notFoundError } from '../http/manila-error.js';
+import { badRequest, ManilaHttpError } from '../http/manila-error.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
 import { accessRule, fromParam, fromQuery, share } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
+import { Policy, Since } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
-
-const requireVersion = (ctx: RequestContext): void => {
-  if (!atLeast(ctx.microversion, '2.45')) {
-    throw notFoundError('The resource could not be found.');
-  }
-};
 
 /** Manila's share-access-rules API (2.45+, reference 3.4): a share's rules, one rule. */
 @Controller('v2/share-access-rules')
+@Since('2.45')
 export class ShareAccessRulesController {
   constructor(private readonly shares: SharesService) {}
 
@@ -28,7 +23,6 @@ export class ShareAccessRulesController {
   )
   async list(@Req() req: Request, @Query('share_id') shareId: string | undefined) {
     const ctx = contextOf(req);
-    requireVersion(ctx);
     const auth = requireAuth(ctx);
     if (!shareId) throw badRequest('The share_id must be specified.');
     // An unknown share is a 400 here, not a 404 (reference 3.4).
@@ -45,7 +39,6 @@ export class ShareAccessRulesController {
   @Policy('share_access_rule:get', accessRule(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    requireVersion(ctx);
     const rule = await this.shares.findAccessRule(id, requireAuth(ctx));
     return { access: accessRuleView(rule, viewContextOf(ctx)) };
   }

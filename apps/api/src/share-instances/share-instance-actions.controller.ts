@@ -11,10 +11,10 @@ import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { statusArgument } from '../http/action-body.js';
 import { notFoundError } from '../http/manila-error.js';
-import { atLeast, contextOf } from '../http/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromParam, shareInstance } from '../policy/policy-targets.js';
-import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
+import { ManilaAction, ManilaActions, Policy, Since } from '../policy/route-policy.decorators.js';
 import { SharesService } from '../shares/shares.service.js';
 
 const theInstance = shareInstance(fromParam('id'));
@@ -25,6 +25,7 @@ const theInstance = shareInstance(fromParam('id'));
  * it is the share's only instance, else that replica.
  */
 @Controller('v2/share_instances')
+@Since('2.3')
 export class ShareInstanceActionsController {
   constructor(
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
@@ -35,11 +36,7 @@ export class ShareInstanceActionsController {
   @HttpCode(202)
   @ManilaActions()
   action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.3')) {
-      throw notFoundError('The resource could not be found.');
-    }
-    return runManilaAction(this, ctx, id, res);
+    return runManilaAction(this, contextOf(req), id, res);
   }
 
   @ManilaAction('reset_status')

@@ -15,9 +15,7 @@ import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { pageOf } from '../http/page-params.js';
 import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
-
-const notFound = () => notFoundError('The resource could not be found.');
+import { Policy, Since } from '../policy/route-policy.decorators.js';
 
 /** Export-location filters of the instance listing (2.35+): an instance with such a location. */
 const matchesExportLocation = (
@@ -35,13 +33,14 @@ const matchesExportLocation = (
  * in ShareInstanceActionsController.
  */
 @Controller('v2')
+@Since('2.3')
 export class ShareInstancesController {
   constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
 
   @Get('share_instances')
   @Policy('share_instance:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    const ctx = this.authorized(req);
+    const ctx = contextOf(req);
     const docs = await this.documents.find<ShareInstanceDocument>(
       SHARE_INSTANCES,
       {},
@@ -61,7 +60,7 @@ export class ShareInstancesController {
   @Get('share_instances/:id')
   @Policy('share_instance:show', shareInstance(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
-    const ctx = this.authorized(req);
+    const ctx = contextOf(req);
     const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
     if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
     return { share_instance: shareInstanceView(doc, viewContextOf(ctx)) };
@@ -74,7 +73,7 @@ export class ShareInstancesController {
     @Param('shareId') shareId: string,
     @Query() query: Record<string, string>,
   ) {
-    const ctx = this.authorized(req);
+    const ctx = contextOf(req);
     if (!(await this.documents.get<ShareRecord>(SHARES, shareId))) {
       throw notFoundError(`Share ${shareId} could not be found.`);
     }
@@ -108,11 +107,5 @@ export class ShareInstancesController {
       body.share_instances_links = nextPageLink(req, ctx, params);
     }
     return body;
-  }
-
-  private authorized(req: Request): RequestContext {
-    const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.3')) throw notFound();
-    return ctx;
   }
 }

@@ -23,25 +23,23 @@ import type { ShareInstanceDocument } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromBody, fromParam, replica, share } from '../policy/policy-targets.js';
 import { policyRefusal } from '../policy/request-policy.js';
-import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
+import {
+  Experimental,
+  ManilaAction,
+  ManilaActions,
+  Policy,
+  Since,
+} from '../policy/route-policy.decorators.js';
 import { ShareReplicasService } from './share-replicas.service.js';
 
 const now = () => new Date().toISOString();
 const theReplica = replica(fromParam('id'));
-
-/** 2.11 to 2.55 need the experimental header; from 2.56 the API is stable (reference 3.2). */
-const requireReplicasApi = (ctx: RequestContext, since = '2.11'): void => {
-  const version = ctx.microversion;
-  if (!atLeast(version, since) || (!atLeast(version, '2.56') && !version.experimental)) {
-    throw notFoundError('The resource could not be found.');
-  }
-};
 
 const slice = <T>(items: readonly T[], query: Record<string, string>): readonly T[] => {
   const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
@@ -52,8 +50,13 @@ const slice = <T>(items: readonly T[], query: Record<string, string>): readonly 
   return items.slice(offset, limit === undefined ? undefined : offset + Math.min(limit, 1000));
 };
 
-/** Manila's share replicas API (reference 1.3, 3.7 and 5), over the share-instances read model. */
+/**
+ * Manila's share replicas API (reference 1.3, 3.7 and 5), over the share-instances read model.
+ * 2.11 to 2.55 need the experimental header; from 2.56 the API is stable (reference 3.2).
+ */
 @Controller('v2/share-replicas')
+@Since('2.11')
+@Experimental('2.55')
 export class ShareReplicasController {
   constructor(private readonly replicas: ShareReplicasService) {}
 
@@ -62,7 +65,6 @@ export class ShareReplicasController {
   @Policy('share_replica:create', share(fromBody('share_replica', 'share_id')))
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx);
     const auth = requireAuth(ctx);
     const dto = await validateBody(
       CreateShareReplicaDto,
@@ -94,7 +96,6 @@ export class ShareReplicasController {
     view: (doc: ShareInstanceDocument, ctx: RequestContext) => unknown,
   ) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx);
     const docs = await this.replicas.list(requireAuth(ctx), query.share_id);
     return { share_replicas: slice(docs, query).map((d) => view(d, ctx)) };
   }
@@ -103,7 +104,6 @@ export class ShareReplicasController {
   @Policy('share_replica:show', theReplica)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx);
     const doc = await this.replicas.find(id, requireAuth(ctx));
     return { share_replica: shareReplicaDetailView(doc, viewContextOf(ctx)) };
   }
@@ -113,7 +113,6 @@ export class ShareReplicasController {
   @Policy('share_replica:delete', theReplica)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx);
     const doc = await this.replicas.find(id, requireAuth(ctx));
     await this.replicas.run(doc.share_id, ctx, {
       type: 'DeleteReplica',
@@ -128,7 +127,6 @@ export class ShareReplicasController {
   @ManilaActions()
   action(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Param('id') id: string) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx);
     return runManilaAction(this, ctx, id, res);
   }
 
@@ -205,10 +203,10 @@ export class ShareReplicasController {
   }
 
   @Get(':id/export-locations')
+  @Since('2.47')
   @Policy('share_replica_export_location:index', theReplica)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx, '2.47');
     const doc = await this.replicas.find(id, requireAuth(ctx));
     const view = viewContextOf(ctx);
     return {
@@ -219,6 +217,7 @@ export class ShareReplicasController {
   }
 
   @Get(':id/export-locations/:locationId')
+  @Since('2.47')
   @Policy('share_replica_export_location:show', theReplica)
   async exportLocation(
     @Req() req: Request,
@@ -226,7 +225,6 @@ export class ShareReplicasController {
     @Param('locationId') locationId: string,
   ) {
     const ctx = contextOf(req);
-    requireReplicasApi(ctx, '2.47');
     const doc = await this.replicas.find(id, requireAuth(ctx));
     const view = viewContextOf(ctx);
     const location = doc.export_locations.find((l) => l.id === locationId);

@@ -23,7 +23,13 @@ import { parseDictFilter } from '../http/list-query.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
 import { withBooleanSpecsAsText } from './extra-specs-input.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
-import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
+import {
+  ManilaAction,
+  ManilaActions,
+  Policy,
+  Since,
+  Until,
+} from '../policy/route-policy.decorators.js';
 import { ShareTypesService } from './share-types.service.js';
 
 /** A spec the type has itself: `constructor` or `__proto__` are keys like any other, and absent. */
@@ -102,10 +108,10 @@ export class ShareTypesController {
   }
 
   @Put(':id')
+  @Since('2.50')
   @Policy('share_type:update')
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.50')) throw notFoundError('The resource could not be found.');
     const auth = requireAuth(ctx);
     const part = typePartOf(body);
     const doc = await this.types.find(id, auth);
@@ -134,22 +140,21 @@ export class ShareTypesController {
 
   /** GET /types/{id}/share_type_access (os-share-type-access before 2.7): admin; public types 404. */
   @Get(':id/share_type_access')
+  @Since('2.7')
   @Policy('share_type:list_project_access')
   async access(@Req() req: Request, @Param('id') id: string) {
-    return this.listAccess(req, id, '2.7', true);
+    return this.listAccess(req, id);
   }
 
   @Get(':id/os-share-type-access')
+  @Until('2.6')
   @Policy('share_type:list_project_access')
   async legacyAccess(@Req() req: Request, @Param('id') id: string) {
-    return this.listAccess(req, id, '2.7', false);
+    return this.listAccess(req, id);
   }
 
-  private async listAccess(req: Request, id: string, since: string, atOrAfter: boolean) {
+  private async listAccess(req: Request, id: string) {
     const ctx = contextOf(req);
-    if (atLeast(ctx.microversion, since) !== atOrAfter) {
-      throw notFoundError('The resource could not be found.');
-    }
     const doc = await this.types.find(id, requireAuth(ctx));
     if (doc.is_public) {
       throw notFoundError(`Access list not available for public share types.`);

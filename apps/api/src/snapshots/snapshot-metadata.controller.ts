@@ -5,9 +5,9 @@ import type { SnapshotDocument } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { fromParam, snapshot } from '../policy/policy-targets.js';
-import { Policy } from '../policy/route-policy.decorators.js';
+import { Policy, Since } from '../policy/route-policy.decorators.js';
 import { SnapshotsService } from './snapshots.service.js';
 
 const theSnapshot = snapshot(fromParam('id'));
@@ -15,6 +15,7 @@ const metadataOf = (doc: SnapshotDocument): Record<string, string> => doc.metada
 
 /** Snapshot metadata (2.73+), the same endpoints as a share's (reference 3.4.4, 3.6). */
 @Controller('v2/snapshots')
+@Since('2.73')
 export class SnapshotMetadataController {
   constructor(private readonly snapshots: SnapshotsService) {}
 
@@ -76,10 +77,8 @@ export class SnapshotMetadataController {
     });
   }
 
-  /** The caller's snapshot; before 2.73 these routes do not exist. */
+  /** The caller's snapshot. */
   private async snapshot(req: Request, id: string): Promise<SnapshotDocument> {
-    const ctx: RequestContext = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.73')) throw notFoundError('The resource could not be found.');
-    return this.snapshots.find(id, requireAuth(ctx));
+    return this.snapshots.find(id, requireAuth(contextOf(req)));
   }
 }

@@ -24,15 +24,14 @@ import type { SnapshotDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { statusArgument } from '../http/action-body.js';
-import { notFoundError } from '../http/manila-error.js';
 import { requireAuth } from '../http/policy.js';
-import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf, type RequestContext } from '../http/request-context.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromBody, fromParam, share, snapshot } from '../policy/policy-targets.js';
-import { ManilaAction, ManilaActions, Policy } from '../policy/route-policy.decorators.js';
+import { ManilaAction, ManilaActions, Policy, Since } from '../policy/route-policy.decorators.js';
 import { listSnapshots } from './snapshot-list.query.js';
 import { SnapshotsService } from './snapshots.service.js';
 
@@ -107,10 +106,10 @@ export class SnapshotsController {
    * snapshot has none: the list is empty, as Manila's is for snapshots of other types.
    */
   @Get(':id/export-locations')
+  @Since('2.32')
   @Policy('share_snapshot_export_location:index', theSnapshot)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    if (!atLeast(ctx.microversion, '2.32')) throw notFoundError('The resource could not be found.');
     await this.snapshots.find(id, requireAuth(ctx));
     return { share_snapshot_export_locations: [] };
   }

@@ -3,6 +3,7 @@ import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/
 import { ApiModule } from '../../api.module.js';
 import { GRAPHQL_PROVIDERS } from '../../graphql/graphql-api.module.js';
 import { manilaActionsOf } from '../manila-actions.js';
+import { versionRangeOf, type VersionRange } from '../route-versions.js';
 import {
   ACTION_ROUTE_KEY,
   POLICY_KEY,
@@ -18,6 +19,8 @@ export interface RouteEntry {
   /** Express's path, `/v2/shares/:id`. */
   readonly path: string;
   readonly policy: PolicyDeclaration | undefined;
+  /** The microversions the route exists in (its own and its controller's declarations). */
+  readonly versions: VersionRange;
   readonly isPublic: boolean;
   readonly actions: readonly ActionEntry[] | undefined;
 }
@@ -52,11 +55,20 @@ const join = (...parts: string[]): string =>
     .filter(Boolean)
     .join('/')}${parts.at(-1)?.endsWith('/') && parts.at(-1) !== '/' ? '/' : ''}`;
 
+/** The class's methods, inherited ones included (a controller may share its routes' base). */
 const methodsOf = (controller: Type<unknown>) => {
-  const prototype = controller.prototype as Record<string, unknown>;
-  return Object.getOwnPropertyNames(prototype)
-    .filter((name) => name !== 'constructor' && typeof prototype[name] === 'function')
-    .map((name) => [name, prototype[name] as object] as const);
+  const names = new Set<string>();
+  for (
+    let prototype = controller.prototype as object | null;
+    prototype && prototype !== Object.prototype;
+    prototype = Object.getPrototypeOf(prototype) as object | null
+  ) {
+    Object.getOwnPropertyNames(prototype).forEach((name) => names.add(name));
+  }
+  const methods = controller.prototype as Record<string, unknown>;
+  return [...names]
+    .filter((name) => name !== 'constructor' && typeof methods[name] === 'function')
+    .map((name) => [name, methods[name] as object] as const);
 };
 
 /** Every REST route of the API module's controllers, with what it declares. */
@@ -83,6 +95,7 @@ export const restRoutes = (): RouteEntry[] => {
           method,
           path: join(base, p),
           policy: meta<PolicyDeclaration>(POLICY_KEY, fn),
+          versions: versionRangeOf(controller, fn),
           isPublic: meta<boolean>(PUBLIC_KEY, fn) === true,
           actions,
         })),
