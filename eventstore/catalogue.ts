@@ -20,13 +20,33 @@ export type HawserEventType =
   | QuotaEvent['type']
   | UserMessageEvent['type'];
 
+/** Each stream category and the domain union its events decode to. */
+export interface CategoryEvents {
+  share: ShareEvent;
+  sharetype: ShareTypeEvent;
+  backend: BackendEvent;
+  quota: QuotaEvent;
+  message: UserMessageEvent;
+}
+
+export type EventCategory = keyof CategoryEvents;
+
 export interface CatalogueEntry {
-  readonly category: 'share' | 'sharetype' | 'backend' | 'quota' | 'message';
+  readonly category: EventCategory;
   readonly version: number;
   readonly meaning: string;
 }
 
-export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> = {
+/** The entries of one category: every type of its union, each naming that category. */
+type CategoryEntries<C extends EventCategory> = {
+  readonly [T in CategoryEvents[C]['type']]: CatalogueEntry & { readonly category: C };
+};
+
+export const EVENT_CATALOGUE: CategoryEntries<'share'> &
+  CategoryEntries<'sharetype'> &
+  CategoryEntries<'backend'> &
+  CategoryEntries<'quota'> &
+  CategoryEntries<'message'> = {
   ShareRequested: {
     category: 'share',
     version: 1,

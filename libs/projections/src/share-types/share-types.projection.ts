@@ -6,6 +6,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
+import { shareTypeEvents } from '../../../../eventstore/decoders.js';
 
 export const SHARE_TYPES = 'share_types';
 export const SHARE_TYPE_STREAM_PREFIX = 'sharetype-';
@@ -33,17 +34,17 @@ export const shareTypesProjection: Projection = {
   name: 'share-types',
   collections: [SHARE_TYPES],
   filter: { streamPrefixes: [SHARE_TYPE_STREAM_PREFIX] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = shareTypeEvents.decode(recorded);
     const id = event.streamId.slice(SHARE_TYPE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareTypeDocument>(SHARE_TYPES, id);
     if (previous && previous.revision >= event.revision) return;
-    const domainEvent = { type: event.type, data: event.data } as ShareTypeEvent;
-    const state = evolveShareType(previous?.state ?? initialShareTypeState(), domainEvent);
+    const state = evolveShareType(previous?.state ?? initialShareTypeState(), event);
     if (state.status === 'deleted') {
       await ctx.delete(SHARE_TYPES, id);
       return;
     }
-    const time = timeOf(domainEvent, event.metadata.recordedAt);
+    const time = timeOf(event, event.metadata.recordedAt);
     await ctx.put(SHARE_TYPES, {
       id,
       revision: event.revision,
