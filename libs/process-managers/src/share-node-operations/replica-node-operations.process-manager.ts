@@ -11,6 +11,7 @@ import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
@@ -36,7 +37,8 @@ export const replicaNodeOperationsProcessManager = (
       'ReplicaResyncRequested',
     ],
   },
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(recorded: RecordedEvent): Promise<void> {
+    const event = shareEvents.decode(recorded);
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const { replicaId } = event.data as (
       | ReplicaScheduled
@@ -55,7 +57,7 @@ export const replicaNodeOperationsProcessManager = (
       );
     switch (event.type) {
       case 'ReplicaScheduled': {
-        const data = event.data as ReplicaScheduled['data'];
+        const data = event.data;
         if (!operations.driverFor(data.host)) return;
         if (!(await admission.admitReplica(shareId, data, event.id))) return;
         try {
