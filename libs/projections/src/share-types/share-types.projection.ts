@@ -25,9 +25,21 @@ export interface ShareTypeDocument {
   state: ShareTypeState;
 }
 
+/** When the event changed the type; access changes carry no time of their own. */
 const timeOf = (event: ShareTypeEvent, fallback: string): string => {
-  const data = event.data as { createdAt?: string; updatedAt?: string; deletedAt?: string };
-  return data.createdAt ?? data.updatedAt ?? data.deletedAt ?? fallback;
+  switch (event.type) {
+    case 'ShareTypeCreated':
+      return event.data.createdAt;
+    case 'ShareTypeUpdated':
+    case 'ShareTypeExtraSpecsSet':
+    case 'ShareTypeExtraSpecUnset':
+      return event.data.updatedAt;
+    case 'ShareTypeDeleted':
+      return event.data.deletedAt;
+    case 'ShareTypeAccessAdded':
+    case 'ShareTypeAccessRemoved':
+      return fallback;
+  }
 };
 
 export const shareTypesProjection: Projection = {
