@@ -1,9 +1,16 @@
-import { derivedId, SHARE_STREAM_PREFIX, type ShareEvent } from '#hawser/domain';
-import type { Decoded, RecordedEvent } from '#hawser/eventstore';
+import {
+  derivedId,
+  SHARE_STREAM_PREFIX,
+  type ReplicaCreated,
+  type ReplicaDeletionRequested,
+  type ReplicaPromotionRequested,
+  type ReplicaResyncRequested,
+  type ReplicaScheduled,
+} from '#hawser/domain';
+import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
-import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
@@ -29,11 +36,15 @@ export const replicaNodeOperationsProcessManager = (
       'ReplicaResyncRequested',
     ],
   },
-  async handle(recorded: RecordedEvent): Promise<void> {
-    const event = shareEvents.decode(recorded);
+  async handle(event: RecordedEvent): Promise<void> {
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
-    const replicaId = replicaOperatedOn(event);
-    if (replicaId === undefined) return;
+    const { replicaId } = event.data as (
+      | ReplicaScheduled
+      | ReplicaCreated
+      | ReplicaDeletionRequested
+      | ReplicaPromotionRequested
+      | ReplicaResyncRequested
+    )['data'];
     const run = (operation: 'create_replica' | 'delete_replica' | 'promote_replica') =>
       operations.runReplicaOperation(
         shareId,
@@ -44,7 +55,7 @@ export const replicaNodeOperationsProcessManager = (
       );
     switch (event.type) {
       case 'ReplicaScheduled': {
-        const data = event.data;
+        const data = event.data as ReplicaScheduled['data'];
         if (!operations.driverFor(data.host)) return;
         if (!(await admission.admitReplica(shareId, data, event.id))) return;
         try {
@@ -80,17 +91,3 @@ export const replicaNodeOperationsProcessManager = (
     }
   },
 });
-
-/** The replica an event of this process manager's filter asks a share node to act on. */
-const replicaOperatedOn = (event: Decoded<ShareEvent>): string | undefined => {
-  switch (event.type) {
-    case 'ReplicaScheduled':
-    case 'ReplicaCreated':
-    case 'ReplicaDeletionRequested':
-    case 'ReplicaPromotionRequested':
-    case 'ReplicaResyncRequested':
-      return event.data.replicaId;
-    default:
-      return undefined;
-  }
-};

@@ -6,7 +6,6 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
-import { shareTypeEvents } from '../../../../eventstore/decoders.js';
 
 export const SHARE_TYPES = 'share_types';
 export const SHARE_TYPE_STREAM_PREFIX = 'sharetype-';
@@ -25,38 +24,26 @@ export interface ShareTypeDocument {
   state: ShareTypeState;
 }
 
-/** When the event changed the type; access changes carry no time of their own. */
 const timeOf = (event: ShareTypeEvent, fallback: string): string => {
-  switch (event.type) {
-    case 'ShareTypeCreated':
-      return event.data.createdAt;
-    case 'ShareTypeUpdated':
-    case 'ShareTypeExtraSpecsSet':
-    case 'ShareTypeExtraSpecUnset':
-      return event.data.updatedAt;
-    case 'ShareTypeDeleted':
-      return event.data.deletedAt;
-    case 'ShareTypeAccessAdded':
-    case 'ShareTypeAccessRemoved':
-      return fallback;
-  }
+  const data = event.data as { createdAt?: string; updatedAt?: string; deletedAt?: string };
+  return data.createdAt ?? data.updatedAt ?? data.deletedAt ?? fallback;
 };
 
 export const shareTypesProjection: Projection = {
   name: 'share-types',
   collections: [SHARE_TYPES],
   filter: { streamPrefixes: [SHARE_TYPE_STREAM_PREFIX] },
-  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-    const event = shareTypeEvents.decode(recorded);
+  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const id = event.streamId.slice(SHARE_TYPE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareTypeDocument>(SHARE_TYPES, id);
     if (previous && previous.revision >= event.revision) return;
-    const state = evolveShareType(previous?.state ?? initialShareTypeState(), event);
+    const domainEvent = { type: event.type, data: event.data } as ShareTypeEvent;
+    const state = evolveShareType(previous?.state ?? initialShareTypeState(), domainEvent);
     if (state.status === 'deleted') {
       await ctx.delete(SHARE_TYPES, id);
       return;
     }
-    const time = timeOf(event, event.metadata.recordedAt);
+    const time = timeOf(domainEvent, event.metadata.recordedAt);
     await ctx.put(SHARE_TYPES, {
       id,
       revision: event.revision,
