@@ -7,6 +7,7 @@ import type {
 } from '#hawser/domain';
 import { UpcasterRegistry } from '#hawser/eventstore';
 import { REPLICA_EVENT_CATALOGUE } from './replica-catalogue.js';
+import { snapshotDeletedV2 } from './upcasters/snapshot-deleted.upcaster.js';
 
 /**
  * The event catalogue: every event Hawser writes, the stream category it lives in, the version
@@ -20,13 +21,33 @@ export type HawserEventType =
   | QuotaEvent['type']
   | UserMessageEvent['type'];
 
+/** Each stream category and the domain union its events decode to. */
+export interface CategoryEvents {
+  share: ShareEvent;
+  sharetype: ShareTypeEvent;
+  backend: BackendEvent;
+  quota: QuotaEvent;
+  message: UserMessageEvent;
+}
+
+export type EventCategory = keyof CategoryEvents;
+
 export interface CatalogueEntry {
-  readonly category: 'share' | 'sharetype' | 'backend' | 'quota' | 'message';
+  readonly category: EventCategory;
   readonly version: number;
   readonly meaning: string;
 }
 
-export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> = {
+/** The entries of one category: every type of its union, each naming that category. */
+type CategoryEntries<C extends EventCategory> = {
+  readonly [T in CategoryEvents[C]['type']]: CatalogueEntry & { readonly category: C };
+};
+
+export const EVENT_CATALOGUE: CategoryEntries<'share'> &
+  CategoryEntries<'sharetype'> &
+  CategoryEntries<'backend'> &
+  CategoryEntries<'quota'> &
+  CategoryEntries<'message'> = {
   ShareRequested: {
     category: 'share',
     version: 1,
@@ -133,10 +154,10 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
   },
   SnapshotDeleted: {
     category: 'share',
-    version: 1,
+    version: 2,
     meaning:
-      'The last snapshot instance is gone. projectId names the project whose quota counts the ' +
-      'snapshot (optional field, added compatibly).',
+      'The last snapshot instance is gone. v2: projectId names the project whose quota counts ' +
+      'the snapshot, null when upcast from a v1 event that did not record it.',
   },
   ReplicatedSnapshotCreated: {
     category: 'share',
@@ -302,7 +323,8 @@ export const EVENT_CATALOGUE: Readonly<Record<HawserEventType, CatalogueEntry>> 
 };
 
 /**
- * The upcasters of every event whose shape changed since it was first written. None has changed
- * yet: when one does, its version goes up above and its step is registered here, with a test.
+ * The upcasters of every event whose shape changed since it was first written. When one changes,
+ * its version goes up above and its step is registered here, with a unit spec of its own.
  */
-export const createUpcasters = (): UpcasterRegistry => new UpcasterRegistry();
+export const createUpcasters = (): UpcasterRegistry =>
+  new UpcasterRegistry().register('SnapshotDeleted', 1, snapshotDeletedV2);

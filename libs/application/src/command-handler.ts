@@ -6,6 +6,7 @@ import {
   type RecordedEvent,
   type SnapshotStore,
 } from '#hawser/eventstore';
+import { decoderOfStream } from '../../../eventstore/decoders.js';
 import { AggregateSnapshots, type FoldedState } from './aggregate-snapshots.js';
 
 /** Who asked, and why: becomes the metadata of every event the command produces. */
@@ -57,8 +58,17 @@ type Folding<State, Event> = Pick<
 /** A folded stream (revision -1 when it has no events). */
 type Loaded<State> = Omit<FoldedState<State>, 'eventId'>;
 
-const domainEvent = <Event>(recorded: RecordedEvent): Event =>
-  ({ type: recorded.type, data: recorded.data }) as Event;
+/**
+ * A stored event decoded by its stream's category (upcast, its type checked against the
+ * catalogue; a refused event fails the load). The decider is generic over its own union, which
+ * is its stream category's: that is what the one assertion here relies on.
+ */
+const domainEvent = <Event>(recorded: RecordedEvent): Event => {
+  const decoder = decoderOfStream(recorded.streamId);
+  if (!decoder) throw new Error(`no event decoder for stream ${recorded.streamId}`);
+  const { type, data } = decoder.decode(recorded);
+  return { type, data } as Event;
+};
 
 /**
  * Loads a stream, folds it, decides, and appends at the revision the decision was made on.

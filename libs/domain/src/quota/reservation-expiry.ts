@@ -1,10 +1,8 @@
 import type { Decider } from '../shared/decider.js';
 import { conflict } from '../shared/domain-error.js';
-import type { ReplicaRequested } from '../share/share-replica.events.js';
-import type { SnapshotRequested } from '../share/share-snapshot.events.js';
 import type { ShareCommand } from '../share/share.commands.js';
 import { shareDecider } from '../share/share.decide.js';
-import type { ReservationExpired, ShareEvent, ShareRequested } from '../share/share.events.js';
+import type { ReservationExpired, ShareEvent } from '../share/share.events.js';
 import type { ShareState } from '../share/share.state.js';
 import type { QuotaCommand } from './quota.commands.js';
 import type { QuotaEvent } from './quota.events.js';
@@ -20,11 +18,7 @@ import type { QuotaEvent } from './quota.events.js';
  */
 
 /** A share-stream event as recorded: its domain event and the command id that wrote it. */
-export interface RecordedShareEvent {
-  readonly type: string;
-  readonly data: unknown;
-  readonly commandId?: string | undefined;
-}
+export type RecordedShareEvent = ShareEvent & { readonly commandId?: string | undefined };
 
 /**
  * The reservation a recorded request claims: the share's, snapshot's or replica's quota holder,
@@ -33,11 +27,11 @@ export interface RecordedShareEvent {
 export const claimedReservationOf = (event: RecordedShareEvent): string | undefined => {
   switch (event.type) {
     case 'ShareRequested':
-      return (event.data as ShareRequested['data']).shareId;
+      return event.data.shareId;
     case 'SnapshotRequested':
-      return (event.data as SnapshotRequested['data']).snapshotId;
+      return event.data.snapshotId;
     case 'ReplicaRequested':
-      return (event.data as ReplicaRequested['data']).quotaHolderId;
+      return event.data.quotaHolderId;
     case 'ShareResizeRequested':
       return event.commandId;
     default:
@@ -54,10 +48,7 @@ export const reservationFate = (
 ): ReservationFate => {
   for (const event of history) {
     if (claimedReservationOf(event) === reservationId) return 'claimed';
-    if (
-      event.type === 'ReservationExpired' &&
-      (event.data as ReservationExpired['data']).reservationId === reservationId
-    ) {
+    if (event.type === 'ReservationExpired' && event.data.reservationId === reservationId) {
       return 'expired';
     }
   }

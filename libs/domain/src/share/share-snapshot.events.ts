@@ -95,9 +95,14 @@ export type SnapshotInstanceDeletionFailed = DomainEvent<
  * The last instance of the snapshot is gone. `projectId` is the project that requested it, whose
  * quota counts it (absent in events written before it was carried).
  */
+/**
+ * v2: `projectId` names the project that requested the snapshot, so its quota is released
+ * there. v1 lacked it (optional, often absent); its upcast carries null, and the quota's
+ * release then finds the project in the share's history.
+ */
 export type SnapshotDeleted = DomainEvent<
   'SnapshotDeleted',
-  { snapshotId: string; projectId?: string; deletedAt: string }
+  { snapshotId: string; projectId: string | null; deletedAt: string }
 >;
 
 export type SnapshotEvent =

@@ -10,14 +10,12 @@ import {
   shareResizeDeltas,
   type QuotaCommand,
   type ReplicaDeleted,
-  type ShareDeleted,
   type ShareEvent,
-  type ShareRequested,
   type ShareState,
   type SnapshotDeleted,
-  type SnapshotRequested,
 } from '#hawser/domain';
-import type { EventStore, RecordedEvent } from '#hawser/eventstore';
+import type { Decoded, EventStore, RecordedEvent } from '#hawser/eventstore';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import { reactionContext } from '../runtime/reaction-context.js';
 
@@ -63,18 +61,17 @@ export const quotaReleaseProcessManager = (
         'ShareStatusReset',
       ],
     },
-    async handle(event: RecordedEvent): Promise<void> {
+    async handle(recorded: RecordedEvent): Promise<void> {
+      const event = shareEvents.decode(recorded);
       switch (event.type) {
         case 'ShareDeleted':
         case 'ReplicaDeleted': {
           const holderId =
-            event.type === 'ShareDeleted'
-              ? (event.data as ShareDeleted['data']).shareId
-              : (event.data as ReplicaDeleted['data']).quotaHolderId;
+            event.type === 'ShareDeleted' ? event.data.shareId : event.data.quotaHolderId;
           if (holderId === null) return;
-          const [first] = await events.readStream(event.streamId, { maxCount: 1 });
+          const first = (await readShare(events, event.streamId, 1))[0];
           if (first?.type !== 'ShareRequested') return;
-          const { projectId } = first.data as ShareRequested['data'];
+          const { projectId } = first.data;
           if (event.type === 'ReplicaDeleted') {
             await settleReplicaResizes(commands, event, projectId, holderId, clock());
           }
@@ -82,7 +79,7 @@ export const quotaReleaseProcessManager = (
           return;
         }
         case 'SnapshotDeleted': {
-          const { snapshotId } = event.data as SnapshotDeleted['data'];
+          const { snapshotId } = event.data;
           const projectId = await snapshotProject(events, event);
           if (projectId === undefined) return;
           await onQuota(event, {
@@ -102,23 +99,29 @@ export const quotaReleaseProcessManager = (
   };
 };
 
+/** The first `count` events of a share's stream, decoded. */
+const readShare = async (
+  events: EventStore,
+  streamId: string,
+  count: number,
+): Promise<Decoded<ShareEvent>[]> =>
+  (await events.readStream(streamId, { maxCount: count })).map((e) => shareEvents.decode(e));
+
 /**
- * The project that requested the deleted snapshot: on the event since it carries it, found in
- * the share's history for events written before.
+ * The project that requested the deleted snapshot: on the event since v2 carries it, found in
+ * the share's history for events written at v1 (whose upcast names no project: v1 never had it).
  */
 const snapshotProject = async (
   events: EventStore,
-  event: RecordedEvent,
+  event: Decoded<SnapshotDeleted>,
 ): Promise<string | undefined> => {
-  const { snapshotId, projectId } = event.data as SnapshotDeleted['data'];
-  if (projectId !== undefined) return projectId;
-  const history = await events.readStream(event.streamId, { maxCount: event.revision + 1 });
-  const requested = history.find(
-    (e) =>
-      e.type === 'SnapshotRequested' &&
-      (e.data as SnapshotRequested['data']).snapshotId === snapshotId,
-  );
-  return (requested?.data as SnapshotRequested['data'] | undefined)?.projectId;
+  const { snapshotId, projectId } = event.data;
+  if (projectId !== null) return projectId;
+  const history = await readShare(events, event.streamId, event.revision + 1);
+  for (const e of history) {
+    if (e.type === 'SnapshotRequested' && e.data.snapshotId === snapshotId) return e.data.projectId;
+  }
+  return undefined;
 };
 
 /**
@@ -129,14 +132,14 @@ const snapshotProject = async (
  */
 const settleReplicaResizes = async (
   commands: CommandHandler,
-  event: RecordedEvent,
+  event: Decoded<ReplicaDeleted>,
   projectId: string,
   holderId: string,
   now: string,
 ): Promise<void> => {
   const { state } = await commands.load(quotaDecider, quotaStream(projectId));
   const reserved = state.holdings[holderId]?.deltas.replica_gigabytes;
-  const { shareSize } = event.data as ReplicaDeleted['data'];
+  const { shareSize } = event.data;
   if (reserved === undefined || reserved === shareSize) return;
   const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
   if (!state.holdings[shareId]) return;
@@ -163,13 +166,13 @@ const resizeOutcome = async (
   event: RecordedEvent,
   now: string,
 ): Promise<QuotaCommand | undefined> => {
-  const history = await events.readStream(event.streamId, { maxCount: event.revision + 1 });
+  const history = await readShare(events, event.streamId, event.revision + 1);
   let before: ShareState = initialShareState();
   let after: ShareState = before;
   let resizeRequest: RecordedEvent | undefined;
   for (const recorded of history) {
     before = after;
-    after = evolveShare(after, { type: recorded.type, data: recorded.data } as ShareEvent);
+    after = evolveShare(after, recorded);
     if (recorded.type === 'ShareResizeRequested') resizeRequest = recorded;
   }
   const resize = before.pendingResize;

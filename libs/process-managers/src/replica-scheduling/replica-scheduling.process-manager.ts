@@ -1,17 +1,11 @@
 import type { CommandHandler } from '#hawser/application';
-import {
-  attemptedHostsOf,
-  SHARE_STREAM_PREFIX,
-  shareDecider,
-  type ReplicaPlacementRejected,
-  type ReplicaRequested,
-  type ReplicaScheduled,
-} from '#hawser/domain';
+import { attemptedHostsOf, SHARE_STREAM_PREFIX, shareDecider } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import { reactionContext } from '../runtime/reaction-context.js';
 import { AffinityHints, shareLoaderOf } from '../share-affinity/affinity-hints.js';
 import type { ReplicaPlacement } from './replica-placement.port.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * Places every requested replica among the pools of the active replica's replication domain
@@ -71,17 +65,18 @@ export const replicaSchedulingProcessManager = (
       streamPrefixes: [SHARE_STREAM_PREFIX],
       eventTypes: ['ReplicaRequested', 'ReplicaScheduled', 'ReplicaPlacementRejected'],
     },
-    async handle(event: RecordedEvent): Promise<void> {
+    async handle(recorded: RecordedEvent): Promise<void> {
+      const event = shareEvents.decode(recorded);
       switch (event.type) {
         case 'ReplicaScheduled': {
-          const data = event.data as ReplicaScheduled['data'];
+          const data = event.data;
           placement.consume(data.host, data.replicaId, data.size, Date.parse(data.scheduledAt));
           return;
         }
         case 'ReplicaRequested':
-          return place(event, (event.data as ReplicaRequested['data']).replicaId, 0);
+          return place(event, event.data.replicaId, 0);
         case 'ReplicaPlacementRejected': {
-          const data = event.data as ReplicaPlacementRejected['data'];
+          const data = event.data;
           return place(event, data.replicaId, data.attemptedHosts.length);
         }
       }

@@ -5,10 +5,10 @@ import {
   QUOTA_STREAM_PREFIX,
   SHARE_STREAM_PREFIX,
   type PendingReservation,
-  type QuotaEvent,
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { DocumentStore } from '#hawser/read-models';
+import { quotaEvents, shareEvents } from '../../../../eventstore/decoders.js';
 import type { ProcessManager } from '../runtime/process-manager.js';
 
 /** Reservations counted for a user's request that no recorded request has claimed yet. */
@@ -41,15 +41,16 @@ export const pendingReservationsProcessManager = (documents: DocumentStore): Pro
       'ShareResizeRequested',
     ],
   },
-  async handle(event: RecordedEvent): Promise<void> {
-    if (event.streamId.startsWith(SHARE_STREAM_PREFIX)) {
+  async handle(recorded: RecordedEvent): Promise<void> {
+    if (recorded.streamId.startsWith(SHARE_STREAM_PREFIX)) {
+      const event = shareEvents.decode(recorded);
       const claimed = claimedReservationOf({ ...event, commandId: event.metadata.commandId });
       if (claimed !== undefined) {
         await documents.write([{ kind: 'delete', collection: PENDING_RESERVATIONS, id: claimed }]);
       }
       return;
     }
-    const quotaEvent = { type: event.type, data: event.data } as QuotaEvent;
+    const quotaEvent = quotaEvents.decode(recorded);
     const pending = pendingReservationOf(quotaEvent);
     if (pending !== undefined) {
       const document: PendingReservationDocument = { id: pending.reservationId, ...pending };

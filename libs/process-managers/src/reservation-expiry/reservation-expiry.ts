@@ -14,6 +14,7 @@ import {
   type RecordedEvent,
 } from '#hawser/eventstore';
 import type { DocumentStore } from '#hawser/read-models';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 import {
   PENDING_RESERVATIONS,
   type PendingReservationDocument,
@@ -177,9 +178,7 @@ export class ReservationExpiry {
   }
 }
 
-const withCommandId = (event: RecordedEvent) => ({
-  type: event.type,
-  data: event.data,
-  commandId: event.metadata.commandId,
-  revision: event.revision,
-});
+const withCommandId = (recorded: RecordedEvent) => {
+  const event = shareEvents.decode(recorded);
+  return { ...event, commandId: event.metadata.commandId };
+};

@@ -9,11 +9,11 @@ import {
   shareIdOfStream,
   shareStream,
   type AffinityCommand,
-  type ShareRequested,
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import { reactionContext } from '../runtime/reaction-context.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * The symmetric side of scheduler hints (reference 7.2, 7.5), each change on the stream of the
@@ -34,14 +34,15 @@ export const affinityLinksProcessManager = (
 ): ProcessManager => ({
   name: 'affinity-links',
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX], eventTypes: ['ShareRequested', 'ShareDeleted'] },
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(stored: RecordedEvent): Promise<void> {
+    const event = shareEvents.decode(stored);
     const shareId = shareIdOfStream(event.streamId);
     const ctx = (purpose: string) => reactionContext(event, purpose, 'affinity');
     const send = (target: string, command: AffinityCommand, purpose: string) =>
       applied(commands, target, command, ctx(purpose));
 
     if (event.type === 'ShareRequested') {
-      const { schedulerHints: hints, metadata } = event.data as ShareRequested['data'];
+      const { schedulerHints: hints, metadata } = event.data;
       for (const hint of AFFINITY_HINTS) {
         const recorded = new Set(linkedShareIds(metadata[AFFINITY_KEYS[hint]]));
         for (const other of new Set(hints?.[hint] ?? [])) {

@@ -1,16 +1,9 @@
-import {
-  derivedId,
-  SHARE_STREAM_PREFIX,
-  type ReplicaCreated,
-  type ReplicaDeletionRequested,
-  type ReplicaPromotionRequested,
-  type ReplicaResyncRequested,
-  type ReplicaScheduled,
-} from '#hawser/domain';
-import type { RecordedEvent } from '#hawser/eventstore';
+import { derivedId, SHARE_STREAM_PREFIX, type ShareEvent } from '#hawser/domain';
+import type { Decoded, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * A share node's reactions to replica events on the replicas it holds: a replica scheduled onto
@@ -36,15 +29,11 @@ export const replicaNodeOperationsProcessManager = (
       'ReplicaResyncRequested',
     ],
   },
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(recorded: RecordedEvent): Promise<void> {
+    const event = shareEvents.decode(recorded);
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
-    const { replicaId } = event.data as (
-      | ReplicaScheduled
-      | ReplicaCreated
-      | ReplicaDeletionRequested
-      | ReplicaPromotionRequested
-      | ReplicaResyncRequested
-    )['data'];
+    const replicaId = replicaOperatedOn(event);
+    if (replicaId === undefined) return;
     const run = (operation: 'create_replica' | 'delete_replica' | 'promote_replica') =>
       operations.runReplicaOperation(
         shareId,
@@ -55,7 +44,7 @@ export const replicaNodeOperationsProcessManager = (
       );
     switch (event.type) {
       case 'ReplicaScheduled': {
-        const data = event.data as ReplicaScheduled['data'];
+        const data = event.data;
         if (!operations.driverFor(data.host)) return;
         if (!(await admission.admitReplica(shareId, data, event.id))) return;
         try {
@@ -91,3 +80,17 @@ export const replicaNodeOperationsProcessManager = (
     }
   },
 });
+
+/** The replica an event of this process manager's filter asks a share node to act on. */
+const replicaOperatedOn = (event: Decoded<ShareEvent>): string | undefined => {
+  switch (event.type) {
+    case 'ReplicaScheduled':
+    case 'ReplicaCreated':
+    case 'ReplicaDeletionRequested':
+    case 'ReplicaPromotionRequested':
+    case 'ReplicaResyncRequested':
+      return event.data.replicaId;
+    default:
+      return undefined;
+  }
+};

@@ -1,19 +1,9 @@
-import {
-  derivedId,
-  SHARE_STREAM_PREFIX,
-  type ShareAccessAllowed,
-  type ShareAccessDenied,
-  type ShareDeletionRequested,
-  type ShareExtendCapacityConfirmed,
-  type ShareResizeRequested,
-  type ShareScheduled,
-  type SnapshotDeletionRequested,
-  type SnapshotRequested,
-} from '#hawser/domain';
+import { derivedId, SHARE_STREAM_PREFIX } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * A share node's reactions to the log: a share scheduled onto one of its pools is created if
@@ -43,12 +33,13 @@ export const shareNodeOperationsProcessManager = (
       'ShareExtendCapacityConfirmed',
     ],
   },
-  async handle(event: RecordedEvent): Promise<void> {
+  async handle(recorded: RecordedEvent): Promise<void> {
+    const event = shareEvents.decode(recorded);
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const commandId = (purpose: string) => derivedId(event.id, purpose);
     switch (event.type) {
       case 'ShareScheduled': {
-        const data = event.data as ShareScheduled['data'];
+        const data = event.data;
         if (!operations.driverFor(data.host)) return;
         if (!(await admission.admit(shareId, data, event.id))) return;
         try {
@@ -59,7 +50,7 @@ export const shareNodeOperationsProcessManager = (
         return;
       }
       case 'ShareDeletionRequested': {
-        const data = event.data as ShareDeletionRequested['data'];
+        const data = event.data;
         for (const instanceId of data.instanceIds) {
           await operations.remove(
             shareId,
@@ -71,7 +62,7 @@ export const shareNodeOperationsProcessManager = (
         return;
       }
       case 'SnapshotRequested': {
-        const data = event.data as SnapshotRequested['data'];
+        const data = event.data;
         if (data.activeInstanceId !== undefined) {
           await runOnActiveReplica(operations, shareId, event.id, 'create_replicated_snapshot', {
             snapshotId: data.snapshotId,
@@ -88,7 +79,7 @@ export const shareNodeOperationsProcessManager = (
         return;
       }
       case 'SnapshotDeletionRequested': {
-        const data = event.data as SnapshotDeletionRequested['data'];
+        const data = event.data;
         const { state } = await operations.load(shareId);
         const snapshot = state.snapshots.find((s) => s.id === data.snapshotId);
         if (data.activeInstanceId !== undefined) {
@@ -109,7 +100,7 @@ export const shareNodeOperationsProcessManager = (
       }
       case 'ShareAccessAllowed':
       case 'ShareAccessDenied': {
-        const data = event.data as (ShareAccessAllowed | ShareAccessDenied)['data'];
+        const data = event.data;
         for (const instanceId of data.instanceIds) {
           await operations.updateAccess(
             shareId,
@@ -121,7 +112,7 @@ export const shareNodeOperationsProcessManager = (
         return;
       }
       case 'ShareResizeRequested': {
-        const data = event.data as ShareResizeRequested['data'];
+        const data = event.data;
         // A non-forced extend runs once the scheduler confirms the pool has room.
         if (data.awaitsCapacityCheck) return;
         for (const instanceId of data.instanceIds) {
@@ -131,7 +122,7 @@ export const shareNodeOperationsProcessManager = (
         return;
       }
       case 'ShareExtendCapacityConfirmed': {
-        const data = event.data as ShareExtendCapacityConfirmed['data'];
+        const data = event.data;
         for (const instanceId of data.instanceIds) {
           const id = commandId(`extend_share:${instanceId}`);
           await operations.resize(shareId, instanceId, 'extend', id, event.id);

@@ -6,17 +6,13 @@ import {
   SHARE_STREAM_PREFIX,
   shareDecider,
   type ShareCommand,
-  type ShareExtendCapacityConfirmed,
-  type SharePlacementRejected,
-  type ShareResizeRequested,
-  type ShareRequested,
-  type ShareScheduled,
 } from '#hawser/domain';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import { reactionContext } from '../runtime/reaction-context.js';
 import { AffinityHints, shareLoaderOf } from '../share-affinity/affinity-hints.js';
 import type { Placement, PlacementRequest } from './placement.port.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * Places every requested share: ShareRequested -> the scheduler -> ShareScheduled, or
@@ -39,8 +35,11 @@ export const shareSchedulingProcessManager = (
 ): ProcessManager => {
   /** The request as the user made it: the first event of the share's stream. */
   const requestOf = async (streamId: string): Promise<PlacementRequest | undefined> => {
-    const first = (await events.readStream(streamId)).find((e) => e.type === 'ShareRequested');
-    return first?.data as ShareRequested['data'] | undefined;
+    for (const recorded of await events.readStream(streamId)) {
+      const event = shareEvents.decode(recorded);
+      if (event.type === 'ShareRequested') return event.data;
+    }
+    return undefined;
   };
 
   const contextOf = (event: RecordedEvent, purpose: string) =>
@@ -121,29 +120,30 @@ export const shareSchedulingProcessManager = (
         'ShareExtendCapacityConfirmed',
       ],
     },
-    async handle(event: RecordedEvent): Promise<void> {
+    async handle(recorded: RecordedEvent): Promise<void> {
+      const event = shareEvents.decode(recorded);
       switch (event.type) {
         case 'ShareScheduled': {
-          const data = event.data as ShareScheduled['data'];
+          const data = event.data;
           placement.consume(data.host, data.instanceId, data.size, Date.parse(data.scheduledAt));
           return;
         }
         case 'ShareResizeRequested': {
-          const data = event.data as ShareResizeRequested['data'];
+          const data = event.data;
           if (data.awaitsCapacityCheck) await checkExtend(event);
           return;
         }
         case 'ShareExtendCapacityConfirmed': {
-          const data = event.data as ShareExtendCapacityConfirmed['data'];
+          const data = event.data;
           // Once per confirmation, keyed apart from the instance's own placement.
           const key = derivedId(event.id, 'extend');
           placement.consume(data.host, key, data.sizeDeltaGiB, Date.parse(data.confirmedAt));
           return;
         }
         case 'ShareRequested':
-          return schedule(event, event.data as ShareRequested['data'], []);
+          return schedule(event, event.data, []);
         case 'SharePlacementRejected': {
-          const data = event.data as SharePlacementRejected['data'];
+          const data = event.data;
           const request = await requestOf(event.streamId);
           if (request?.instanceId !== data.instanceId) return;
           return schedule(event, request, data.attemptedHosts);

@@ -1,6 +1,7 @@
-import { BACKEND_STREAM_PREFIX, uuidV5, type BackendRegistered } from '#hawser/domain';
+import { BACKEND_STREAM_PREFIX, uuidV5 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
+import { backendEvents } from '../../../../eventstore/decoders.js';
 
 export const BACKENDS = 'backends';
 export const AVAILABILITY_ZONES = 'availability_zones';
@@ -33,9 +34,10 @@ export const backendsProjection: Projection = {
   name: 'backends',
   collections: [BACKENDS, AVAILABILITY_ZONES],
   filter: { streamPrefixes: [BACKEND_STREAM_PREFIX] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = backendEvents.decode(recorded);
     if (event.type !== 'BackendRegistered') return;
-    const data = event.data as BackendRegistered['data'];
+    const data = event.data;
     const previous = await ctx.get<BackendDocument>(BACKENDS, data.backend);
     await ctx.put(BACKENDS, {
       id: data.backend,

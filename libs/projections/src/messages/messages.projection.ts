@@ -1,19 +1,7 @@
-import {
-  derivedId,
-  SHARE_STREAM_PREFIX,
-  USER_MESSAGE_STREAM_PREFIX,
-  type ReplicaCreationFailed,
-  type ReplicaPromotionFailed,
-  type ReplicaSchedulingFailed,
-  type ShareCreated,
-  type ShareCreationDeferred,
-  type ShareExtendRefused,
-  type ShareRequested,
-  type ShareSchedulingFailed,
-  type UserMessageDeleted,
-} from '#hawser/domain';
-import type { RecordedEvent } from '#hawser/eventstore';
+import { derivedId, SHARE_STREAM_PREFIX, USER_MESSAGE_STREAM_PREFIX } from '#hawser/domain';
+import { eitherDecoder, type RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
+import { shareEvents, userMessageEvents } from '../../../../eventstore/decoders.js';
 
 export const MESSAGES = 'messages';
 /** The project and request of each live share, which its messages carry. */
@@ -122,6 +110,9 @@ const unknownError = (actionId: string): RecordedUserMessage =>
  * message's id derives from the event it reports, so a rebuild gives the same ids; a deleted
  * message stays deleted because its deletion is an event too.
  */
+/** The share events that make messages, and the users' deletions of them. */
+const messageSourceEvents = eitherDecoder(shareEvents, userMessageEvents);
+
 export const messagesProjection: Projection = {
   name: 'messages',
   collections: [MESSAGES, MESSAGE_SOURCES],
@@ -142,11 +133,12 @@ export const messagesProjection: Projection = {
     ],
   },
   indexes: { [MESSAGES]: [['project_id', 'created_at'], ['resource_id']] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = messageSourceEvents.decode(recorded);
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     switch (event.type) {
       case 'ShareRequested': {
-        const data = event.data as ShareRequested['data'];
+        const data = event.data;
         const requestId = event.metadata.requestId;
         ctx.put(MESSAGE_SOURCES, {
           id: shareId,
@@ -158,19 +150,19 @@ export const messagesProjection: Projection = {
         return;
       }
       case 'ShareSchedulingFailed': {
-        const data = event.data as ShareSchedulingFailed['data'];
+        const data = event.data;
         const message = recordedUserMessage(data.detail) ?? unknownError('001');
         await putMessage(ctx, event, shareId, message, data.failedAt);
         return;
       }
       case 'ShareExtendRefused': {
-        const data = event.data as ShareExtendRefused['data'];
+        const data = event.data;
         const message = recordedUserMessage(data.detail) ?? unknownError('008');
         await putMessage(ctx, event, shareId, message, data.refusedAt);
         return;
       }
       case 'ShareCreationDeferred': {
-        const data = event.data as ShareCreationDeferred['data'];
+        const data = event.data;
         const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
         if (!source) return;
         const asynchronous = [...(source.asynchronous_instances ?? []), data.instanceId];
@@ -180,7 +172,7 @@ export const messagesProjection: Projection = {
         return;
       }
       case 'ShareCreated': {
-        const data = event.data as ShareCreated['data'];
+        const data = event.data;
         const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
         if (!source?.asynchronous_instances?.includes(data.instanceId)) return;
         const message = messageOf('005', FROM_SNAPSHOT_DETAILS.completed, 'INFO');
@@ -188,7 +180,7 @@ export const messagesProjection: Projection = {
         return;
       }
       case 'ShareCreationFailed': {
-        const data = event.data as { instanceId: string; failedAt: string };
+        const data = event.data;
         const source = await ctx.get<MessageSourceDocument>(MESSAGE_SOURCES, shareId);
         if (!source) return;
         const asynchronous = source.asynchronous_instances?.includes(data.instanceId) ?? false;
@@ -202,7 +194,7 @@ export const messagesProjection: Projection = {
         ctx.delete(MESSAGE_SOURCES, shareId);
         return;
       case 'ReplicaSchedulingFailed': {
-        const data = event.data as ReplicaSchedulingFailed['data'];
+        const data = event.data;
         const message = recordedUserMessage(data.detail) ?? unknownError('001');
         await putMessage(ctx, event, shareId, message, data.failedAt, undefined, {
           type: 'SHARE_REPLICA',
@@ -212,7 +204,7 @@ export const messagesProjection: Projection = {
       }
       case 'ReplicaCreationFailed':
       case 'ReplicaPromotionFailed': {
-        const data = event.data as (ReplicaCreationFailed | ReplicaPromotionFailed)['data'];
+        const data = event.data;
         const action = event.type === 'ReplicaCreationFailed' ? '002' : '004';
         await putMessage(ctx, event, shareId, unknownError(action), data.failedAt, undefined, {
           type: 'SHARE_REPLICA',
@@ -221,7 +213,7 @@ export const messagesProjection: Projection = {
         return;
       }
       case 'UserMessageDeleted':
-        ctx.delete(MESSAGES, (event.data as UserMessageDeleted['data']).messageId);
+        ctx.delete(MESSAGES, event.data.messageId);
         return;
     }
   },

@@ -9,6 +9,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
+import { quotaEvents } from '../../../../eventstore/decoders.js';
 
 export const QUOTAS = 'quotas';
 
@@ -46,18 +47,18 @@ export const quotasProjection: Projection = {
   name: 'quotas',
   collections: [QUOTAS],
   filter: { streamPrefixes: [QUOTA_STREAM_PREFIX] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = quotaEvents.decode(recorded);
     const projectId = event.streamId.slice(QUOTA_STREAM_PREFIX.length);
     const previous = await ctx.get<QuotaDocument>(QUOTAS, projectId);
     if (previous && previous.revision >= event.revision) return;
-    const quotaEvent = { type: event.type, data: event.data } as QuotaEvent;
-    const state = evolveQuota(previous?.state ?? initialQuotaState(), quotaEvent);
+    const state = evolveQuota(previous?.state ?? initialQuotaState(), event);
     ctx.put(QUOTAS, {
       id: projectId,
       revision: event.revision,
       limits: { ...state.limits },
       in_use: quotaUsage(state),
-      updated_at: timeOf(quotaEvent),
+      updated_at: timeOf(event),
       state,
     } satisfies QuotaDocument);
   },

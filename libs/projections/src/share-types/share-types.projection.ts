@@ -6,6 +6,7 @@ import {
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
+import { shareTypeEvents } from '../../../../eventstore/decoders.js';
 
 export const SHARE_TYPES = 'share_types';
 export const SHARE_TYPE_STREAM_PREFIX = 'sharetype-';
@@ -24,26 +25,38 @@ export interface ShareTypeDocument {
   state: ShareTypeState;
 }
 
+/** When the event changed the type; access changes carry no time of their own. */
 const timeOf = (event: ShareTypeEvent, fallback: string): string => {
-  const data = event.data as { createdAt?: string; updatedAt?: string; deletedAt?: string };
-  return data.createdAt ?? data.updatedAt ?? data.deletedAt ?? fallback;
+  switch (event.type) {
+    case 'ShareTypeCreated':
+      return event.data.createdAt;
+    case 'ShareTypeUpdated':
+    case 'ShareTypeExtraSpecsSet':
+    case 'ShareTypeExtraSpecUnset':
+      return event.data.updatedAt;
+    case 'ShareTypeDeleted':
+      return event.data.deletedAt;
+    case 'ShareTypeAccessAdded':
+    case 'ShareTypeAccessRemoved':
+      return fallback;
+  }
 };
 
 export const shareTypesProjection: Projection = {
   name: 'share-types',
   collections: [SHARE_TYPES],
   filter: { streamPrefixes: [SHARE_TYPE_STREAM_PREFIX] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = shareTypeEvents.decode(recorded);
     const id = event.streamId.slice(SHARE_TYPE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareTypeDocument>(SHARE_TYPES, id);
     if (previous && previous.revision >= event.revision) return;
-    const domainEvent = { type: event.type, data: event.data } as ShareTypeEvent;
-    const state = evolveShareType(previous?.state ?? initialShareTypeState(), domainEvent);
+    const state = evolveShareType(previous?.state ?? initialShareTypeState(), event);
     if (state.status === 'deleted') {
       await ctx.delete(SHARE_TYPES, id);
       return;
     }
-    const time = timeOf(domainEvent, event.metadata.recordedAt);
+    const time = timeOf(event, event.metadata.recordedAt);
     await ctx.put(SHARE_TYPES, {
       id,
       revision: event.revision,

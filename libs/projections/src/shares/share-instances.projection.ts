@@ -2,7 +2,6 @@ import {
   evolveShare,
   initialShareState,
   SHARE_STREAM_PREFIX,
-  type ShareEvent,
   type ShareState,
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
@@ -12,6 +11,7 @@ import {
   toShareInstanceDocument,
   type ShareInstanceDocument,
 } from './share.documents.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 export const SHARE_INSTANCE_STATES = 'share_instance_states';
 
@@ -32,12 +32,13 @@ export const shareInstancesProjection: Projection = {
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX] },
   // A share's instances (its replicas), for the API's per-share views and their batched reads.
   indexes: { [SHARE_INSTANCES]: [['share_id', 'created_at']] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = shareEvents.decode(recorded);
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareStateDocument>(SHARE_INSTANCE_STATES, shareId);
     if (previous && previous.revision >= event.revision) return;
     const before = previous?.state ?? initialShareState();
-    const state = evolveShare(before, { type: event.type, data: event.data } as ShareEvent);
+    const state = evolveShare(before, event);
     const current = new Set(state.instances.map((i) => i.id));
     for (const instance of before.instances) {
       if (!current.has(instance.id)) ctx.delete(SHARE_INSTANCES, instance.id);

@@ -1,12 +1,8 @@
-import {
-  evolveShare,
-  initialShareState,
-  SHARE_STREAM_PREFIX,
-  type ShareEvent,
-} from '#hawser/domain';
+import { evolveShare, initialShareState, SHARE_STREAM_PREFIX } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
 import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 /**
  * The share listing, as Manila's share API shows it. Folds each share stream with the domain's
@@ -18,12 +14,13 @@ export const sharesProjection: Projection = {
   collections: [SHARES],
   filter: { streamPrefixes: [SHARE_STREAM_PREFIX] },
   indexes: { [SHARES]: [['project_id', 'created_at']] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+    const event = shareEvents.decode(recorded);
     const shareId = event.streamId.slice(SHARE_STREAM_PREFIX.length);
     const previous = await ctx.get<ShareRecord>(SHARES, shareId);
     if (previous && previous.revision >= event.revision) return;
     const before = previous?.state ?? initialShareState();
-    const state = evolveShare(before, { type: event.type, data: event.data } as ShareEvent);
+    const state = evolveShare(before, event);
     if (state.lifecycle === 'deleted') ctx.delete(SHARES, shareId);
     // A stream that holds only a refused request's fence (ReservationExpired) is no share.
     else if (state.lifecycle === 'active') ctx.put(SHARES, toShareRecord(state, event.revision));

@@ -2,11 +2,11 @@ import {
   evolveShare,
   initialShareState,
   SHARE_STREAM_PREFIX,
-  type ShareEvent,
   type ShareState,
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProjectionContext } from '#hawser/read-models';
+import { shareEvents } from '../../../../eventstore/decoders.js';
 
 interface ShareStateDocument {
   id: string;
@@ -16,7 +16,7 @@ interface ShareStateDocument {
 
 /**
  * Folds one share event into the share state a projection keeps in its own collection (so it
- * rebuilds alone), with the domain's `evolve`. Undefined when the event was seen already.
+ * rebuilds alone), decoded and then folded with the domain's `evolve`. Undefined when the event was seen already.
  */
 export const foldShareEvent = async (
   event: RecordedEvent,
@@ -27,7 +27,7 @@ export const foldShareEvent = async (
   const previous = await ctx.get<ShareStateDocument>(collection, shareId);
   if (previous && previous.revision >= event.revision) return undefined;
   const before = previous?.state ?? initialShareState();
-  const after = evolveShare(before, { type: event.type, data: event.data } as ShareEvent);
+  const after = evolveShare(before, shareEvents.decode(event));
   if (after.lifecycle === 'deleted') ctx.delete(collection, shareId);
   else ctx.put(collection, { id: shareId, revision: event.revision, state: after });
   return { before, after };
