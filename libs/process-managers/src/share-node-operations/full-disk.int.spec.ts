@@ -16,6 +16,7 @@ import { ProcessManagerRunner } from '../runtime/process-manager-runner.js';
 import { PlacementAdmission } from './placement-admission.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
+import { shareRequest } from '../test-support/sqlite-log.js';
 
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-25T10:00:00.000Z';
@@ -118,25 +119,13 @@ describe(`share node operations on a full disk${skip}`, () => {
       options: { journalFile: journal() },
     });
     await driver.initialize();
-    await run({
-      type: 'RequestShare',
-      shareId: 's1',
-      instanceId: 'i1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      size: 2,
-      shareProto: 'NFS',
-      shareType: { id: 't1', name: 'default', extraSpecs: specs },
-      capabilities: capabilitiesOf(specs),
-      availabilityZone: null,
-      metadata: {},
-      isPublic: false,
-      snapshotId: null,
-      schedulerHints: null,
-      createdAt: now(),
-    });
+    await run(
+      shareRequest('s1', now(), {
+        instanceId: 'i1',
+        shareType: { id: 't1', name: 'default', extraSpecs: specs },
+        capabilities: capabilitiesOf(specs),
+      }),
+    );
   });
   afterEach(async () => {
     if (!small) return;

@@ -14,6 +14,7 @@ import { SqliteEventStore } from '#hawser/eventstore';
 import { PlacementAdmission } from './placement-admission.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
+import { shareRequest } from '../test-support/sqlite-log.js';
 
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-22T10:00:00.000Z';
@@ -60,25 +61,13 @@ describe('share node operations on a living share', () => {
     operations = new ShareDriverOperations(commands, new Map([['sim@a', driver]]), now);
     admission = new PlacementAdmission(commands);
     admission.observe(await driver.getPoolStats({ commandId: 'stats' }), Date.now());
-    await run({
-      type: 'RequestShare',
-      shareId: 's1',
-      instanceId: 'i1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      size: 2,
-      shareProto: 'NFS',
-      shareType: { id: 't1', name: 'default', extraSpecs: specs },
-      capabilities: capabilitiesOf(specs),
-      availabilityZone: null,
-      metadata: {},
-      isPublic: false,
-      snapshotId: null,
-      schedulerHints: null,
-      createdAt: now(),
-    });
+    await run(
+      shareRequest('s1', now(), {
+        instanceId: 'i1',
+        shareType: { id: 't1', name: 'default', extraSpecs: specs },
+        capabilities: capabilitiesOf(specs),
+      }),
+    );
     await run({
       type: 'ScheduleShareInstance',
       instanceId: 'i1',
