@@ -36,14 +36,20 @@ const QUOTA_KEYS = [
   'snapshot_gigabytes',
 ] as const;
 
-/** Waits until every read model has read the share's stream up to its last event. */
-const readModelsCaughtUp = async (hawser: HawserTestServer, shareId: string): Promise<void> => {
+/** The global position of the share stream's last event (0 before its first). */
+const lastPositionOf = async (hawser: HawserTestServer, shareId: string): Promise<number> => {
   const stream = `/hawser/v1/streams/share-${shareId}?direction=backwards&limit=1`;
-  const last = (await hawser.request('GET', stream)).body.events?.[0]?.position as number;
+  return ((await hawser.request('GET', stream)).body.events?.[0]?.position as number) ?? 0;
+};
+
+/** Waits until every read model has read the share's stream up to `position`. */
+const readModelsCaughtUp = async (hawser: HawserTestServer, position: number): Promise<void> => {
   await eventually(
     async () => {
       const listed = (await hawser.request('GET', '/hawser/v1/projections')).body.projections;
-      return (listed as { position: number }[]).every((p) => p.position >= last) ? true : undefined;
+      return (listed as { position: number }[]).every((p) => p.position >= position)
+        ? true
+        : undefined;
     },
     10_000,
     'the read models to catch up',
@@ -51,17 +57,15 @@ const readModelsCaughtUp = async (hawser: HawserTestServer, shareId: string): Pr
   );
 };
 
-/**
- * Reads one share's state over HTTP once the read models have caught up with its stream: the
- * admin's view of it, the owner's of its children.
- */
-export const readShareWorld = async (
+/** One reading of the share and its children, each read model at least at `position`. */
+const readOnce = async (
   hawser: HawserTestServer,
   shareId: string,
   projectId: string,
   token: string,
+  position: number,
 ): Promise<ShareWorld> => {
-  await readModelsCaughtUp(hawser, shareId);
+  await readModelsCaughtUp(hawser, position);
   const shown = await hawser.request('GET', `/v2/shares/${shareId}`);
   const quota = await hawser.request('GET', `/v2/quota-sets/${projectId}/detail`);
   const set = quota.body.quota_set as Record<string, { in_use: number }>;
@@ -83,6 +87,26 @@ export const readShareWorld = async (
       })
     ).body.access_list ?? [];
   return { share, instances, snapshots, rules, usage };
+};
+
+/**
+ * Reads one share's state over HTTP once the read models have caught up with its stream: the
+ * admin's view of it, the owner's of its children. The share and its children are read one
+ * after another, so a reading the stream moved under is torn (a share still at its old size
+ * beside instances already resized) and is read again, until no event came in between.
+ */
+export const readShareWorld = async (
+  hawser: HawserTestServer,
+  shareId: string,
+  projectId: string,
+  token: string,
+): Promise<ShareWorld> => {
+  for (let position = await lastPositionOf(hawser, shareId); ;) {
+    const world = await readOnce(hawser, shareId, projectId, token, position);
+    const after = await lastPositionOf(hawser, shareId);
+    if (after === position) return world;
+    position = after;
+  }
 };
 
 /** How many user messages name the share or one of its instances. */
