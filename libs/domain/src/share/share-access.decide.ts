@@ -3,11 +3,11 @@ import type { AccessCommand } from './share-access.commands.js';
 import type { AccessEvent } from './share-access.events.js';
 import { validateAccessRule, type AccessLevel, type AccessType } from './share-access.state.js';
 import { metadataChange, validateMetadata } from './share-metadata.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 import { TRANSITIONAL_STATUSES } from './share.types.js';
 
 /** Every instance must be placed and settled for rules to change (reference 3.4, 5.3). */
-const requireInstancesAcceptChanges = (state: ShareState): void => {
+const requireInstancesAcceptChanges = (state: ActiveShare): void => {
   for (const instance of state.instances) {
     if (instance.host === '') {
       throw invalid(`Share instance ${instance.id} has no host yet: access cannot change.`);
@@ -27,11 +27,11 @@ const requireInstancesAcceptChanges = (state: ShareState): void => {
   }
 };
 
-const claimOpen = (state: ShareState, instanceId: string, commandId: string): boolean =>
+const claimOpen = (state: ActiveShare, instanceId: string, commandId: string): boolean =>
   state.instances.find((i) => i.id === instanceId)?.pendingOperation?.commandId === commandId;
 
 /** Access rules of a share, one mapping per share instance (reference 2.5, 3.4). */
-export const decideAccess = (command: AccessCommand, state: ShareState): AccessEvent[] => {
+export const decideAccess = (command: AccessCommand, state: ActiveShare): AccessEvent[] => {
   switch (command.type) {
     case 'AllowAccess': {
       validateAccessRule(command.accessType, command.accessTo, command.accessLevel, {

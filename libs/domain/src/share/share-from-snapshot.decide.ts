@@ -1,7 +1,7 @@
 import type { ShareEvent } from './share.events.js';
 import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 import { invalid } from '../shared/domain-error.js';
 
 /** Manila's progress strings: a whole percentage between 0 and 100. */
@@ -47,7 +47,7 @@ export const decideSnapshotSourcePlacement = (
  */
 export const decideFromSnapshot = (
   command: FromSnapshotCommand,
-  state: ShareState,
+  state: ActiveShare,
 ): ShareEvent[] => {
   const instance = state.instances.find((i) => i.id === command.instanceId);
   switch (command.type) {

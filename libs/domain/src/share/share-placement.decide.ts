@@ -1,6 +1,6 @@
 import type { PlacementCommand } from './share-placement.commands.js';
 import type { PlacementEvent } from './share-placement.events.js';
-import { attemptedHostsOf, type ShareInstanceState, type ShareState } from './share.state.js';
+import { attemptedHostsOf, type ShareInstanceState, type ActiveShare } from './share.state.js';
 
 /**
  * The pools that refused the instance, `host` included, while the placement still stands: the
@@ -20,7 +20,10 @@ const refusedBy = (instance: ShareInstanceState | undefined, host: string): stri
 };
 
 /** A node hands back a share or a replica its pool can no longer hold. */
-export const decidePlacement = (command: PlacementCommand, state: ShareState): PlacementEvent[] => {
+export const decidePlacement = (
+  command: PlacementCommand,
+  state: ActiveShare,
+): PlacementEvent[] => {
   switch (command.type) {
     case 'RejectSharePlacement': {
       const instance = state.instances.find((i) => i.id === command.instanceId);

@@ -5,7 +5,7 @@ import type { ShareStatusReset } from './share.events.js';
 import type { SnapshotDeleted } from './share-snapshot.events.js';
 import { promotionInProgress, replicasOf, replicationOf } from './share-replica.state.js';
 import { snapshotInstanceIdOf, type SnapshotState } from './share-snapshot.state.js';
-import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ShareInstanceState, ActiveShare } from './share.state.js';
 import {
   RESETTABLE_STATUSES,
   TRANSITIONAL_STATUSES,
@@ -29,23 +29,23 @@ const RULE_CHANGES: ReadonlySet<string> = new Set([
  * Only an available replica runs rule updates; one being built or in error holds its queued rules
  * for create_replica, which never comes for it.
  */
-const applyingRulesOn = (state: ShareState, replica: ShareInstanceState): boolean =>
+const applyingRulesOn = (state: ActiveShare, replica: ShareInstanceState): boolean =>
   replica.status === 'available' &&
   state.accessRules.some((rule) => RULE_CHANGES.has(rule.instances[replica.id] ?? ''));
 
 const notBeingDeleted = (snapshot: SnapshotState): boolean =>
   !snapshot.instances.some((i) => i.status === 'deleting');
 
-const replicaOf = (state: ShareState, replicaId: string): ShareInstanceState => {
+const replicaOf = (state: ActiveShare, replicaId: string): ShareInstanceState => {
   const replica = replicasOf(state).find((i) => i.id === replicaId);
   if (!replica) throw notFound(`Share replica ${replicaId} could not be found.`);
   return replica;
 };
 
-const claimOpen = (state: ShareState, replicaId: string, commandId: string): boolean =>
+const claimOpen = (state: ActiveShare, replicaId: string, commandId: string): boolean =>
   state.instances.find((i) => i.id === replicaId)?.pendingOperation?.commandId === commandId;
 
-const requireNotBusy = (state: ShareState): void => {
+const requireNotBusy = (state: ActiveShare): void => {
   if (promotionInProgress(state)) {
     throw invalid(`Share ${state.id} is busy: a replica is being promoted.`);
   }
@@ -72,7 +72,7 @@ export const replicaOperationIsDue = (
  * wait for a refresh of a replica that is gone).
  */
 const removal = (
-  state: ShareState,
+  state: ActiveShare,
   replica: ShareInstanceState,
   commandId: string | null,
   now: string,
@@ -105,7 +105,7 @@ const removal = (
 /** Share replicas (reference 2.3, 3.7 and 5): one instance per replica, in the share's stream. */
 export const decideReplica = (
   command: ReplicaCommand,
-  state: ShareState,
+  state: ActiveShare,
 ): (ReplicaEvent | ShareStatusReset | SnapshotDeleted)[] => {
   switch (command.type) {
     case 'RequestReplica': {
@@ -379,5 +379,5 @@ export const decideReplica = (
   }
 };
 
-const stateOf = (state: ShareState, replicaId: string): ReplicaState =>
+const stateOf = (state: ActiveShare, replicaId: string): ReplicaState =>
   state.instances.find((i) => i.id === replicaId)?.replicaState ?? 'out_of_sync';

@@ -3,26 +3,26 @@ import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.comm
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotDeleted, SnapshotInstanceDeleted } from './share-snapshot.events.js';
 import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
-import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ShareInstanceState, ActiveShare } from './share.state.js';
 
 type Decided = ReplicatedSnapshotEvent | SnapshotInstanceDeleted | SnapshotDeleted;
 
-const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
+const snapshotOf = (state: ActiveShare, snapshotId: string): SnapshotState => {
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);
   if (!snapshot) throw notFound(`Snapshot ${snapshotId} could not be found.`);
   return snapshot;
 };
 
 /** The instance (the active replica) holding the node's open claim on the snapshot, if any. */
-const claimHolder = (state: ShareState, snapshotId: string): ShareInstanceState | undefined =>
+const claimHolder = (state: ActiveShare, snapshotId: string): ShareInstanceState | undefined =>
   state.instances.find((i) => i.pendingOperation?.snapshotId === snapshotId);
 
-const claimOpen = (state: ShareState, snapshotId: string, commandId: string): boolean =>
+const claimOpen = (state: ActiveShare, snapshotId: string, commandId: string): boolean =>
   claimHolder(state, snapshotId)?.pendingOperation?.commandId === commandId;
 
 /** Whether the instance is on the replica whose node creates and deletes the whole snapshot. */
 const onCoordinator = (
-  state: ShareState,
+  state: ActiveShare,
   snapshot: SnapshotState,
   instance: SnapshotInstanceState,
 ): boolean =>
@@ -37,7 +37,7 @@ const onCoordinator = (
  * claim is closed and its own instance has left the same transition. Its answer comes first.
  */
 export const replicaSnapshotRefreshIsDue = (
-  state: ShareState,
+  state: ActiveShare,
   snapshot: SnapshotState,
   instance: SnapshotInstanceState,
 ): boolean => {
@@ -82,7 +82,7 @@ const removal = (
  */
 export const decideReplicatedSnapshot = (
   command: ReplicatedSnapshotCommand,
-  state: ShareState,
+  state: ActiveShare,
 ): Decided[] => {
   switch (command.type) {
     case 'CompleteReplicatedSnapshotCreation': {
@@ -139,7 +139,7 @@ export const decideReplicatedSnapshot = (
 /** Manila's _update_replica_snapshot (reference 5.7), for an instance still in transition. */
 const refresh = (
   command: Extract<ReplicatedSnapshotCommand, { type: 'RefreshReplicaSnapshot' }>,
-  state: ShareState,
+  state: ActiveShare,
 ): Decided[] => {
   const { snapshotId, snapshotInstanceId, outcome, now } = command;
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);

@@ -1,26 +1,26 @@
 import { invalid } from '../shared/domain-error.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { ResizeEvent } from './share-resize.events.js';
-import { preferredInstance, type ShareInstanceState, type ShareState } from './share.state.js';
+import { preferredInstance, type ShareInstanceState, type ActiveShare } from './share.state.js';
 import { TRANSITIONAL_STATUSES, type ShareStatus } from './share.types.js';
 
 const SHRINKABLE: readonly ShareStatus[] = ['available', 'shrinking_possible_data_loss_error'];
 
-const claimOpen = (state: ShareState, instanceId: string, commandId: string): boolean =>
+const claimOpen = (state: ActiveShare, instanceId: string, commandId: string): boolean =>
   state.instances.find((i) => i.id === instanceId)?.pendingOperation?.commandId === commandId;
 
 /** Only an extend still waiting for the scheduler can be confirmed or refused, once. */
-const awaitsCapacityCheck = (state: ShareState): boolean =>
+const awaitsCapacityCheck = (state: ActiveShare): boolean =>
   state.pendingResize?.direction === 'extend' && state.pendingResize.awaitsCapacityCheck === true;
 
-const extendingInstanceIds = (state: ShareState): string[] =>
+const extendingInstanceIds = (state: ActiveShare): string[] =>
   state.instances.filter((i) => i.status === 'extending').map((i) => i.id);
 
 /**
  * A replica being created, deleted or promoted would miss the resize (or be resized half-built)
  * and end at another size than the share: the resize waits until every replica has settled.
  */
-const unsettledReplica = (state: ShareState): ShareInstanceState | undefined =>
+const unsettledReplica = (state: ActiveShare): ShareInstanceState | undefined =>
   state.instances.find(
     (i) => TRANSITIONAL_STATUSES.has(i.status) || i.status === 'replication_change',
   );
@@ -29,7 +29,7 @@ const unsettledReplica = (state: ShareState): ShareInstanceState | undefined =>
  * Extend and shrink (reference 2.2, 3.4). The quota is counted before, by the API; a non-forced
  * extend then waits for the scheduler's capacity check on the share's pool (reference 6.9).
  */
-export const decideResize = (command: ResizeCommand, state: ShareState): ResizeEvent[] => {
+export const decideResize = (command: ResizeCommand, state: ActiveShare): ResizeEvent[] => {
   switch (command.type) {
     case 'ResizeShare': {
       const status = preferredInstance(state.instances)?.status;

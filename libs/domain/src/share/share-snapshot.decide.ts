@@ -1,7 +1,6 @@
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import { metadataChange } from './share-metadata.js';
-import { isReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
-import { decideReplicatedSnapshot } from './share-replicated-snapshot.decide.js';
+import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import { promotionInProgress, replicasOf } from './share-replica.state.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
@@ -13,16 +12,16 @@ import {
   type SnapshotInstanceState,
   type SnapshotState,
 } from './share-snapshot.state.js';
-import { preferredInstance, type ShareInstanceState, type ShareState } from './share.state.js';
+import { preferredInstance, type ShareInstanceState, type ActiveShare } from './share.state.js';
 
 const DELETABLE = ['available', 'error'];
 
 export const replicaStateIn =
-  (state: ShareState) =>
-  (shareInstanceId: string): ShareState['instances'][number]['replicaState'] | undefined =>
+  (state: ActiveShare) =>
+  (shareInstanceId: string): ActiveShare['instances'][number]['replicaState'] | undefined =>
     state.instances.find((i) => i.id === shareInstanceId)?.replicaState;
 
-const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
+const snapshotOf = (state: ActiveShare, snapshotId: string): SnapshotState => {
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);
   if (!snapshot) throw notFound(`Snapshot ${snapshotId} could not be found.`);
   return snapshot;
@@ -30,7 +29,7 @@ const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
 
 /** The snapshot instance an outcome is about, if the node's claim on it is still open. */
 const claimedInstance = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   snapshotInstanceId: string,
   commandId: string,
@@ -43,7 +42,7 @@ const claimedInstance = (
 };
 
 const removal = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   snapshotInstanceId: string,
   commandId: string,
@@ -72,7 +71,7 @@ const removal = (
  * Undefined for a share without replicas.
  */
 const activeReplicaFor = (
-  state: ShareState,
+  state: ActiveShare,
   holds: (replica: ShareInstanceState) => boolean,
 ): string | undefined => {
   if (replicasOf(state).length < 2) return undefined;
@@ -80,8 +79,10 @@ const activeReplicaFor = (
 };
 
 /** Snapshots of a share (reference 2.4, 3.6): one snapshot instance per share instance. */
-export const decideSnapshot = (command: SnapshotCommand, state: ShareState): SnapshotEvent[] => {
-  if (isReplicatedSnapshotCommand(command)) return decideReplicatedSnapshot(command, state);
+export const decideSnapshot = (
+  command: Exclude<SnapshotCommand, ReplicatedSnapshotCommand>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
   switch (command.type) {
     case 'RequestSnapshot': {
       if (state.snapshots.some((s) => s.id === command.snapshotId)) {
