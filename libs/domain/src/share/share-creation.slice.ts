@@ -8,7 +8,7 @@ import type {
   ShareSchedulingFailed,
 } from './share.events.js';
 import { activeShareSlice } from './share.slice.js';
-import { instanceOf, type ActiveShare } from './share.state.js';
+import { instanceClaimedBy, instanceOf, type ActiveShare } from './share.state.js';
 
 /** Only an instance still waiting for a pool takes one: a replayed placement decides nothing. */
 const awaitsPool = (state: ActiveShare, instanceId: string) => {
@@ -59,8 +59,8 @@ export const completeShareInstanceCreation = (
   command: ShareCommandOf<'CompleteShareInstanceCreation'>,
   state: ActiveShare,
 ): ShareEvent[] => {
-  const instance = instanceOf(state, command.instanceId);
-  if (instance.pendingOperation?.commandId !== command.commandId) return [];
+  const instance = instanceClaimedBy(state, command.instanceId, command.commandId);
+  if (!instance) return [];
   return [
     {
       type: 'ShareCreated',
@@ -78,8 +78,8 @@ export const failShareInstanceCreation = (
   command: ShareCommandOf<'FailShareInstanceCreation'>,
   state: ActiveShare,
 ): ShareEvent[] => {
-  const instance = instanceOf(state, command.instanceId);
-  if (instance.pendingOperation?.commandId !== command.commandId) return [];
+  const instance = instanceClaimedBy(state, command.instanceId, command.commandId);
+  if (!instance) return [];
   return [
     {
       type: 'ShareCreationFailed',

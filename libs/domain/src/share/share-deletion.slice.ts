@@ -10,7 +10,7 @@ import type {
   ShareInstanceDeleted,
 } from './share.events.js';
 import { activeShareSlice } from './share.slice.js';
-import { instanceOf, type ActiveShare, type DeletedShare } from './share.state.js';
+import { instanceClaimedBy, type ActiveShare, type DeletedShare } from './share.state.js';
 import type { ShareStatus } from './share.types.js';
 
 const DELETABLE: readonly ShareStatus[] = ['available', 'error', 'inactive'];
@@ -81,8 +81,8 @@ export const failShareInstanceDeletion = (
   command: ShareCommandOf<'FailShareInstanceDeletion'>,
   state: ActiveShare,
 ): ShareEvent[] => {
-  const instance = instanceOf(state, command.instanceId);
-  if (instance.pendingOperation?.commandId !== command.commandId) return [];
+  const instance = instanceClaimedBy(state, command.instanceId, command.commandId);
+  if (!instance) return [];
   return [
     {
       type: 'ShareDeletionFailed',

@@ -1,19 +1,11 @@
 import { withdrawInstanceFromRules } from './share-access.evolve.js';
+import { updateInstance as updateReplica } from './share-instance.updates.js';
 import { settlePending } from './share-pending.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import { replicationOf } from './share-replica.state.js';
 import type { SnapshotInstanceState, SnapshotStatus } from './share-snapshot.state.js';
 import type { ShareInstanceState, ActiveShare } from './share.state.js';
 import type { ReplicaState, ShareStatus } from './share.types.js';
-
-const updateReplica = (
-  state: ActiveShare,
-  replicaId: string,
-  update: (replica: ShareInstanceState) => ShareInstanceState,
-): ActiveShare => ({
-  ...state,
-  instances: state.instances.map((i) => (i.id === replicaId ? update(i) : i)),
-});
 
 const updateSnapshotInstances = (
   state: ActiveShare,

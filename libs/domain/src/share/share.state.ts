@@ -146,6 +146,16 @@ export const instanceOf = (state: ActiveShare, instanceId: string): ShareInstanc
   return instance;
 };
 
+/** The instance whose claim by `commandId` a node's outcome settles; none once it is settled. */
+export const instanceClaimedBy = (
+  state: ActiveShare,
+  instanceId: string,
+  commandId: string,
+): ShareInstanceState | undefined => {
+  const instance = instanceOf(state, instanceId);
+  return instance.pendingOperation?.commandId === commandId ? instance : undefined;
+};
+
 /** Manila's status priority for the instance a share shows (reference 1.1, "preferred instance"). */
 const PRIORITY: readonly ShareStatus[] = [
   'replication_change',
