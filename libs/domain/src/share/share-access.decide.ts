@@ -30,93 +30,125 @@ const requireInstancesAcceptChanges = (state: ActiveShare): void => {
 const claimOpen = (state: ActiveShare, instanceId: string, commandId: string): boolean =>
   state.instances.find((i) => i.id === instanceId)?.pendingOperation?.commandId === commandId;
 
+const allowAccess = (
+  command: Extract<AccessCommand, { type: 'AllowAccess' }>,
+  state: ActiveShare,
+): AccessEvent[] => {
+  validateAccessRule(command.accessType, command.accessTo, command.accessLevel, {
+    ipv6: command.ipv6,
+  });
+  validateMetadata(command.metadata);
+  if (state.accessRules.some((r) => r.id === command.accessId)) {
+    throw conflict(`Access rule ${command.accessId} exists already.`);
+  }
+  const duplicate = state.accessRules.find(
+    (r) => r.accessType === command.accessType && r.accessTo === command.accessTo,
+  );
+  if (duplicate) {
+    throw invalid(
+      `Share access ${command.accessType}:${command.accessTo} exists (rule ${duplicate.id}).`,
+    );
+  }
+  requireInstancesAcceptChanges(state);
+  return [
+    {
+      type: 'ShareAccessAllowed',
+      data: {
+        accessId: command.accessId,
+        accessType: command.accessType as AccessType,
+        accessTo: command.accessTo,
+        accessLevel: command.accessLevel as AccessLevel,
+        metadata: command.metadata,
+        instanceIds: state.instances.map((i) => i.id),
+        createdAt: command.now,
+      },
+    },
+  ];
+};
+
+const changeAccessRuleMetadata = (
+  command: Extract<AccessCommand, { type: 'ChangeAccessRuleMetadata' }>,
+  state: ActiveShare,
+): AccessEvent[] => {
+  const rule = state.accessRules.find((r) => r.id === command.accessId);
+  if (!rule) throw notFound(`Access rule ${command.accessId} could not be found.`);
+  const change = metadataChange(rule.metadata, command.set, command.unset);
+  if (!change) return [];
+  return [
+    {
+      type: 'AccessRuleMetadataChanged',
+      data: { accessId: rule.id, ...change, updatedAt: command.now },
+    },
+  ];
+};
+
+const denyAccess = (
+  command: Extract<AccessCommand, { type: 'DenyAccess' }>,
+  state: ActiveShare,
+): AccessEvent[] => {
+  const rule = state.accessRules.find((r) => r.id === command.accessId);
+  if (!rule) throw notFound(`Access rule ${command.accessId} could not be found.`);
+  requireInstancesAcceptChanges(state);
+  const instanceIds = Object.entries(rule.instances)
+    .filter(([, s]) => s !== 'queued_to_deny' && s !== 'denying')
+    .map(([id]) => id);
+  if (instanceIds.length === 0) return [];
+  return [
+    {
+      type: 'ShareAccessDenied',
+      data: { accessId: rule.id, instanceIds, deniedAt: command.now },
+    },
+  ];
+};
+
+const completeAccessUpdate = (
+  command: Extract<AccessCommand, { type: 'CompleteAccessUpdate' }>,
+  state: ActiveShare,
+): AccessEvent[] => {
+  if (!claimOpen(state, command.instanceId, command.commandId)) return [];
+  return [
+    {
+      type: 'ShareAccessUpdated',
+      data: {
+        instanceId: command.instanceId,
+        commandId: command.commandId,
+        ruleUpdates: command.ruleUpdates,
+        updatedAt: command.now,
+      },
+    },
+  ];
+};
+
+const failAccessUpdate = (
+  command: Extract<AccessCommand, { type: 'FailAccessUpdate' }>,
+  state: ActiveShare,
+): AccessEvent[] => {
+  if (!claimOpen(state, command.instanceId, command.commandId)) return [];
+  return [
+    {
+      type: 'ShareAccessUpdateFailed',
+      data: {
+        instanceId: command.instanceId,
+        commandId: command.commandId,
+        message: command.message,
+        failedAt: command.now,
+      },
+    },
+  ];
+};
+
 /** Access rules of a share, one mapping per share instance (reference 2.5, 3.4). */
 export const decideAccess = (command: AccessCommand, state: ActiveShare): AccessEvent[] => {
   switch (command.type) {
-    case 'AllowAccess': {
-      validateAccessRule(command.accessType, command.accessTo, command.accessLevel, {
-        ipv6: command.ipv6,
-      });
-      validateMetadata(command.metadata);
-      if (state.accessRules.some((r) => r.id === command.accessId)) {
-        throw conflict(`Access rule ${command.accessId} exists already.`);
-      }
-      const duplicate = state.accessRules.find(
-        (r) => r.accessType === command.accessType && r.accessTo === command.accessTo,
-      );
-      if (duplicate) {
-        throw invalid(
-          `Share access ${command.accessType}:${command.accessTo} exists (rule ${duplicate.id}).`,
-        );
-      }
-      requireInstancesAcceptChanges(state);
-      return [
-        {
-          type: 'ShareAccessAllowed',
-          data: {
-            accessId: command.accessId,
-            accessType: command.accessType as AccessType,
-            accessTo: command.accessTo,
-            accessLevel: command.accessLevel as AccessLevel,
-            metadata: command.metadata,
-            instanceIds: state.instances.map((i) => i.id),
-            createdAt: command.now,
-          },
-        },
-      ];
-    }
-    case 'ChangeAccessRuleMetadata': {
-      const rule = state.accessRules.find((r) => r.id === command.accessId);
-      if (!rule) throw notFound(`Access rule ${command.accessId} could not be found.`);
-      const change = metadataChange(rule.metadata, command.set, command.unset);
-      if (!change) return [];
-      return [
-        {
-          type: 'AccessRuleMetadataChanged',
-          data: { accessId: rule.id, ...change, updatedAt: command.now },
-        },
-      ];
-    }
-    case 'DenyAccess': {
-      const rule = state.accessRules.find((r) => r.id === command.accessId);
-      if (!rule) throw notFound(`Access rule ${command.accessId} could not be found.`);
-      requireInstancesAcceptChanges(state);
-      const instanceIds = Object.entries(rule.instances)
-        .filter(([, s]) => s !== 'queued_to_deny' && s !== 'denying')
-        .map(([id]) => id);
-      if (instanceIds.length === 0) return [];
-      return [
-        {
-          type: 'ShareAccessDenied',
-          data: { accessId: rule.id, instanceIds, deniedAt: command.now },
-        },
-      ];
-    }
+    case 'AllowAccess':
+      return allowAccess(command, state);
+    case 'ChangeAccessRuleMetadata':
+      return changeAccessRuleMetadata(command, state);
+    case 'DenyAccess':
+      return denyAccess(command, state);
     case 'CompleteAccessUpdate':
-      if (!claimOpen(state, command.instanceId, command.commandId)) return [];
-      return [
-        {
-          type: 'ShareAccessUpdated',
-          data: {
-            instanceId: command.instanceId,
-            commandId: command.commandId,
-            ruleUpdates: command.ruleUpdates,
-            updatedAt: command.now,
-          },
-        },
-      ];
+      return completeAccessUpdate(command, state);
     case 'FailAccessUpdate':
-      if (!claimOpen(state, command.instanceId, command.commandId)) return [];
-      return [
-        {
-          type: 'ShareAccessUpdateFailed',
-          data: {
-            instanceId: command.instanceId,
-            commandId: command.commandId,
-            message: command.message,
-            failedAt: command.now,
-          },
-        },
-      ];
+      return failAccessUpdate(command, state);
   }
 };

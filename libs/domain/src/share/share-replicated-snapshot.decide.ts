@@ -75,6 +75,75 @@ const removal = (
   return events;
 };
 
+const completeReplicatedSnapshotCreation = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'CompleteReplicatedSnapshotCreation' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  const snapshot = snapshotOf(state, snapshotId);
+  const instances = command.instances.filter((outcome) =>
+    snapshot.instances.some((i) => i.id === outcome.snapshotInstanceId),
+  );
+  return [
+    {
+      type: 'ReplicatedSnapshotCreated',
+      data: { snapshotId, commandId, instances, createdAt: command.now },
+    },
+  ];
+};
+
+const failReplicatedSnapshotCreation = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'FailReplicatedSnapshotCreation' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId, message } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  return [
+    {
+      type: 'ReplicatedSnapshotCreationFailed',
+      data: { snapshotId, commandId, message, failedAt: command.now },
+    },
+  ];
+};
+
+const completeReplicatedSnapshotDeletion = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'CompleteReplicatedSnapshotDeletion' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  const snapshot = snapshotOf(state, snapshotId);
+  return removal(snapshot, commandId, command.snapshotInstanceIds, command.now);
+};
+
+const failReplicatedSnapshotDeletion = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'FailReplicatedSnapshotDeletion' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId, message } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  const snapshot = snapshotOf(state, snapshotId);
+  // A forced deletion removes the snapshot whatever the back end says (reference 5.8).
+  if (snapshot.deletionForced) {
+    const all = snapshot.instances.map((i) => i.id);
+    return removal(snapshot, commandId, all, command.now);
+  }
+  return [
+    {
+      type: 'ReplicatedSnapshotDeletionFailed',
+      data: { snapshotId, commandId, message, failedAt: command.now },
+    },
+  ];
+};
+
+const refreshReplicaSnapshot = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'RefreshReplicaSnapshot' }>,
+  state: ActiveShare,
+): Decided[] => {
+  return refresh(command, state);
+};
+
 /**
  * Snapshots of a share with replicas (reference 5.8): the node of the active replica creates
  * and deletes every instance in one driver call; each non-active replica's node then refreshes
@@ -85,54 +154,16 @@ export const decideReplicatedSnapshot = (
   state: ActiveShare,
 ): Decided[] => {
   switch (command.type) {
-    case 'CompleteReplicatedSnapshotCreation': {
-      const { snapshotId, commandId } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      const snapshot = snapshotOf(state, snapshotId);
-      const instances = command.instances.filter((outcome) =>
-        snapshot.instances.some((i) => i.id === outcome.snapshotInstanceId),
-      );
-      return [
-        {
-          type: 'ReplicatedSnapshotCreated',
-          data: { snapshotId, commandId, instances, createdAt: command.now },
-        },
-      ];
-    }
-    case 'FailReplicatedSnapshotCreation': {
-      const { snapshotId, commandId, message } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      return [
-        {
-          type: 'ReplicatedSnapshotCreationFailed',
-          data: { snapshotId, commandId, message, failedAt: command.now },
-        },
-      ];
-    }
-    case 'CompleteReplicatedSnapshotDeletion': {
-      const { snapshotId, commandId } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      const snapshot = snapshotOf(state, snapshotId);
-      return removal(snapshot, commandId, command.snapshotInstanceIds, command.now);
-    }
-    case 'FailReplicatedSnapshotDeletion': {
-      const { snapshotId, commandId, message } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      const snapshot = snapshotOf(state, snapshotId);
-      // A forced deletion removes the snapshot whatever the back end says (reference 5.8).
-      if (snapshot.deletionForced) {
-        const all = snapshot.instances.map((i) => i.id);
-        return removal(snapshot, commandId, all, command.now);
-      }
-      return [
-        {
-          type: 'ReplicatedSnapshotDeletionFailed',
-          data: { snapshotId, commandId, message, failedAt: command.now },
-        },
-      ];
-    }
+    case 'CompleteReplicatedSnapshotCreation':
+      return completeReplicatedSnapshotCreation(command, state);
+    case 'FailReplicatedSnapshotCreation':
+      return failReplicatedSnapshotCreation(command, state);
+    case 'CompleteReplicatedSnapshotDeletion':
+      return completeReplicatedSnapshotDeletion(command, state);
+    case 'FailReplicatedSnapshotDeletion':
+      return failReplicatedSnapshotDeletion(command, state);
     case 'RefreshReplicaSnapshot':
-      return refresh(command, state);
+      return refreshReplicaSnapshot(command, state);
   }
 };
 
