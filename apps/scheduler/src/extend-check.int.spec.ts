@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '#hawser/application';
-import { capabilitiesOf, shareDecider, shareStream, type ShareRequested } from '#hawser/domain';
+import {
+  capabilitiesOf,
+  shareDecider,
+  shareStream,
+  type ShareRequested,
+  activeShareOf,
+} from '#hawser/domain';
 import { SimulatedShareDriver, type SimulatedBackendOptions } from '#hawser/drivers';
 import { SqliteEventStore, type RecordedEvent } from '#hawser/eventstore';
 import { shareSchedulingProcessManager, type ProcessManager } from '#hawser/process-managers';
@@ -128,7 +134,7 @@ describe('the scheduler checks a non-forced extend on the share pool', () => {
     await workflow.handle(confirmed);
     await workflow.handle(confirmed);
     expect(freeGiB()).toBe(POOL_GIB - 19);
-    const { state } = await commands.load(shareDecider, shareStream('s1'));
+    const state = activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state);
     expect(state.pendingResize).toEqual({ direction: 'extend', newSize: 19 });
   });
 
@@ -152,7 +158,7 @@ describe('the scheduler checks a non-forced extend on the share pool', () => {
         },
       },
     });
-    const { state } = await commands.load(shareDecider, shareStream('s1'));
+    const state = activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state);
     expect([state.instances[0]?.status, state.size, state.pendingResize]).toEqual([
       'available',
       SHARE_GIB,

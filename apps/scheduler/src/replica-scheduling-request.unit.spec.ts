@@ -1,4 +1,4 @@
-import { initialShareState, type ShareInstanceState, type ShareState } from '#hawser/domain';
+import type { ShareInstanceState, ActiveShare } from '#hawser/domain';
 import { replicaSchedulingRequest } from './replica-scheduling-request.js';
 
 const instance = (id: string, host: string, replicaState: 'active' | 'out_of_sync') =>
@@ -16,15 +16,27 @@ const instance = (id: string, host: string, replicaState: 'active' | 'out_of_syn
   }) satisfies ShareInstanceState;
 
 /** A readable share created from snapshot sn1, active on n1, with replica r1 unplaced. */
-const share: ShareState = {
-  ...initialShareState(),
-  lifecycle: 'active',
+const share: ActiveShare = {
+  kind: 'active',
   id: 's1',
+  projectId: 'p1',
+  userId: 'u1',
+  name: null,
+  description: null,
   size: 30,
   shareProto: 'NFS',
   shareType: { id: 't1', name: 'readable', extraSpecs: { replication_type: 'readable' } },
+  capabilities: null,
+  requestedAvailabilityZone: null,
+  metadata: {},
+  isPublic: false,
   snapshotId: 'sn1',
+  schedulerHints: null,
+  createdAt: '',
   instances: [instance('i1', 'n1@b#p', 'active'), instance('r1', '', 'out_of_sync')],
+  snapshots: [],
+  accessRules: [],
+  pendingResize: null,
 };
 const replica = share.instances[1] as ShareInstanceState;
 

@@ -1,4 +1,4 @@
-import type { SharePlacementRejected, ShareState } from '#hawser/domain';
+import type { SharePlacementRejected, ActiveShare } from '#hawser/domain';
 import { CompetingSchedulers } from './test-support/competing-schedulers.js';
 
 const BACKEND = 'node1@thick';
@@ -18,10 +18,10 @@ describe('two scheduler processes cannot overfill a pool', () => {
     }
   };
 
-  const states = (): Promise<ShareState[]> => Promise.all(shareIds.map((id) => harness.share(id)));
+  const states = (): Promise<ActiveShare[]> => Promise.all(shareIds.map((id) => harness.share(id)));
 
   /** GiB of available shares per pool, from the log, and what the driver holds. */
-  const expectNoPoolOverfilled = async (shares: ShareState[]) => {
+  const expectNoPoolOverfilled = async (shares: ActiveShare[]) => {
     const placed = new Map<string, number>();
     for (const share of shares) {
       const instance = share.instances[0];

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { derivedId } from '#hawser/domain';
+import { derivedId, isActiveShare } from '#hawser/domain';
 import type { ShareDriverOperations } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
@@ -53,6 +53,7 @@ export class ReplicaStateRefresh {
       if (doc.replica_state === 'active' && (actives.get(doc.share_id) ?? 0) < 2) continue;
       if (!this.operations.driverFor(doc.host)) continue;
       const { state } = await this.operations.load(doc.share_id);
+      if (!isActiveShare(state)) continue;
       const replica = state.instances.find((i) => i.id === doc.id);
       if (!replica) continue;
       const commandId = derivedId(doc.id, `refresh:${round}`);

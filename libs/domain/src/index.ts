@@ -10,6 +10,7 @@ export * from './share-type/share-type.decide.js';
 export * from './share/share.types.js';
 export * from './share/share.events.js';
 export * from './share/share.state.js';
+export * from './share/share.evolve.js';
 export * from './share/share.commands.js';
 export * from './share/share.decide.js';
 export * from './backend/backend.events.js';

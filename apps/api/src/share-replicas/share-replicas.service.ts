@@ -9,6 +9,7 @@ import {
   shareStream,
   type QuotaDeltas,
   type ShareCommand,
+  activeShareOrUndefined,
 } from '#hawser/domain';
 import {
   SHARE_INSTANCES,
@@ -141,9 +142,12 @@ export class ShareReplicasService {
     faultInjectionPoint('after-request-recorded:share_replica');
     await this.readYourWrites.waitFor(result.position);
     // The replica as this request left it: the scheduler may have moved on already.
-    const replica = result.state.instances.find((i) => i.id === replicaId);
-    if (!replica) throw notFoundError(`Share replica ${replicaId} could not be found.`);
-    return toShareInstanceDocument(result.state, replica, result.revision);
+    const recorded = activeShareOrUndefined(result.state);
+    const replica = recorded?.instances.find((i) => i.id === replicaId);
+    if (!recorded || !replica) {
+      throw notFoundError(`Share replica ${replicaId} could not be found.`);
+    }
+    return toShareInstanceDocument(recorded, replica, result.revision);
   }
 
   /** Runs a command on the replica's share and waits until the read models show it. */

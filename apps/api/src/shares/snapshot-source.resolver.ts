@@ -4,7 +4,7 @@ import {
   preferredInstance,
   preferredSnapshotInstance,
   snapshotAggregateStatus,
-  type ShareState,
+  type ActiveShare,
   type SnapshotSource,
 } from '#hawser/domain';
 import {
@@ -112,7 +112,7 @@ export class SnapshotSourceResolver {
   /** The parent's type; a type named in the request must exist (404) and be that one (400). */
   private async shareTypeFor(
     dto: CreateShareDto,
-    parent: ShareState,
+    parent: ActiveShare,
     auth: AuthContext,
   ): Promise<ShareTypeDocument> {
     const parentTypeId = parent.shareType?.id ?? '';

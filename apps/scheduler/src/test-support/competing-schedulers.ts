@@ -7,7 +7,8 @@ import {
   SHARE_STREAM_PREFIX,
   shareDecider,
   shareStream,
-  type ShareState,
+  type ActiveShare,
+  activeShareOf,
 } from '#hawser/domain';
 import {
   SimulatedShareDriver,
@@ -188,8 +189,8 @@ export class CompetingSchedulers {
     );
   }
 
-  async share(id: string): Promise<ShareState> {
-    return (await this.commands.load(shareDecider, shareStream(id))).state;
+  async share(id: string): Promise<ActiveShare> {
+    return activeShareOf((await this.commands.load(shareDecider, shareStream(id))).state);
   }
 
   /** Runs rounds until the log is quiet; returns every event handed out meanwhile. */

@@ -1,9 +1,14 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { accessRuleStateOf, shareAccessRulesStatus } from './share-access.state.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import { availableShare, claimed, later, now } from './test-support/share-history.js';
+import {
+  activeShareAfter,
+  availableShare,
+  claimed,
+  later,
+  now,
+} from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 
@@ -38,7 +43,7 @@ const denied: ShareEvent = {
   type: 'ShareAccessDenied',
   data: { accessId: 'r1', instanceIds: ['i1'], deniedAt: later },
 };
-const stateOf = (events: ShareEvent[]) => fold(shareDecider, events);
+const stateOf = (events: ShareEvent[]) => activeShareAfter(events);
 
 describe('share decider: access rules', () => {
   describe('AllowAccess', () => {

@@ -3,7 +3,7 @@ import { settlePending } from './share-pending.js';
 import type { AccessEvent } from './share-access.events.js';
 import type { AccessMappingState, AccessRuleState } from './share-access.state.js';
 import type { ShareDriverOperationStarted } from './share.events.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
 type Mappings = Record<string, AccessMappingState>;
 
@@ -41,9 +41,9 @@ const claim = (state: AccessMappingState): AccessMappingState => {
 };
 
 export const evolveAccess = (
-  state: ShareState,
+  state: ActiveShare,
   event: AccessEvent | ShareDriverOperationStarted,
-): ShareState => {
+): ActiveShare => {
   switch (event.type) {
     case 'ShareDriverOperationStarted':
       return {

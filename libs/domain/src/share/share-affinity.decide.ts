@@ -1,7 +1,7 @@
 import type { AffinityCommand } from './share-affinity.commands.js';
 import { AFFINITY_KEYS, linkedShareIds } from './share-affinity.js';
 import type { ShareMetadataChanged } from './share.events.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
 /**
  * Adds or removes a share id in the list one hint's key holds. Both are idempotent by state (a
@@ -11,7 +11,7 @@ import type { ShareState } from './share.state.js';
  */
 export const decideAffinity = (
   command: AffinityCommand,
-  state: ShareState,
+  state: ActiveShare,
 ): ShareMetadataChanged[] => {
   const key = AFFINITY_KEYS[command.hint];
   const ids = linkedShareIds(state.metadata[key]);

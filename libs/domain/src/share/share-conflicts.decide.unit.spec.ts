@@ -1,4 +1,3 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
@@ -11,7 +10,7 @@ import {
   snapshotRequested,
   withReplica,
 } from './test-support/replica-history.js';
-import { availableShare, claimed, later } from './test-support/share-history.js';
+import { activeShareAfter, availableShare, claimed, later } from './test-support/share-history.js';
 
 /*
  * Two requests on one share that would undo or miss each other: the second is refused up
@@ -42,7 +41,7 @@ const shrink = { type: 'ResizeShare', direction: 'shrink', newSize: 1, now: late
 const deleteReplica = (force: boolean) =>
   ({ type: 'DeleteReplica', replicaId: 'r1', force, now: later }) as const;
 const statusesAfter = (events: ShareEvent[]) =>
-  Object.fromEntries(fold(shareDecider, events).instances.map((i) => [i.id, i.status]));
+  Object.fromEntries(activeShareAfter(events).instances.map((i) => [i.id, i.status]));
 
 describe('share decider: conflicting requests on one share', () => {
   describe('resizing while a replica changes', () => {
@@ -130,14 +129,14 @@ describe('share decider: conflicting requests on one share', () => {
     ];
     it('given every instance resized, then the share takes the new size', () =>
       expect(
-        fold(shareDecider, [...running, resized('i1', 'c-i1'), resized('r1', 'c-r1')]).size,
+        activeShareAfter([...running, resized('i1', 'c-i1'), resized('r1', 'c-r1')]).size,
       ).toBe(3));
     it('given one instance failed, then the share keeps its size whichever finished last', () => {
       for (const events of [
         [resizeFailed('i1', 'c-i1'), resized('r1', 'c-r1')],
         [resized('r1', 'c-r1'), resizeFailed('i1', 'c-i1')],
       ]) {
-        const state = fold(shareDecider, [...running, ...events]);
+        const state = activeShareAfter([...running, ...events]);
         expect([state.size, state.pendingResize]).toEqual([2, null]);
         expect(state.instances.map((i) => i.status)).toContain('extending_error');
       }
@@ -265,7 +264,7 @@ describe('share decider: an admin reset during a resize', () => {
   };
   const requested = [...availableShare(), resizeRequested(['i1'])];
   it('given an extend no node started, when the instance is reset, then the resize ends at the old size', () => {
-    const state = fold(shareDecider, [...requested, reset]);
+    const state = activeShareAfter([...requested, reset]);
     expect([state.size, state.pendingResize, state.instances[0]?.status]).toEqual([
       2,
       null,
@@ -274,7 +273,7 @@ describe('share decider: an admin reset during a resize', () => {
   });
   it('given an extend a node runs, when the instance is reset, then the driver outcome still counts', () => {
     const running = [...requested, claimed('extend_share', 'c-ext'), reset];
-    expect(fold(shareDecider, running).pendingResize).not.toBeNull();
+    expect(activeShareAfter(running).pendingResize).not.toBeNull();
     spec
       .given(running)
       .when({
@@ -284,7 +283,7 @@ describe('share decider: an admin reset during a resize', () => {
         now: later,
       })
       .then([resized('i1', 'c-ext')]);
-    expect(fold(shareDecider, [...running, resized('i1', 'c-ext')]).size).toBe(3);
+    expect(activeShareAfter([...running, resized('i1', 'c-ext')]).size).toBe(3);
   });
 });
 

@@ -1,8 +1,7 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import { availableShare, HOST, later } from './test-support/share-history.js';
+import { activeShareAfter, availableShare, HOST, later } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const awaiting: ShareEvent = {
@@ -111,7 +110,7 @@ describe('share decider: the scheduler capacity check of a non-forced extend', (
       .given([...availableShare(), awaiting])
       .when(refuse)
       .then([refused]);
-    const state = fold(shareDecider, [...availableShare(), awaiting, refused]);
+    const state = activeShareAfter([...availableShare(), awaiting, refused]);
     expect([state.instances[0]?.status, state.size, state.pendingResize]).toEqual([
       'available',
       2,

@@ -1,7 +1,7 @@
 import type { ShareEvent } from './share.events.js';
 import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare, ShareInstanceState } from './share.state.js';
 import { invalid } from '../shared/domain-error.js';
 
 /** Manila's progress strings: a whole percentage between 0 and 100. */
@@ -40,6 +40,68 @@ export const decideSnapshotSourcePlacement = (
   ];
 };
 
+/** The driver's first answer: the creation goes on asynchronously, at 0%. */
+const recordShareCreationDeferred = (
+  command: Extract<FromSnapshotCommand, { type: 'RecordShareCreationDeferred' }>,
+  instance: ShareInstanceState | undefined,
+): ShareEvent[] => {
+  if (instance?.pendingOperation?.commandId !== command.commandId) return [];
+  return [
+    {
+      type: 'ShareCreationDeferred',
+      data: {
+        instanceId: instance.id,
+        commandId: command.commandId,
+        progress: '0%',
+        answeredAt: command.now,
+      },
+    },
+  ];
+};
+
+/** One poll of get_share_status: created, failed, or further along. */
+const recordShareStatusPoll = (
+  command: Extract<FromSnapshotCommand, { type: 'RecordShareStatusPoll' }>,
+  instance: ShareInstanceState | undefined,
+): ShareEvent[] => {
+  if (instance?.status !== 'creating_from_snapshot') return [];
+  if (command.status === 'available') {
+    return [
+      {
+        type: 'ShareCreated',
+        data: {
+          instanceId: instance.id,
+          commandId: command.pollId,
+          exportLocations: command.exportLocations,
+          createdAt: command.now,
+        },
+      },
+    ];
+  }
+  if (command.status === 'error') {
+    return [
+      {
+        type: 'ShareCreationFailed',
+        data: {
+          instanceId: instance.id,
+          commandId: command.pollId,
+          message: command.message ?? 'Driver failed to create the share from the snapshot.',
+          failedAt: command.now,
+        },
+      },
+    ];
+  }
+  if (command.progress === null) return [];
+  const progress = progressText(command.progress);
+  if (progress === instance.progress) return [];
+  return [
+    {
+      type: 'ShareCreationProgressed',
+      data: { instanceId: instance.id, progress, progressedAt: command.now },
+    },
+  ];
+};
+
 /**
  * The asynchronous end of creating from a snapshot (reference 4.5): the driver's first answer,
  * then each poll of get_share_status. Outcomes that no longer apply (the instance moved on, a
@@ -47,60 +109,10 @@ export const decideSnapshotSourcePlacement = (
  */
 export const decideFromSnapshot = (
   command: FromSnapshotCommand,
-  state: ShareState,
+  state: ActiveShare,
 ): ShareEvent[] => {
   const instance = state.instances.find((i) => i.id === command.instanceId);
-  switch (command.type) {
-    case 'RecordShareCreationDeferred':
-      if (instance?.pendingOperation?.commandId !== command.commandId) return [];
-      return [
-        {
-          type: 'ShareCreationDeferred',
-          data: {
-            instanceId: instance.id,
-            commandId: command.commandId,
-            progress: '0%',
-            answeredAt: command.now,
-          },
-        },
-      ];
-    case 'RecordShareStatusPoll': {
-      if (instance?.status !== 'creating_from_snapshot') return [];
-      if (command.status === 'available') {
-        return [
-          {
-            type: 'ShareCreated',
-            data: {
-              instanceId: instance.id,
-              commandId: command.pollId,
-              exportLocations: command.exportLocations,
-              createdAt: command.now,
-            },
-          },
-        ];
-      }
-      if (command.status === 'error') {
-        return [
-          {
-            type: 'ShareCreationFailed',
-            data: {
-              instanceId: instance.id,
-              commandId: command.pollId,
-              message: command.message ?? 'Driver failed to create the share from the snapshot.',
-              failedAt: command.now,
-            },
-          },
-        ];
-      }
-      if (command.progress === null) return [];
-      const progress = progressText(command.progress);
-      if (progress === instance.progress) return [];
-      return [
-        {
-          type: 'ShareCreationProgressed',
-          data: { instanceId: instance.id, progress, progressedAt: command.now },
-        },
-      ];
-    }
-  }
+  return command.type === 'RecordShareCreationDeferred'
+    ? recordShareCreationDeferred(command, instance)
+    : recordShareStatusPoll(command, instance);
 };

@@ -2,7 +2,13 @@ import { deciderSpec } from '../test-support/decider-spec.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
 import type { ShareEvent } from './share.events.js';
 import { shareDecider } from './share.decide.js';
-import { claimed, later, now, shareRequested } from './test-support/share-history.js';
+import {
+  activeShareAfter,
+  claimed,
+  later,
+  now,
+  shareRequested,
+} from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const SOURCE_HOST = 'node1@b1#p1';
@@ -123,11 +129,11 @@ describe('share decider: creating from a snapshot', () => {
         },
         ...creatingFromSnapshot.slice(1),
       ];
-      const state = history.reduce(shareDecider.evolve, shareDecider.initialState());
+      const state = activeShareAfter(history);
       expect(state.instances[0]?.replicaState).toBe('active');
     });
     it('leaves the claim settled, the status shown and progress 0%', () => {
-      const state = creatingFromSnapshot.reduce(shareDecider.evolve, shareDecider.initialState());
+      const state = activeShareAfter(creatingFromSnapshot);
       expect(state.instances[0]).toMatchObject({
         status: 'creating_from_snapshot',
         progress: '0%',
@@ -198,13 +204,13 @@ describe('share decider: creating from a snapshot', () => {
         ...creatingFromSnapshot,
         ...shareDecider.decide(poll('available', 100), fold()),
       ];
-      const state = done.reduce(shareDecider.evolve, shareDecider.initialState());
+      const state = activeShareAfter(done);
       expect(state.instances[0]).toMatchObject({ status: 'available', progress: '100%' });
       const failed = [
         ...creatingFromSnapshot,
         ...shareDecider.decide(poll('error', 3, { message: 'x' }), fold()),
       ];
-      const errored = failed.reduce(shareDecider.evolve, shareDecider.initialState());
+      const errored = activeShareAfter(failed);
       expect(errored.instances[0]).toMatchObject({ status: 'error', progress: null });
     });
   });

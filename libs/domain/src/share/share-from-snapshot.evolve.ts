@@ -1,7 +1,7 @@
 import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
-export const evolveFromSnapshot = (state: ShareState, event: FromSnapshotEvent): ShareState => {
+export const evolveFromSnapshot = (state: ActiveShare, event: FromSnapshotEvent): ActiveShare => {
   const d = event.data;
   return {
     ...state,

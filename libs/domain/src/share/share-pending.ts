@@ -1,7 +1,7 @@
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
 /** Clears the claim of `commandId` on whichever instance holds it: its outcome is in. */
-export const settlePending = (state: ShareState, commandId: string, at: string): ShareState => ({
+export const settlePending = (state: ActiveShare, commandId: string, at: string): ActiveShare => ({
   ...state,
   instances: state.instances.map((i) =>
     i.pendingOperation?.commandId === commandId

@@ -1,8 +1,8 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
 import {
+  activeShareAfter,
   claimed,
   HOST,
   later,
@@ -38,7 +38,7 @@ describe('share decider: a node refuses a placement', () => {
       .then([rejected(HOST, [HOST])]));
 
   it('unplaces the instance, back in the requested zone, still creating', () => {
-    const state = fold(shareDecider, [shareRequested(), scheduled, rejected(HOST, [HOST])]);
+    const state = activeShareAfter([shareRequested(), scheduled, rejected(HOST, [HOST])]);
     expect(state.instances[0]).toMatchObject({
       host: '',
       availabilityZone: null,
@@ -88,7 +88,7 @@ describe('share decider: a node refuses a placement', () => {
   });
 
   it('deletes a refused instance at once: it holds nothing on any back end', () => {
-    const state = fold(shareDecider, [shareRequested(), scheduled, rejected(HOST, [HOST])]);
+    const state = activeShareAfter([shareRequested(), scheduled, rejected(HOST, [HOST])]);
     expect(shareDecider.decide({ type: 'DeleteShare', force: true, now: later }, state)).toEqual([
       {
         type: 'ShareDeletionRequested',

@@ -1,13 +1,13 @@
 import type { PlacementEvent } from './share-placement.events.js';
-import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ShareInstanceState, ActiveShare } from './share.state.js';
 
 const unplaced = (
-  state: ShareState,
+  state: ActiveShare,
   instanceId: string,
   availabilityZone: (instance: ShareInstanceState) => string | null,
   attemptedHosts: readonly string[],
   at: string,
-): ShareState => ({
+): ActiveShare => ({
   ...state,
   instances: state.instances.map((i) =>
     i.id === instanceId
@@ -20,7 +20,7 @@ const unplaced = (
  * A refused instance is unplaced again, in the zone the user asked for (the share's, or the
  * replica's own), remembering its tries.
  */
-export const evolvePlacement = (state: ShareState, event: PlacementEvent): ShareState => {
+export const evolvePlacement = (state: ActiveShare, event: PlacementEvent): ActiveShare => {
   switch (event.type) {
     case 'SharePlacementRejected': {
       const d = event.data;

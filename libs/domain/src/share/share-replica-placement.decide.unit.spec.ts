@@ -1,8 +1,7 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import { availableShare, later } from './test-support/share-history.js';
+import { activeShareAfter, availableShare, later } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const B_HOST = 'node2@b2#p1';
@@ -42,7 +41,7 @@ const placedReplica = (onlyHost?: string): ShareEvent[] => [
   scheduledOn(B_HOST),
 ];
 const replicaAfter = (events: ShareEvent[]) =>
-  fold(shareDecider, events).instances.find((i) => i.id === 'r1');
+  activeShareAfter(events).instances.find((i) => i.id === 'r1');
 
 describe('share decider: a node refuses a replica placement', () => {
   it('hands back a replica no driver operation has claimed', () =>
@@ -148,7 +147,7 @@ describe('share decider: a node refuses a replica placement', () => {
   });
 
   it('deletes a refused replica at once: it holds nothing on any back end', () => {
-    const state = fold(shareDecider, [...placedReplica(), rejected(B_HOST, [B_HOST])]);
+    const state = activeShareAfter([...placedReplica(), rejected(B_HOST, [B_HOST])]);
     const events = shareDecider.decide(
       { type: 'DeleteReplica', replicaId: 'r1', force: false, now: later },
       state,

@@ -80,7 +80,7 @@ export type ReplicaCommand =
   | { type: 'ResetReplicaStatus'; replicaId: string; status: ShareStatus; now: string }
   | { type: 'ResetReplicaState'; replicaId: string; replicaState: ReplicaState; now: string };
 
-const REPLICA_COMMAND_TYPES: ReadonlySet<string> = new Set<ReplicaCommand['type']>([
+export const REPLICA_COMMAND_TYPES: readonly ReplicaCommand['type'][] = [
   'RequestReplica',
   'ScheduleReplica',
   'FailReplicaScheduling',
@@ -96,7 +96,4 @@ const REPLICA_COMMAND_TYPES: ReadonlySet<string> = new Set<ReplicaCommand['type'
   'RefreshReplicaState',
   'ResetReplicaStatus',
   'ResetReplicaState',
-]);
-
-export const isReplicaCommand = (command: { type: string }): command is ReplicaCommand =>
-  REPLICA_COMMAND_TYPES.has(command.type);
+];

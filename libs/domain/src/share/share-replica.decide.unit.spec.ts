@@ -1,4 +1,3 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
@@ -12,7 +11,7 @@ import {
   snapshotRequested,
   withReplica,
 } from './test-support/replica-history.js';
-import { availableShare, later, now } from './test-support/share-history.js';
+import { activeShareAfter, availableShare, later, now } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 
@@ -27,7 +26,7 @@ const promoting = (): ShareEvent[] => [
   promotionRequested,
   claimedOn('r1', 'promote_replica', 'c-promote'),
 ];
-const stateAfter = (events: ShareEvent[]) => fold(shareDecider, events);
+const stateAfter = (events: ShareEvent[]) => activeShareAfter(events);
 const replicaStates = (events: ShareEvent[]) =>
   Object.fromEntries(stateAfter(events).instances.map((i) => [i.id, [i.status, i.replicaState]]));
 

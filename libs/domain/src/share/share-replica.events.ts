@@ -138,7 +138,7 @@ export type ReplicaEvent =
   | ReplicaStateRefreshed
   | ReplicaStateReset;
 
-const REPLICA_EVENT_TYPES: ReadonlySet<string> = new Set<ReplicaEvent['type']>([
+export const REPLICA_EVENT_TYPES: readonly ReplicaEvent['type'][] = [
   'ReplicaRequested',
   'ReplicaScheduled',
   'ReplicaSchedulingFailed',
@@ -153,7 +153,4 @@ const REPLICA_EVENT_TYPES: ReadonlySet<string> = new Set<ReplicaEvent['type']>([
   'ReplicaResyncRequested',
   'ReplicaStateRefreshed',
   'ReplicaStateReset',
-]);
-
-export const isReplicaEvent = (event: { type: string }): event is ReplicaEvent =>
-  REPLICA_EVENT_TYPES.has(event.type);
+];

@@ -1,36 +1,28 @@
 import { withdrawInstanceFromRules } from './share-access.evolve.js';
+import { updateInstance as updateReplica } from './share-instance.updates.js';
 import { settlePending } from './share-pending.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import { replicationOf } from './share-replica.state.js';
 import type { SnapshotInstanceState, SnapshotStatus } from './share-snapshot.state.js';
-import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ShareInstanceState, ActiveShare } from './share.state.js';
 import type { ReplicaState, ShareStatus } from './share.types.js';
 
-const updateReplica = (
-  state: ShareState,
-  replicaId: string,
-  update: (replica: ShareInstanceState) => ShareInstanceState,
-): ShareState => ({
-  ...state,
-  instances: state.instances.map((i) => (i.id === replicaId ? update(i) : i)),
-});
-
 const updateSnapshotInstances = (
-  state: ShareState,
+  state: ActiveShare,
   update: (instance: SnapshotInstanceState) => SnapshotInstanceState,
-): ShareState => ({
+): ActiveShare => ({
   ...state,
   snapshots: state.snapshots.map((s) => ({ ...s, instances: s.instances.map(update) })),
 });
 
 /** The replica's snapshot instances in `from` statuses take status `to`. */
 const setReplicaSnapshots = (
-  state: ShareState,
+  state: ActiveShare,
   replicaId: string,
   to: SnapshotStatus,
   at: string,
   only?: (instance: SnapshotInstanceState) => boolean,
-): ShareState =>
+): ActiveShare =>
   updateSnapshotInstances(state, (i) =>
     i.shareInstanceId === replicaId && (!only || only(i))
       ? { ...i, status: to, ...(to === 'available' && { progress: '100%' }), updatedAt: at }
@@ -38,7 +30,7 @@ const setReplicaSnapshots = (
   );
 
 /** The new replica carries every rule not being denied, queued until the driver applies it. */
-const queueRulesOn = (state: ShareState, replicaId: string): ShareState => ({
+const queueRulesOn = (state: ActiveShare, replicaId: string): ActiveShare => ({
   ...state,
   accessRules: state.accessRules.map((rule) =>
     Object.values(rule.instances).some((s) => s === 'queued_to_deny' || s === 'denying')
@@ -49,10 +41,10 @@ const queueRulesOn = (state: ShareState, replicaId: string): ShareState => ({
 
 /** create_replica applied the queued rules (reference 5.1). */
 const settleRulesOn = (
-  state: ShareState,
+  state: ActiveShare,
   replicaId: string,
   outcome: 'active' | 'error',
-): ShareState => ({
+): ActiveShare => ({
   ...state,
   accessRules: state.accessRules.map((rule) =>
     rule.instances[replicaId] === 'queued_to_apply'
@@ -61,7 +53,7 @@ const settleRulesOn = (
   ),
 });
 
-const withoutReplica = (state: ShareState, replicaId: string, at: string): ShareState => {
+const withoutReplica = (state: ActiveShare, replicaId: string, at: string): ActiveShare => {
   const replication = replicationOf(state);
   return {
     ...state,
@@ -94,7 +86,7 @@ const afterPromotion = (
   return replica.status;
 };
 
-export const evolveReplica = (state: ShareState, event: ReplicaEvent): ShareState => {
+export const evolveReplica = (state: ActiveShare, event: ReplicaEvent): ActiveShare => {
   switch (event.type) {
     case 'ReplicaRequested': {
       const d = event.data;
@@ -239,7 +231,7 @@ export const evolveReplica = (state: ShareState, event: ReplicaEvent): ShareStat
       const d = event.data;
       const settled = settlePending(state, d.commandId, d.promotedAt);
       const updates = new Map(d.replicas.map((r) => [r.replicaId, r]));
-      const promoted: ShareState = {
+      const promoted: ActiveShare = {
         ...settled,
         instances: settled.instances.map((i) => {
           const update = updates.get(i.id);

@@ -44,16 +44,10 @@ export type ReplicatedSnapshotCommand =
       now: string;
     };
 
-const REPLICATED_SNAPSHOT_COMMAND_TYPES: ReadonlySet<string> = new Set<
-  ReplicatedSnapshotCommand['type']
->([
+export const REPLICATED_SNAPSHOT_COMMAND_TYPES: readonly ReplicatedSnapshotCommand['type'][] = [
   'CompleteReplicatedSnapshotCreation',
   'FailReplicatedSnapshotCreation',
   'CompleteReplicatedSnapshotDeletion',
   'FailReplicatedSnapshotDeletion',
   'RefreshReplicaSnapshot',
-]);
-
-export const isReplicatedSnapshotCommand = (command: {
-  type: string;
-}): command is ReplicatedSnapshotCommand => REPLICATED_SNAPSHOT_COMMAND_TYPES.has(command.type);
+];

@@ -3,26 +3,26 @@ import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.comm
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotDeleted, SnapshotInstanceDeleted } from './share-snapshot.events.js';
 import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
-import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ShareInstanceState, ActiveShare } from './share.state.js';
 
 type Decided = ReplicatedSnapshotEvent | SnapshotInstanceDeleted | SnapshotDeleted;
 
-const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
+const snapshotOf = (state: ActiveShare, snapshotId: string): SnapshotState => {
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);
   if (!snapshot) throw notFound(`Snapshot ${snapshotId} could not be found.`);
   return snapshot;
 };
 
 /** The instance (the active replica) holding the node's open claim on the snapshot, if any. */
-const claimHolder = (state: ShareState, snapshotId: string): ShareInstanceState | undefined =>
+const claimHolder = (state: ActiveShare, snapshotId: string): ShareInstanceState | undefined =>
   state.instances.find((i) => i.pendingOperation?.snapshotId === snapshotId);
 
-const claimOpen = (state: ShareState, snapshotId: string, commandId: string): boolean =>
+const claimOpen = (state: ActiveShare, snapshotId: string, commandId: string): boolean =>
   claimHolder(state, snapshotId)?.pendingOperation?.commandId === commandId;
 
 /** Whether the instance is on the replica whose node creates and deletes the whole snapshot. */
 const onCoordinator = (
-  state: ShareState,
+  state: ActiveShare,
   snapshot: SnapshotState,
   instance: SnapshotInstanceState,
 ): boolean =>
@@ -37,7 +37,7 @@ const onCoordinator = (
  * claim is closed and its own instance has left the same transition. Its answer comes first.
  */
 export const replicaSnapshotRefreshIsDue = (
-  state: ShareState,
+  state: ActiveShare,
   snapshot: SnapshotState,
   instance: SnapshotInstanceState,
 ): boolean => {
@@ -75,6 +75,75 @@ const removal = (
   return events;
 };
 
+const completeReplicatedSnapshotCreation = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'CompleteReplicatedSnapshotCreation' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  const snapshot = snapshotOf(state, snapshotId);
+  const instances = command.instances.filter((outcome) =>
+    snapshot.instances.some((i) => i.id === outcome.snapshotInstanceId),
+  );
+  return [
+    {
+      type: 'ReplicatedSnapshotCreated',
+      data: { snapshotId, commandId, instances, createdAt: command.now },
+    },
+  ];
+};
+
+const failReplicatedSnapshotCreation = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'FailReplicatedSnapshotCreation' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId, message } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  return [
+    {
+      type: 'ReplicatedSnapshotCreationFailed',
+      data: { snapshotId, commandId, message, failedAt: command.now },
+    },
+  ];
+};
+
+const completeReplicatedSnapshotDeletion = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'CompleteReplicatedSnapshotDeletion' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  const snapshot = snapshotOf(state, snapshotId);
+  return removal(snapshot, commandId, command.snapshotInstanceIds, command.now);
+};
+
+const failReplicatedSnapshotDeletion = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'FailReplicatedSnapshotDeletion' }>,
+  state: ActiveShare,
+): Decided[] => {
+  const { snapshotId, commandId, message } = command;
+  if (!claimOpen(state, snapshotId, commandId)) return [];
+  const snapshot = snapshotOf(state, snapshotId);
+  // A forced deletion removes the snapshot whatever the back end says (reference 5.8).
+  if (snapshot.deletionForced) {
+    const all = snapshot.instances.map((i) => i.id);
+    return removal(snapshot, commandId, all, command.now);
+  }
+  return [
+    {
+      type: 'ReplicatedSnapshotDeletionFailed',
+      data: { snapshotId, commandId, message, failedAt: command.now },
+    },
+  ];
+};
+
+const refreshReplicaSnapshot = (
+  command: Extract<ReplicatedSnapshotCommand, { type: 'RefreshReplicaSnapshot' }>,
+  state: ActiveShare,
+): Decided[] => {
+  return refresh(command, state);
+};
+
 /**
  * Snapshots of a share with replicas (reference 5.8): the node of the active replica creates
  * and deletes every instance in one driver call; each non-active replica's node then refreshes
@@ -82,64 +151,26 @@ const removal = (
  */
 export const decideReplicatedSnapshot = (
   command: ReplicatedSnapshotCommand,
-  state: ShareState,
+  state: ActiveShare,
 ): Decided[] => {
   switch (command.type) {
-    case 'CompleteReplicatedSnapshotCreation': {
-      const { snapshotId, commandId } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      const snapshot = snapshotOf(state, snapshotId);
-      const instances = command.instances.filter((outcome) =>
-        snapshot.instances.some((i) => i.id === outcome.snapshotInstanceId),
-      );
-      return [
-        {
-          type: 'ReplicatedSnapshotCreated',
-          data: { snapshotId, commandId, instances, createdAt: command.now },
-        },
-      ];
-    }
-    case 'FailReplicatedSnapshotCreation': {
-      const { snapshotId, commandId, message } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      return [
-        {
-          type: 'ReplicatedSnapshotCreationFailed',
-          data: { snapshotId, commandId, message, failedAt: command.now },
-        },
-      ];
-    }
-    case 'CompleteReplicatedSnapshotDeletion': {
-      const { snapshotId, commandId } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      const snapshot = snapshotOf(state, snapshotId);
-      return removal(snapshot, commandId, command.snapshotInstanceIds, command.now);
-    }
-    case 'FailReplicatedSnapshotDeletion': {
-      const { snapshotId, commandId, message } = command;
-      if (!claimOpen(state, snapshotId, commandId)) return [];
-      const snapshot = snapshotOf(state, snapshotId);
-      // A forced deletion removes the snapshot whatever the back end says (reference 5.8).
-      if (snapshot.deletionForced) {
-        const all = snapshot.instances.map((i) => i.id);
-        return removal(snapshot, commandId, all, command.now);
-      }
-      return [
-        {
-          type: 'ReplicatedSnapshotDeletionFailed',
-          data: { snapshotId, commandId, message, failedAt: command.now },
-        },
-      ];
-    }
+    case 'CompleteReplicatedSnapshotCreation':
+      return completeReplicatedSnapshotCreation(command, state);
+    case 'FailReplicatedSnapshotCreation':
+      return failReplicatedSnapshotCreation(command, state);
+    case 'CompleteReplicatedSnapshotDeletion':
+      return completeReplicatedSnapshotDeletion(command, state);
+    case 'FailReplicatedSnapshotDeletion':
+      return failReplicatedSnapshotDeletion(command, state);
     case 'RefreshReplicaSnapshot':
-      return refresh(command, state);
+      return refreshReplicaSnapshot(command, state);
   }
 };
 
 /** Manila's _update_replica_snapshot (reference 5.7), for an instance still in transition. */
 const refresh = (
   command: Extract<ReplicatedSnapshotCommand, { type: 'RefreshReplicaSnapshot' }>,
-  state: ShareState,
+  state: ActiveShare,
 ): Decided[] => {
   const { snapshotId, snapshotInstanceId, outcome, now } = command;
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);

@@ -1,4 +1,3 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
@@ -11,7 +10,7 @@ import {
   snapshotRequested,
   withReplica,
 } from './test-support/replica-history.js';
-import { availableShare, HOST, later } from './test-support/share-history.js';
+import { activeShareAfter, availableShare, HOST, later } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const ON_ACTIVE = snapshotInstanceIdOf('snap1', 'i1');
@@ -105,7 +104,7 @@ const refresh = (outcome: 'not_found' | 'failed' | { status: 'available'; progre
 });
 
 const snapshotView = (events: ShareEvent[]) => {
-  const state = fold(shareDecider, events);
+  const state = activeShareAfter(events);
   const snapshot = state.snapshots.find((s) => s.id === 'snap1');
   return (
     snapshot && {
@@ -141,7 +140,7 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
           description: null,
           now: later,
         },
-        fold(shareDecider, availableShare({ replication_type: 'readable' })),
+        activeShareAfter(availableShare({ replication_type: 'readable' })),
       );
       expect(events[0]?.data).not.toHaveProperty('activeInstanceId');
     });
@@ -177,9 +176,7 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
         status: 'creating',
         instances: { [ON_ACTIVE]: 'available', [ON_REPLICA]: 'creating' },
       });
-      expect(fold(shareDecider, [...creating(), created]).instances[0]?.pendingOperation).toBe(
-        null,
-      );
+      expect(activeShareAfter([...creating(), created]).instances[0]?.pendingOperation).toBe(null);
     });
     it('is available at once when the replica is out_of_sync (only active and in_sync count)', () =>
       expect(snapshotView([...creating('out_of_sync'), created])?.status).toBe('available'));
@@ -353,7 +350,7 @@ describe('share decider: snapshots of a share with replicas (reference 5.8)', ()
         [ON_ACTIVE]: 'error_deleting',
         [ON_REPLICA]: 'error_deleting',
       });
-      const forced = shareDecider.decide(fail, fold(shareDecider, deleting(true)));
+      const forced = shareDecider.decide(fail, activeShareAfter(deleting(true)));
       expect(forced.map((e) => e.type)).toEqual([
         'ReplicatedSnapshotInstancesDeleted',
         'SnapshotDeleted',

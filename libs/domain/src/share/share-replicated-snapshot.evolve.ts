@@ -2,7 +2,7 @@ import { settlePending } from './share-pending.js';
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotInstanceState } from './share-snapshot.state.js';
 import { updateInstances, updateSnapshotInstance } from './share-snapshot.updates.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
 /** Instances in status `from` take status `to`. */
 const moveStatus =
@@ -11,9 +11,9 @@ const moveStatus =
     instances.map((i) => (i.status === from ? { ...i, status: to, updatedAt: at } : i));
 
 export const evolveReplicatedSnapshot = (
-  state: ShareState,
+  state: ActiveShare,
   event: ReplicatedSnapshotEvent,
-): ShareState => {
+): ActiveShare => {
   switch (event.type) {
     // Only instances still `creating` take the driver's answer: one refreshed meanwhile, or
     // deleted (forced) meanwhile, keeps what it has.

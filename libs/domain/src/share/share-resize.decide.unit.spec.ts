@@ -1,8 +1,7 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import { availableShare, claimed, later } from './test-support/share-history.js';
+import { activeShareAfter, availableShare, claimed, later } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const requested = (direction: 'extend' | 'shrink', newSize: number): ShareEvent => ({
@@ -69,7 +68,7 @@ describe('share decider: extend and shrink', () => {
         now: later,
       })
       .then([resized]);
-    const state = fold(shareDecider, [...history, resized]);
+    const state = activeShareAfter([...history, resized]);
     expect(state.size).toBe(5);
     expect(state.instances[0]?.status).toBe('available');
   });
@@ -78,21 +77,21 @@ describe('share decider: extend and shrink', () => {
       type: 'ShareInstanceResizeFailed',
       data: { instanceId: 'i1', commandId, message: 'no', possibleDataLoss, failedAt: later },
     });
-    const extend = fold(shareDecider, [
+    const extend = activeShareAfter([
       ...availableShare(),
       requested('extend', 5),
       claimed('extend_share', 'c-ext'),
       failed('c-ext', false),
     ]);
     expect([extend.instances[0]?.status, extend.size]).toEqual(['extending_error', 2]);
-    const shrinkLoss = fold(shareDecider, [
+    const shrinkLoss = activeShareAfter([
       ...availableShare(),
       requested('shrink', 1),
       claimed('shrink_share', 'c-shr'),
       failed('c-shr', true),
     ]);
     expect([shrinkLoss.instances[0]?.status, shrinkLoss.size]).toEqual(['available', 2]);
-    const shrinkError = fold(shareDecider, [
+    const shrinkError = activeShareAfter([
       ...availableShare(),
       requested('shrink', 1),
       claimed('shrink_share', 'c-shr'),

@@ -1,6 +1,6 @@
 import { settlePending } from './share-pending.js';
 import type { ResizeEvent } from './share-resize.events.js';
-import type { ShareInstanceState, ShareState } from './share.state.js';
+import type { ShareInstanceState, ActiveShare } from './share.state.js';
 import type { DriverOperation, ShareStatus } from './share.types.js';
 
 const RESIZING: ReadonlySet<ShareStatus> = new Set<ShareStatus>(['extending', 'shrinking']);
@@ -19,7 +19,7 @@ const stillResizing = (instance: ShareInstanceState): boolean =>
  * When no instance is resizing any more, the resize is over: the share takes the new size only
  * if no instance failed it, whichever instance finished last.
  */
-const finishIfDone = (state: ShareState): ShareState => {
+const finishIfDone = (state: ActiveShare): ActiveShare => {
   if (state.instances.some(stillResizing) || !state.pendingResize) return state;
   return {
     ...state,
@@ -38,10 +38,10 @@ const unlessDeleting = (instance: ShareInstanceState, status: ShareStatus): Shar
  * and an extend's quota is given back).
  */
 export const withdrawFromResize = (
-  state: ShareState,
+  state: ActiveShare,
   instanceId: string,
   previous: ShareStatus,
-): ShareState => {
+): ActiveShare => {
   const instance = state.instances.find((i) => i.id === instanceId);
   if (!state.pendingResize || !instance || !RESIZING.has(previous) || stillResizing(instance)) {
     return state;
@@ -49,7 +49,7 @@ export const withdrawFromResize = (
   return finishIfDone({ ...state, pendingResize: { ...state.pendingResize, failed: true } });
 };
 
-export const evolveResize = (state: ShareState, event: ResizeEvent): ShareState => {
+export const evolveResize = (state: ActiveShare, event: ResizeEvent): ActiveShare => {
   switch (event.type) {
     case 'ShareResizeRequested': {
       const d = event.data;

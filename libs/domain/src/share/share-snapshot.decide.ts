@@ -1,7 +1,6 @@
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import { metadataChange } from './share-metadata.js';
-import { isReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
-import { decideReplicatedSnapshot } from './share-replicated-snapshot.decide.js';
+import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import { promotionInProgress, replicasOf } from './share-replica.state.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
@@ -13,16 +12,16 @@ import {
   type SnapshotInstanceState,
   type SnapshotState,
 } from './share-snapshot.state.js';
-import { preferredInstance, type ShareInstanceState, type ShareState } from './share.state.js';
+import { preferredInstance, type ShareInstanceState, type ActiveShare } from './share.state.js';
 
 const DELETABLE = ['available', 'error'];
 
 export const replicaStateIn =
-  (state: ShareState) =>
-  (shareInstanceId: string): ShareState['instances'][number]['replicaState'] | undefined =>
+  (state: ActiveShare) =>
+  (shareInstanceId: string): ActiveShare['instances'][number]['replicaState'] | undefined =>
     state.instances.find((i) => i.id === shareInstanceId)?.replicaState;
 
-const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
+const snapshotOf = (state: ActiveShare, snapshotId: string): SnapshotState => {
   const snapshot = state.snapshots.find((s) => s.id === snapshotId);
   if (!snapshot) throw notFound(`Snapshot ${snapshotId} could not be found.`);
   return snapshot;
@@ -30,7 +29,7 @@ const snapshotOf = (state: ShareState, snapshotId: string): SnapshotState => {
 
 /** The snapshot instance an outcome is about, if the node's claim on it is still open. */
 const claimedInstance = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   snapshotInstanceId: string,
   commandId: string,
@@ -43,7 +42,7 @@ const claimedInstance = (
 };
 
 const removal = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   snapshotInstanceId: string,
   commandId: string,
@@ -72,185 +71,239 @@ const removal = (
  * Undefined for a share without replicas.
  */
 const activeReplicaFor = (
-  state: ShareState,
+  state: ActiveShare,
   holds: (replica: ShareInstanceState) => boolean,
 ): string | undefined => {
   if (replicasOf(state).length < 2) return undefined;
   return state.instances.find((i) => i.replicaState === 'active' && i.host !== '' && holds(i))?.id;
 };
 
+const requestSnapshot = (
+  command: Extract<SnapshotCommand, { type: 'RequestSnapshot' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  if (state.snapshots.some((s) => s.id === command.snapshotId)) {
+    throw conflict(`Snapshot ${command.snapshotId} exists already.`);
+  }
+  if (!state.capabilities?.snapshotSupport) {
+    throw invalid(
+      `Snapshots cannot be created for share ${state.id}: its type does not support them.`,
+    );
+  }
+  const status = preferredInstance(state.instances)?.status;
+  if (status !== 'available') {
+    throw invalid(`Share ${state.id} status must be available, not ${String(status)}.`);
+  }
+  const activeInstanceId = activeReplicaFor(state, (i) => i.status === 'available');
+  return [
+    {
+      type: 'SnapshotRequested',
+      data: {
+        snapshotId: command.snapshotId,
+        projectId: command.projectId,
+        userId: command.userId,
+        name: command.name,
+        description: command.description,
+        size: state.size,
+        instances: state.instances.map((i) => ({
+          id: snapshotInstanceIdOf(command.snapshotId, i.id),
+          shareInstanceId: i.id,
+        })),
+        ...(activeInstanceId !== undefined && { activeInstanceId }),
+        createdAt: command.now,
+      },
+    },
+    ...metadataEvents(command.snapshotId, {}, command.metadata ?? {}, [], command.now),
+  ];
+};
+
+const changeSnapshotMetadata = (
+  command: Extract<SnapshotCommand, { type: 'ChangeSnapshotMetadata' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const snapshot = snapshotOf(state, command.snapshotId);
+  return metadataEvents(
+    snapshot.id,
+    snapshot.metadata ?? {},
+    command.set,
+    command.unset,
+    command.now,
+  );
+};
+
+const completeSnapshotInstanceCreation = (
+  command: Extract<SnapshotCommand, { type: 'CompleteSnapshotInstanceCreation' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const { snapshotId, snapshotInstanceId, commandId } = command;
+  if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+  return [
+    {
+      type: 'SnapshotInstanceCreated',
+      data: {
+        snapshotId,
+        snapshotInstanceId,
+        commandId,
+        status: command.status,
+        progress: command.progress,
+        providerLocation: command.providerLocation,
+        createdAt: command.now,
+      },
+    },
+  ];
+};
+
+const failSnapshotInstanceCreation = (
+  command: Extract<SnapshotCommand, { type: 'FailSnapshotInstanceCreation' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const { snapshotId, snapshotInstanceId, commandId } = command;
+  if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+  return [
+    {
+      type: 'SnapshotInstanceCreationFailed',
+      data: {
+        snapshotId,
+        snapshotInstanceId,
+        commandId,
+        message: command.message,
+        failedAt: command.now,
+      },
+    },
+  ];
+};
+
+const updateSnapshot = (
+  command: Extract<SnapshotCommand, { type: 'UpdateSnapshot' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  snapshotOf(state, command.snapshotId);
+  if (command.name === undefined && command.description === undefined) return [];
+  return [
+    {
+      type: 'SnapshotUpdated',
+      data: {
+        snapshotId: command.snapshotId,
+        ...(command.name !== undefined && { name: command.name }),
+        ...(command.description !== undefined && { description: command.description }),
+        updatedAt: command.now,
+      },
+    },
+  ];
+};
+
+const resetSnapshotStatus = (
+  command: Extract<SnapshotCommand, { type: 'ResetSnapshotStatus' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const snapshot = snapshotOf(state, command.snapshotId);
+  if (!RESETTABLE_SNAPSHOT_STATUSES.includes(command.status)) {
+    throw invalid(`Invalid status provided: ${command.status}.`);
+  }
+  const instance = preferredSnapshotInstance(snapshot, replicaStateIn(state));
+  if (!instance) throw notFound(`Snapshot ${snapshot.id} could not be found.`);
+  return [
+    {
+      type: 'SnapshotStatusReset',
+      data: {
+        snapshotId: snapshot.id,
+        snapshotInstanceId: instance.id,
+        status: command.status,
+        resetAt: command.now,
+      },
+    },
+  ];
+};
+
+const deleteSnapshot = (
+  command: Extract<SnapshotCommand, { type: 'DeleteSnapshot' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const snapshot = snapshotOf(state, command.snapshotId);
+  // The promotion would end the promoted replica's copy in error instead of deleted.
+  if (promotionInProgress(state)) {
+    throw invalid(
+      `Snapshot ${snapshot.id} cannot be deleted while a replica of share ${state.id} is being promoted.`,
+    );
+  }
+  const status = snapshotAggregateStatus(snapshot, replicaStateIn(state));
+  if (!command.force && !DELETABLE.includes(status ?? '')) {
+    throw invalid(`Snapshot status must be one of ${DELETABLE.join(', ')}, not ${String(status)}.`);
+  }
+  const activeInstanceId = activeReplicaFor(state, (replica) =>
+    snapshot.instances.some((i) => i.shareInstanceId === replica.id),
+  );
+  return [
+    {
+      type: 'SnapshotDeletionRequested',
+      data: {
+        snapshotId: snapshot.id,
+        snapshotInstanceIds: snapshot.instances.map((i) => i.id),
+        force: command.force,
+        ...(activeInstanceId !== undefined && { activeInstanceId }),
+        requestedAt: command.now,
+      },
+    },
+  ];
+};
+
+const completeSnapshotInstanceDeletion = (
+  command: Extract<SnapshotCommand, { type: 'CompleteSnapshotInstanceDeletion' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const { snapshotId, snapshotInstanceId, commandId } = command;
+  if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+  return removal(state, snapshotId, snapshotInstanceId, commandId, command.now);
+};
+
+const failSnapshotInstanceDeletion = (
+  command: Extract<SnapshotCommand, { type: 'FailSnapshotInstanceDeletion' }>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
+  const { snapshotId, snapshotInstanceId, commandId } = command;
+  if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+  // A forced deletion removes the snapshot whatever the back end says (reference 2.4).
+  if (snapshotOf(state, snapshotId).deletionForced) {
+    return removal(state, snapshotId, snapshotInstanceId, commandId, command.now);
+  }
+  return [
+    {
+      type: 'SnapshotInstanceDeletionFailed',
+      data: {
+        snapshotId,
+        snapshotInstanceId,
+        commandId,
+        message: command.message,
+        failedAt: command.now,
+      },
+    },
+  ];
+};
+
 /** Snapshots of a share (reference 2.4, 3.6): one snapshot instance per share instance. */
-export const decideSnapshot = (command: SnapshotCommand, state: ShareState): SnapshotEvent[] => {
-  if (isReplicatedSnapshotCommand(command)) return decideReplicatedSnapshot(command, state);
+export const decideSnapshot = (
+  command: Exclude<SnapshotCommand, ReplicatedSnapshotCommand>,
+  state: ActiveShare,
+): SnapshotEvent[] => {
   switch (command.type) {
-    case 'RequestSnapshot': {
-      if (state.snapshots.some((s) => s.id === command.snapshotId)) {
-        throw conflict(`Snapshot ${command.snapshotId} exists already.`);
-      }
-      if (!state.capabilities?.snapshotSupport) {
-        throw invalid(
-          `Snapshots cannot be created for share ${state.id}: its type does not support them.`,
-        );
-      }
-      const status = preferredInstance(state.instances)?.status;
-      if (status !== 'available') {
-        throw invalid(`Share ${state.id} status must be available, not ${String(status)}.`);
-      }
-      const activeInstanceId = activeReplicaFor(state, (i) => i.status === 'available');
-      return [
-        {
-          type: 'SnapshotRequested',
-          data: {
-            snapshotId: command.snapshotId,
-            projectId: command.projectId,
-            userId: command.userId,
-            name: command.name,
-            description: command.description,
-            size: state.size,
-            instances: state.instances.map((i) => ({
-              id: snapshotInstanceIdOf(command.snapshotId, i.id),
-              shareInstanceId: i.id,
-            })),
-            ...(activeInstanceId !== undefined && { activeInstanceId }),
-            createdAt: command.now,
-          },
-        },
-        ...metadataEvents(command.snapshotId, {}, command.metadata ?? {}, [], command.now),
-      ];
-    }
-    case 'ChangeSnapshotMetadata': {
-      const snapshot = snapshotOf(state, command.snapshotId);
-      return metadataEvents(
-        snapshot.id,
-        snapshot.metadata ?? {},
-        command.set,
-        command.unset,
-        command.now,
-      );
-    }
-    case 'CompleteSnapshotInstanceCreation': {
-      const { snapshotId, snapshotInstanceId, commandId } = command;
-      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
-      return [
-        {
-          type: 'SnapshotInstanceCreated',
-          data: {
-            snapshotId,
-            snapshotInstanceId,
-            commandId,
-            status: command.status,
-            progress: command.progress,
-            providerLocation: command.providerLocation,
-            createdAt: command.now,
-          },
-        },
-      ];
-    }
-    case 'FailSnapshotInstanceCreation': {
-      const { snapshotId, snapshotInstanceId, commandId } = command;
-      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
-      return [
-        {
-          type: 'SnapshotInstanceCreationFailed',
-          data: {
-            snapshotId,
-            snapshotInstanceId,
-            commandId,
-            message: command.message,
-            failedAt: command.now,
-          },
-        },
-      ];
-    }
-    case 'UpdateSnapshot': {
-      snapshotOf(state, command.snapshotId);
-      if (command.name === undefined && command.description === undefined) return [];
-      return [
-        {
-          type: 'SnapshotUpdated',
-          data: {
-            snapshotId: command.snapshotId,
-            ...(command.name !== undefined && { name: command.name }),
-            ...(command.description !== undefined && { description: command.description }),
-            updatedAt: command.now,
-          },
-        },
-      ];
-    }
-    case 'ResetSnapshotStatus': {
-      const snapshot = snapshotOf(state, command.snapshotId);
-      if (!RESETTABLE_SNAPSHOT_STATUSES.includes(command.status)) {
-        throw invalid(`Invalid status provided: ${command.status}.`);
-      }
-      const instance = preferredSnapshotInstance(snapshot, replicaStateIn(state));
-      if (!instance) throw notFound(`Snapshot ${snapshot.id} could not be found.`);
-      return [
-        {
-          type: 'SnapshotStatusReset',
-          data: {
-            snapshotId: snapshot.id,
-            snapshotInstanceId: instance.id,
-            status: command.status,
-            resetAt: command.now,
-          },
-        },
-      ];
-    }
-    case 'DeleteSnapshot': {
-      const snapshot = snapshotOf(state, command.snapshotId);
-      // The promotion would end the promoted replica's copy in error instead of deleted.
-      if (promotionInProgress(state)) {
-        throw invalid(
-          `Snapshot ${snapshot.id} cannot be deleted while a replica of share ${state.id} is being promoted.`,
-        );
-      }
-      const status = snapshotAggregateStatus(snapshot, replicaStateIn(state));
-      if (!command.force && !DELETABLE.includes(status ?? '')) {
-        throw invalid(
-          `Snapshot status must be one of ${DELETABLE.join(', ')}, not ${String(status)}.`,
-        );
-      }
-      const activeInstanceId = activeReplicaFor(state, (replica) =>
-        snapshot.instances.some((i) => i.shareInstanceId === replica.id),
-      );
-      return [
-        {
-          type: 'SnapshotDeletionRequested',
-          data: {
-            snapshotId: snapshot.id,
-            snapshotInstanceIds: snapshot.instances.map((i) => i.id),
-            force: command.force,
-            ...(activeInstanceId !== undefined && { activeInstanceId }),
-            requestedAt: command.now,
-          },
-        },
-      ];
-    }
-    case 'CompleteSnapshotInstanceDeletion': {
-      const { snapshotId, snapshotInstanceId, commandId } = command;
-      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
-      return removal(state, snapshotId, snapshotInstanceId, commandId, command.now);
-    }
-    case 'FailSnapshotInstanceDeletion': {
-      const { snapshotId, snapshotInstanceId, commandId } = command;
-      if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
-      // A forced deletion removes the snapshot whatever the back end says (reference 2.4).
-      if (snapshotOf(state, snapshotId).deletionForced) {
-        return removal(state, snapshotId, snapshotInstanceId, commandId, command.now);
-      }
-      return [
-        {
-          type: 'SnapshotInstanceDeletionFailed',
-          data: {
-            snapshotId,
-            snapshotInstanceId,
-            commandId,
-            message: command.message,
-            failedAt: command.now,
-          },
-        },
-      ];
-    }
+    case 'RequestSnapshot':
+      return requestSnapshot(command, state);
+    case 'ChangeSnapshotMetadata':
+      return changeSnapshotMetadata(command, state);
+    case 'CompleteSnapshotInstanceCreation':
+      return completeSnapshotInstanceCreation(command, state);
+    case 'FailSnapshotInstanceCreation':
+      return failSnapshotInstanceCreation(command, state);
+    case 'UpdateSnapshot':
+      return updateSnapshot(command, state);
+    case 'ResetSnapshotStatus':
+      return resetSnapshotStatus(command, state);
+    case 'DeleteSnapshot':
+      return deleteSnapshot(command, state);
+    case 'CompleteSnapshotInstanceDeletion':
+      return completeSnapshotInstanceDeletion(command, state);
+    case 'FailSnapshotInstanceDeletion':
+      return failSnapshotInstanceDeletion(command, state);
   }
 };
 

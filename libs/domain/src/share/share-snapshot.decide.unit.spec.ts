@@ -1,10 +1,15 @@
-import { fold } from '../shared/decider.js';
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { snapshotAggregateStatus, snapshotInstanceIdOf } from './share-snapshot.state.js';
 import { shareDecider } from './share.decide.js';
-import type { ShareState } from './share.state.js';
+import { snapshotsOf, type ShareState } from './share.state.js';
 import type { ShareEvent } from './share.events.js';
-import { availableShare, claimed, later, now } from './test-support/share-history.js';
+import {
+  activeShareAfter,
+  availableShare,
+  claimed,
+  later,
+  now,
+} from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const SI = snapshotInstanceIdOf('snap1', 'i1');
@@ -115,7 +120,7 @@ describe('share decider: snapshots', () => {
           now: later,
         })
         .then([snapshotCreated]);
-      const state = fold(shareDecider, withSnapshot);
+      const state = activeShareAfter(withSnapshot);
       const snapshot = state.snapshots[0];
       expect(snapshot && snapshotAggregateStatus(snapshot, () => null)).toBe('available');
       expect(state.instances[0]?.pendingOperation).toBeNull();
@@ -146,7 +151,7 @@ describe('share decider: snapshots', () => {
           now: later,
         })
         .then([failed]);
-      const state = fold(shareDecider, [
+      const state = activeShareAfter([
         ...availableShare(),
         requested,
         claimed('create_snapshot', 'c-snap', ref),
@@ -289,15 +294,15 @@ describe('share decider: snapshots', () => {
       accessRules: _a,
       pendingResize: _p,
       ...stored
-    } = fold(shareDecider, availableShare());
+    } = activeShareAfter(availableShare());
     const state = shareDecider.evolve(stored as ShareState, requested);
-    expect(state.snapshots.map((x) => x.id)).toEqual(['snap1']);
+    expect(snapshotsOf(state).map((x) => x.id)).toEqual(['snap1']);
   });
 
   describe('aggregate status', () => {
     it('counts only instances on active or in_sync replicas, worst first', () => {
       const snapshot = {
-        ...fold(shareDecider, withSnapshot).snapshots[0]!,
+        ...activeShareAfter(withSnapshot).snapshots[0]!,
         instances: [
           {
             id: 'a',
@@ -383,7 +388,7 @@ describe('share decider: snapshots', () => {
         .when(change({ a: 'b' }))
         .thenThrows('not_found'));
     it('folds into the snapshot state', () => {
-      const state: ShareState = fold(shareDecider, [
+      const state: ShareState = activeShareAfter([
         ...withSnapshot,
         metadataChanged({ tier: 'gold', zone: 'a' }),
         metadataChanged({}, ['zone']),

@@ -1,12 +1,15 @@
 import { applyMetadataChange } from './share-metadata.js';
 import { settlePending } from './share-pending.js';
-import { evolveReplicatedSnapshot } from './share-replicated-snapshot.evolve.js';
+import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type { SnapshotState } from './share-snapshot.state.js';
 import { updateSnapshot, updateSnapshotInstance } from './share-snapshot.updates.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
-export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareState => {
+export const evolveSnapshot = (
+  state: ActiveShare,
+  event: Exclude<SnapshotEvent, ReplicatedSnapshotEvent>,
+): ActiveShare => {
   switch (event.type) {
     case 'SnapshotRequested': {
       const d = event.data;
@@ -115,12 +118,6 @@ export const evolveSnapshot = (state: ShareState, event: SnapshotEvent): ShareSt
         (i) => ({ ...i, status: 'error_deleting' }),
       );
     }
-    case 'ReplicatedSnapshotCreated':
-    case 'ReplicatedSnapshotCreationFailed':
-    case 'ReplicatedSnapshotInstancesDeleted':
-    case 'ReplicatedSnapshotDeletionFailed':
-    case 'ReplicaSnapshotRefreshed':
-      return evolveReplicatedSnapshot(state, event);
     case 'SnapshotDeleted':
       return {
         ...state,

@@ -1,22 +1,22 @@
 import type { SnapshotInstanceState, SnapshotState } from './share-snapshot.state.js';
-import type { ShareState } from './share.state.js';
+import type { ActiveShare } from './share.state.js';
 
 export const updateSnapshot = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   update: (snapshot: SnapshotState) => SnapshotState,
-): ShareState => ({
+): ActiveShare => ({
   ...state,
   snapshots: state.snapshots.map((s) => (s.id === snapshotId ? update(s) : s)),
 });
 
 /** Replaces a snapshot's instances, marking the snapshot updated at `at`. */
 export const updateInstances = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   at: string,
   update: (instances: readonly SnapshotInstanceState[]) => SnapshotInstanceState[],
-): ShareState =>
+): ActiveShare =>
   updateSnapshot(state, snapshotId, (s) => ({
     ...s,
     updatedAt: at,
@@ -25,12 +25,12 @@ export const updateInstances = (
 
 /** Updates one instance, marking it and its snapshot updated at `at`. */
 export const updateSnapshotInstance = (
-  state: ShareState,
+  state: ActiveShare,
   snapshotId: string,
   instanceId: string,
   at: string,
   update: (instance: SnapshotInstanceState) => SnapshotInstanceState,
-): ShareState =>
+): ActiveShare =>
   updateInstances(state, snapshotId, at, (instances) =>
     instances.map((i) => (i.id === instanceId ? { ...update(i), updatedAt: at } : i)),
   );

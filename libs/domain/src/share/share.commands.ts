@@ -86,3 +86,8 @@ export type ShareCommand =
       message: string;
       now: string;
     };
+
+export type ShareCommandType = ShareCommand['type'];
+
+/** The command of one type, for the named function that decides it. */
+export type ShareCommandOf<T extends ShareCommandType> = Extract<ShareCommand, { type: T }>;

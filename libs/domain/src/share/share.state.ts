@@ -1,18 +1,8 @@
-import { assertNever } from '../shared/decider.js';
-import { withChanges } from '../shared/string-map.js';
+import { notFound } from '../shared/domain-error.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessRuleState } from './share-access.state.js';
-import { evolveAccess, withdrawInstanceFromRules } from './share-access.evolve.js';
-import { evolvePlacement } from './share-placement.evolve.js';
-import { evolveFromSnapshot } from './share-from-snapshot.evolve.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
-import { evolveReplica } from './share-replica.evolve.js';
-import type { ReplicationState } from './share-replica.state.js';
-import { isReplicaEvent } from './share-replica.events.js';
-import { evolveResize, withdrawFromResize } from './share-resize.evolve.js';
-import { evolveSnapshot } from './share-snapshot.evolve.js';
 import type { SnapshotState } from './share-snapshot.state.js';
-import type { ShareEvent } from './share.events.js';
 import type {
   DriverOperation,
   ExportLocation,
@@ -22,6 +12,14 @@ import type {
   ShareStatus,
 } from './share.types.js';
 import { TRANSITIONAL_STATUSES } from './share.types.js';
+
+/** What a share keeps about its replicas beyond the instances themselves. */
+export interface ReplicationState {
+  /** Quota holders of added replicas not yet released (one per replica beyond the first). */
+  readonly quotaHolders: readonly string[];
+  /** Replicas whose deletion was forced: a driver failure then removes them anyway. */
+  readonly forcedDeletions: readonly string[];
+}
 
 export interface ShareInstanceState {
   readonly id: string;
@@ -57,8 +55,8 @@ export interface ShareInstanceState {
 export const attemptedHostsOf = (instance: ShareInstanceState): readonly string[] =>
   instance.attemptedHosts ?? [];
 
-export interface ShareState {
-  readonly lifecycle: 'absent' | 'active' | 'deleted';
+/** The fields of a requested share: an active share has them, and a deleted one keeps them. */
+export interface ShareFields {
   readonly id: string;
   readonly projectId: string;
   readonly userId: string;
@@ -94,229 +92,68 @@ export interface ShareState {
   readonly expiredReservations?: readonly string[];
 }
 
-export const initialShareState = (): ShareState => ({
-  lifecycle: 'absent',
-  id: '',
-  projectId: '',
-  userId: '',
-  name: null,
-  description: null,
-  size: 0,
-  shareProto: '',
-  shareType: null,
-  capabilities: null,
-  requestedAvailabilityZone: null,
-  metadata: {},
-  isPublic: false,
-  snapshotId: null,
-  snapshotSource: null,
-  schedulerHints: null,
-  createdAt: '',
-  instances: [],
-  snapshots: [],
-  accessRules: [],
-  pendingResize: null,
-});
+/**
+ * No share was requested on the stream yet. A request whose quota reservation expired first
+ * leaves its fence here, so the request is refused when it comes.
+ */
+export interface AbsentShare {
+  readonly kind: 'absent';
+  readonly expiredReservations?: readonly string[];
+}
 
-const updateInstance = (
-  state: ShareState,
-  instanceId: string,
-  update: (instance: ShareInstanceState) => ShareInstanceState,
-): ShareState => ({
-  ...state,
-  instances: state.instances.map((i) => (i.id === instanceId ? update(i) : i)),
-});
+/** A requested share, until its last instance is gone. */
+export interface ActiveShare extends ShareFields {
+  readonly kind: 'active';
+}
 
 /**
- * States that read models stored before snapshots, access rules and resizing existed lack
- * those fields; they start empty, so an existing data directory keeps working.
+ * The share once its last instance is gone. It keeps what it held (with no instances), so a read
+ * model folding the stream compares before and after and removes only what went, as it did.
  */
-const withChildren = (state: ShareState): ShareState =>
-  (state as Partial<ShareState>).snapshots
-    ? state
-    : { ...state, snapshots: [], accessRules: [], pendingResize: null };
+export interface DeletedShare extends ShareFields {
+  readonly kind: 'deleted';
+}
 
-export const evolveShare = (stored: ShareState, event: ShareEvent): ShareState => {
-  const state = event.type === 'ShareRequested' ? stored : withChildren(stored);
-  if (isReplicaEvent(event)) return evolveReplica(state, event);
-  switch (event.type) {
-    case 'ShareRequested': {
-      const d = event.data;
-      return {
-        lifecycle: 'active',
-        id: d.shareId,
-        projectId: d.projectId,
-        userId: d.userId,
-        name: d.name,
-        description: d.description,
-        size: d.size,
-        shareProto: d.shareProto,
-        shareType: d.shareType,
-        capabilities: d.capabilities,
-        requestedAvailabilityZone: d.availabilityZone,
-        metadata: d.metadata,
-        isPublic: d.isPublic,
-        snapshotId: d.snapshotId,
-        snapshotSource: d.snapshotSource ?? null,
-        schedulerHints: d.schedulerHints,
-        createdAt: d.createdAt,
-        instances: [
-          {
-            id: d.instanceId,
-            status: 'creating',
-            host: '',
-            availabilityZone: d.availabilityZone,
-            replicaState: null,
-            progress: null,
-            exportLocations: [],
-            pendingOperation: null,
-            createdAt: d.createdAt,
-            updatedAt: d.createdAt,
-          },
-        ],
-        snapshots: [],
-        accessRules: [],
-        pendingResize: null,
-      };
-    }
-    case 'ShareScheduled':
-      return updateInstance(state, event.data.instanceId, (i) => ({
-        ...i,
-        host: event.data.host,
-        availabilityZone: event.data.availabilityZone,
-        updatedAt: event.data.scheduledAt,
-      }));
-    case 'ShareSchedulingFailed':
-      return updateInstance(state, event.data.instanceId, (i) => ({
-        ...i,
-        status: 'error',
-        updatedAt: event.data.failedAt,
-      }));
-    case 'ShareDriverOperationStarted': {
-      const d = event.data;
-      const claimed = updateInstance(state, d.instanceId, (i) => ({
-        ...i,
-        pendingOperation: {
-          operation: d.operation,
-          commandId: d.commandId,
-          ...(d.snapshotInstanceId !== undefined && {
-            snapshotId: d.snapshotId,
-            snapshotInstanceId: d.snapshotInstanceId,
-          }),
-        },
-        updatedAt: d.startedAt,
-      }));
-      return d.operation === 'update_access' ? evolveAccess(claimed, event) : claimed;
-    }
-    // An instance force-deleted while its creation ran stays `deleting`: its deletion goes on.
-    case 'ShareCreated':
-      return updateInstance(state, event.data.instanceId, (i) => ({
-        ...i,
-        status: i.status === 'deleting' ? 'deleting' : 'available',
-        progress: '100%',
-        replicaState: state.capabilities?.replicationType ? 'active' : null,
-        exportLocations: event.data.exportLocations,
-        pendingOperation: null,
-        updatedAt: event.data.createdAt,
-      }));
-    case 'ShareCreationFailed':
-      return updateInstance(state, event.data.instanceId, (i) => ({
-        ...i,
-        status: i.status === 'deleting' ? 'deleting' : 'error',
-        progress: null,
-        pendingOperation: null,
-        updatedAt: event.data.failedAt,
-      }));
-    case 'ShareUpdated':
-      return {
-        ...state,
-        name: event.data.name === undefined ? state.name : event.data.name,
-        description:
-          event.data.description === undefined ? state.description : event.data.description,
-        isPublic: event.data.isPublic ?? state.isPublic,
-      };
-    case 'ShareMetadataChanged': {
-      return { ...state, metadata: withChanges(state.metadata, event.data.set, event.data.unset) };
-    }
-    case 'ShareStatusReset': {
-      const previous = state.instances.find((i) => i.id === event.data.instanceId)?.status;
-      const reset = updateInstance(state, event.data.instanceId, (i) => ({
-        ...i,
-        status: event.data.status,
-        updatedAt: event.data.resetAt,
-      }));
-      return previous ? withdrawFromResize(reset, event.data.instanceId, previous) : reset;
-    }
-    case 'ShareDeletionRequested': {
-      const targets = new Set(event.data.instanceIds);
-      return {
-        ...state,
-        instances: state.instances.map((i) =>
-          targets.has(i.id) ? { ...i, status: 'deleting', updatedAt: event.data.requestedAt } : i,
-        ),
-      };
-    }
-    case 'ShareInstanceDeleted':
-      return {
-        ...state,
-        instances: state.instances.filter((i) => i.id !== event.data.instanceId),
-        accessRules: withdrawInstanceFromRules(
-          state.accessRules,
-          event.data.instanceId,
-          event.data.deletedAt,
-        ),
-      };
-    case 'ShareDeletionFailed':
-      return updateInstance(state, event.data.instanceId, (i) => ({
-        ...i,
-        status: 'error_deleting',
-        pendingOperation: null,
-        updatedAt: event.data.failedAt,
-      }));
-    case 'ShareDeleted':
-      return { ...state, lifecycle: 'deleted', instances: [] };
-    case 'ReservationExpired':
-      return {
-        ...state,
-        expiredReservations: [...(state.expiredReservations ?? []), event.data.reservationId],
-      };
-    case 'SnapshotRequested':
-    case 'SnapshotInstanceCreated':
-    case 'SnapshotInstanceCreationFailed':
-    case 'SnapshotUpdated':
-    case 'SnapshotMetadataChanged':
-    case 'SnapshotStatusReset':
-    case 'SnapshotDeletionRequested':
-    case 'SnapshotInstanceDeleted':
-    case 'SnapshotInstanceDeletionFailed':
-    case 'SnapshotDeleted':
-    case 'ReplicatedSnapshotCreated':
-    case 'ReplicatedSnapshotCreationFailed':
-    case 'ReplicatedSnapshotInstancesDeleted':
-    case 'ReplicatedSnapshotDeletionFailed':
-    case 'ReplicaSnapshotRefreshed':
-      return evolveSnapshot(state, event);
-    case 'ShareAccessAllowed':
-    case 'AccessRuleMetadataChanged':
-    case 'ShareAccessDenied':
-    case 'ShareAccessUpdated':
-    case 'ShareAccessUpdateFailed':
-      return evolveAccess(state, event);
-    case 'ShareResizeRequested':
-    case 'ShareExtendCapacityConfirmed':
-    case 'ShareExtendRefused':
-    case 'ShareInstanceResized':
-    case 'ShareInstanceResizeFailed':
-      return evolveResize(state, event);
-    case 'SharePlacementRejected':
-    case 'ReplicaPlacementRejected':
-      return evolvePlacement(state, event);
-    case 'ShareCreationDeferred':
-    case 'ShareCreationProgressed':
-      return evolveFromSnapshot(state, event);
-    default:
-      return assertNever(event);
-  }
+export type ShareState = AbsentShare | ActiveShare | DeletedShare;
+
+export const initialShareState = (): ShareState => ({ kind: 'absent' });
+
+/** How readers outside the decider narrow a loaded share to one that exists. */
+export const isActiveShare = (state: ShareState): state is ActiveShare => state.kind === 'active';
+
+export const activeShareOrUndefined = (state: ShareState): ActiveShare | undefined =>
+  isActiveShare(state) ? state : undefined;
+
+/** The share a command other than its request names: absent or deleted, it is not found. */
+export const activeShareOf = (state: ShareState): ActiveShare => {
+  if (state.kind === 'active') return state;
+  throw notFound(`Share ${state.kind === 'deleted' ? state.id : ''} could not be found.`);
+};
+
+/** For folds that compare a share before and after an event: an absent share has none. */
+export const instancesOf = (state: ShareState): readonly ShareInstanceState[] =>
+  state.kind === 'absent' ? [] : state.instances;
+
+export const snapshotsOf = (state: ShareState): readonly SnapshotState[] =>
+  state.kind === 'absent' ? [] : state.snapshots;
+
+export const accessRulesOf = (state: ShareState): readonly AccessRuleState[] =>
+  state.kind === 'absent' ? [] : state.accessRules;
+
+export const instanceOf = (state: ActiveShare, instanceId: string): ShareInstanceState => {
+  const instance = state.instances.find((i) => i.id === instanceId);
+  if (!instance) throw notFound(`Share instance ${instanceId} could not be found.`);
+  return instance;
+};
+
+/** The instance whose claim by `commandId` a node's outcome settles; none once it is settled. */
+export const instanceClaimedBy = (
+  state: ActiveShare,
+  instanceId: string,
+  commandId: string,
+): ShareInstanceState | undefined => {
+  const instance = instanceOf(state, instanceId);
+  return instance.pendingOperation?.commandId === commandId ? instance : undefined;
 };
 
 /** Manila's status priority for the instance a share shows (reference 1.1, "preferred instance"). */

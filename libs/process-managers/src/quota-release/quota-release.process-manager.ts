@@ -175,6 +175,7 @@ const resizeOutcome = async (
     after = evolveShare(after, recorded);
     if (recorded.type === 'ShareResizeRequested') resizeRequest = recorded;
   }
+  if (before.kind === 'absent' || after.kind === 'absent') return undefined;
   const resize = before.pendingResize;
   if (!resize || after.pendingResize || !resizeRequest) return undefined;
   const sizeChange = after.size - before.size;

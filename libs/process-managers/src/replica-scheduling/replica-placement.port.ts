@@ -1,10 +1,10 @@
-import type { ShareInstanceState, ShareState } from '#hawser/domain';
+import type { ShareInstanceState, ActiveShare } from '#hawser/domain';
 import type { AffinityConstraint } from '#hawser/scheduler';
 import type { PlacementDecision } from '../share-scheduling/placement.port.js';
 
 /** What to place: a new replica of a share, with the share as it is now. */
 export interface ReplicaPlacementRequest {
-  readonly share: ShareState;
+  readonly share: ActiveShare;
   readonly replica: ShareInstanceState;
   /** The share's scheduler hints as its metadata records them, resolved (`AffinityHints`). */
   readonly affinity?: AffinityConstraint;

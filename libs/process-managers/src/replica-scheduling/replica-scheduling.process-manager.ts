@@ -1,5 +1,5 @@
 import type { CommandHandler } from '#hawser/application';
-import { attemptedHostsOf, SHARE_STREAM_PREFIX, shareDecider } from '#hawser/domain';
+import { attemptedHostsOf, SHARE_STREAM_PREFIX, shareDecider, isActiveShare } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import { reactionContext } from '../runtime/reaction-context.js';
@@ -24,6 +24,7 @@ export const replicaSchedulingProcessManager = (
   /** `refusals`: how many pools had refused the replica when `event` was recorded. */
   const place = async (event: RecordedEvent, replicaId: string, refusals: number) => {
     const { state } = await commands.load(shareDecider, event.streamId);
+    if (!isActiveShare(state)) return;
     const replica = state.instances.find((i) => i.id === replicaId);
     // Deleted meanwhile, placed already, or handed back again since (a replay of this event).
     if (!replica || replica.host !== '' || replica.status !== 'creating') return;

@@ -5,6 +5,7 @@ import {
   shareStream,
   type SchedulerHints,
   type ShareState,
+  type ActiveShare,
 } from '#hawser/domain';
 import {
   checkAffinity,
@@ -51,7 +52,7 @@ export class AffinityHints {
    * them (a replica on an explicit host, a forced migration): no constraint at all.
    */
   async ofShare(
-    share: Pick<ShareState, 'metadata'>,
+    share: Pick<ActiveShare, 'metadata'>,
     options: { readonly override?: boolean } = {},
   ): Promise<AffinityConstraint> {
     if (options.override) return NO_AFFINITY;
@@ -63,7 +64,7 @@ export class AffinityHints {
    * `host_passes_filters` for the two affinity filters); `override` is the admin's forced move.
    */
   async allowsHost(
-    share: Pick<ShareState, 'metadata'>,
+    share: Pick<ActiveShare, 'metadata'>,
     host: string,
     options: { readonly override?: boolean } = {},
   ): Promise<AffinityVerdict> {
@@ -74,7 +75,7 @@ export class AffinityHints {
     const shares: ReferencedShare[] = [];
     for (const shareId of ids) {
       const state = UUID.test(shareId) ? await this.loadShare(shareId) : undefined;
-      const instanceHosts = state?.lifecycle === 'active' ? state.instances.map((i) => i.host) : [];
+      const instanceHosts = state?.kind === 'active' ? state.instances.map((i) => i.host) : [];
       shares.push({ shareId, instanceHosts });
     }
     return shares;

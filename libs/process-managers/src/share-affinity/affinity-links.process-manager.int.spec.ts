@@ -5,6 +5,7 @@ import {
   shareStream,
   type SchedulerHints,
   type ShareCommand,
+  activeShareOf,
 } from '#hawser/domain';
 import type { RecordedEvent, SqliteEventStore } from '#hawser/eventstore';
 import { openSqliteLog, shareRequest, type SqliteLog } from '../test-support/sqlite-log.js';
@@ -64,7 +65,7 @@ describe('affinity links process manager and hint resolution (real SQLite log)',
     return recorded.find((e) => e.type === 'ShareDeleted') as RecordedEvent;
   };
   const metadataOf = async (shareId: string) =>
-    (await commands.load(shareDecider, shareStream(shareId))).state.metadata;
+    activeShareOf((await commands.load(shareDecider, shareStream(shareId))).state).metadata;
   const changesOf = async (shareId: string) =>
     (await events.readStream(shareStream(shareId))).filter(
       (e) => e.type === 'ShareMetadataChanged',

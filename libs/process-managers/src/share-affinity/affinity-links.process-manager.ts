@@ -64,6 +64,7 @@ export const affinityLinksProcessManager = (
       return;
     }
     const { state } = await commands.load(shareDecider, event.streamId);
+    if (state.kind === 'absent') return;
     for (const hint of AFFINITY_HINTS) {
       // Its own hints too, in case an admin edited the key away.
       const listed = linkedShareIds(state.metadata[AFFINITY_KEYS[hint]]);

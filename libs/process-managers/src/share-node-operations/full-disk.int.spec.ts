@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CommandHandler } from '#hawser/application';
-import { capabilitiesOf, shareDecider, shareStream, type ShareCommand } from '#hawser/domain';
+import {
+  capabilitiesOf,
+  shareDecider,
+  shareStream,
+  type ShareCommand,
+  activeShareOf,
+} from '#hawser/domain';
 import { OperationJournal, SimulatedShareDriver, type ShareDriver } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
 import { SqliteDocumentStore } from '#hawser/read-models';
@@ -82,7 +88,7 @@ describe(`share node operations on a full disk${skip}`, () => {
       commandId: `cmd-${(counter += 1)}`,
     });
   const instance = async () =>
-    (await commands.load(shareDecider, shareStream('s1'))).state.instances[0];
+    activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state).instances[0];
   const journal = () => path.join(dir, 'journal.jsonl');
   const startNode = async (operation: 'createShare' | 'createSnapshot') => {
     const drivers = new Map([['sim@a', fillingAfter(driver, operation, small)]]);
@@ -204,7 +210,7 @@ describe(`share node operations on a full disk${skip}`, () => {
         now: now(),
       });
       const snapshot = async () =>
-        (await commands.load(shareDecider, shareStream('s1'))).state.snapshots[0];
+        activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state).snapshots[0];
 
       await eventually(
         () => node.listParked(),

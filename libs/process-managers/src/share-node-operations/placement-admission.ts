@@ -6,6 +6,7 @@ import {
   type PlacementCommand,
   type ReplicaScheduled,
   type ShareScheduled,
+  isActiveShare,
 } from '#hawser/domain';
 import type { BackendStatsReport, PoolCapabilities } from '#hawser/drivers';
 import { useThinLogic } from '#hawser/scheduler';
@@ -90,6 +91,7 @@ export class PlacementAdmission {
     rejection: (message: string, now: string) => PlacementCommand,
   ): Promise<boolean> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    if (!isActiveShare(state)) return false;
     const instance = state.instances.find((i) => i.id === placement.instanceId);
     if (instance?.host !== placement.host) return false;
     const standing = instance.status === 'creating' && !instance.pendingOperation;

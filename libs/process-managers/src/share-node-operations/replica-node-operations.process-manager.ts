@@ -1,4 +1,4 @@
-import { derivedId, SHARE_STREAM_PREFIX, type ShareEvent } from '#hawser/domain';
+import { derivedId, SHARE_STREAM_PREFIX, type ShareEvent, isActiveShare } from '#hawser/domain';
 import type { Decoded, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import type { PlacementAdmission } from './placement-admission.js';
@@ -56,6 +56,7 @@ export const replicaNodeOperationsProcessManager = (
       }
       case 'ReplicaCreated': {
         const { state } = await operations.load(shareId);
+        if (!isActiveShare(state)) return;
         const replica = state.instances.find((i) => i.id === replicaId);
         if (replica) {
           const id = derivedId(event.id, 'replica-snapshots');
@@ -71,6 +72,7 @@ export const replicaNodeOperationsProcessManager = (
         return;
       case 'ReplicaResyncRequested': {
         const { state } = await operations.load(shareId);
+        if (!isActiveShare(state)) return;
         const replica = state.instances.find((i) => i.id === replicaId);
         if (replica && operations.driverFor(replica.host)) {
           await operations.replicas.refresh(state, replica, derivedId(event.id, 'resync'));

@@ -8,7 +8,7 @@ import {
   shareStream,
   type ShareCommand,
   type ShareInstanceState,
-  type ShareState,
+  type ActiveShare,
   type SnapshotInstanceOutcome,
   type SnapshotInstanceState,
   type SnapshotState,
@@ -21,10 +21,10 @@ import type {
 } from '#hawser/drivers';
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
 
-type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
+type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /** Every placed replica of the share, as Manila's replica_list. */
-export const placedReplicaRefs = (state: ShareState, refOf: RefOf): ShareInstanceRef[] =>
+export const placedReplicaRefs = (state: ActiveShare, refOf: RefOf): ShareInstanceRef[] =>
   replicasOf(state)
     .filter((i) => i.host !== '')
     .map((i) => refOf(state, i));
@@ -62,7 +62,7 @@ export class ReplicatedSnapshotCalls {
   async call(
     driver: ShareDriver,
     operation: 'create_replicated_snapshot' | 'delete_replicated_snapshot',
-    state: ShareState,
+    state: ActiveShare,
     snapshotId: string,
     commandId: string,
   ): Promise<ShareCommand> {
@@ -130,7 +130,7 @@ export class ReplicatedSnapshotCalls {
    * claimed: the driver makes the call repeatable, and the decider ignores an instance that
    * left its transition meanwhile.
    */
-  async refresh(state: ShareState, replica: ShareInstanceState, commandId: string): Promise<void> {
+  async refresh(state: ActiveShare, replica: ShareInstanceState, commandId: string): Promise<void> {
     const driver = this.driverFor(replica.host);
     if (!driver || replica.status === 'creating' || replica.status === 'deleting') return;
     const replicaList = placedReplicaRefs(state, this.refOf);
@@ -177,7 +177,7 @@ export class ReplicatedSnapshotCalls {
 
   /** The snapshot's instances on placed replicas that `include` accepts, as the driver sees them. */
   private instanceRefs(
-    state: ShareState,
+    state: ActiveShare,
     snapshot: SnapshotState,
     include: (replica: ShareInstanceState) => boolean,
   ): SnapshotInstanceRef[] {
@@ -190,7 +190,7 @@ export class ReplicatedSnapshotCalls {
   }
 
   private refOfInstance(
-    state: ShareState,
+    state: ActiveShare,
     snapshot: SnapshotState,
     instance: SnapshotInstanceState,
   ): SnapshotInstanceRef {

@@ -11,7 +11,8 @@ import {
   snapshotInstanceIdOf,
   type ShareCommand,
   type ShareDriverOperationStarted,
-  type ShareState,
+  type ActiveShare,
+  activeShareOf,
 } from '#hawser/domain';
 import { OperationJournal, SimulatedShareDriver } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
@@ -52,8 +53,8 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
     commands.handle(shareDecider, shareStream('s1'), command, {
       commandId: `cmd-${(counter += 1)}`,
     });
-  const state = async (): Promise<ShareState> =>
-    (await commands.load(shareDecider, shareStream('s1'))).state;
+  const state = async (): Promise<ActiveShare> =>
+    activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state);
   /** Hands the share's new events to both nodes' process managers, as their runners would. */
   const react = async (): Promise<void> => {
     for (;;) {
@@ -239,7 +240,7 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
     await react();
     await run({ type: 'DeleteShare', force: false, now: now() });
     await react();
-    expect((await state()).lifecycle).toBe('deleted');
+    expect((await commands.load(shareDecider, shareStream('s1'))).state.kind).toBe('deleted');
   });
 
   it('takes the snapshot once when its request is handled twice, and settles a claim a crash left open by running the call again', async () => {

@@ -7,7 +7,10 @@ import {
   type DriverOperation,
   type ShareCommand,
   type ShareInstanceState,
-  type ShareState,
+  type ActiveShare,
+  activeShareOrUndefined,
+  instancesOf,
+  isActiveShare,
 } from '#hawser/domain';
 import {
   type ExportLocation as DriverExportLocation,
@@ -99,7 +102,9 @@ export class ShareDriverOperations {
   /** create_share, or create_share_from_snapshot for a share that names a snapshot source. */
   async create(shareId: string, instanceId: string, commandId: string, causationId: string) {
     const { state } = await this.load(shareId);
-    const operation = state.snapshotSource ? 'create_share_from_snapshot' : 'create_share';
+    const operation = activeShareOrUndefined(state)?.snapshotSource
+      ? 'create_share_from_snapshot'
+      : 'create_share';
     const claimed = await this.claim(shareId, instanceId, operation, commandId, causationId);
     if (claimed) await this.runCreate(claimed.state, claimed.instance, commandId, causationId);
   }
@@ -129,7 +134,7 @@ export class ShareDriverOperations {
   ) {
     // A replica still being built is given its snapshots once it is (the replica refresh).
     const { state } = await this.load(shareId);
-    const instance = state.instances.find((i) => i.id === shareInstanceId);
+    const instance = instancesOf(state).find((i) => i.id === shareInstanceId);
     if (instance?.replicaState && instance.status === 'creating') return;
     const claimed = await this.claim(
       shareId,
@@ -222,6 +227,7 @@ export class ShareDriverOperations {
   /** Settles an operation claimed before a crash, asking the driver what it has. */
   async recover(shareId: string, instanceId: string): Promise<void> {
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    if (!isActiveShare(state)) return;
     const instance = state.instances.find((i) => i.id === instanceId);
     const pending = instance?.pendingOperation;
     const driver = instance && this.driverFor(instance.host);
@@ -267,10 +273,11 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
     snapshot?: SnapshotTarget,
-  ): Promise<{ state: ShareState; instance: ShareInstanceState } | undefined> {
+  ): Promise<{ state: ActiveShare; instance: ShareInstanceState } | undefined> {
     // Handled again after the driver acted but its outcome could not be appended: record it.
     if (await this.outcomes.recordUnrecorded(commandId)) return undefined;
     const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    if (!isActiveShare(state)) return undefined;
     const instance = state.instances.find((i) => i.id === instanceId);
     if (!instance || !this.driverFor(instance.host)) return undefined;
     const result = await this.commands.handle(
@@ -289,12 +296,13 @@ export class ShareDriverOperations {
       { retryOnConflict: 5 },
     );
     if (result.events.length === 0) return undefined;
-    const claimed = result.state.instances.find((i) => i.id === instanceId);
-    return claimed && { state: result.state, instance: claimed };
+    const after = activeShareOrUndefined(result.state);
+    const claimed = after?.instances.find((i) => i.id === instanceId);
+    return after && claimed && { state: after, instance: claimed };
   }
 
   private async runCreate(
-    state: ShareState,
+    state: ActiveShare,
     instance: ShareInstanceState,
     commandId: string,
     causationId: string,
@@ -305,7 +313,7 @@ export class ShareDriverOperations {
 
   /** Calls the driver to create the instance; the command that records what it answered. */
   private async createOutcome(
-    state: ShareState,
+    state: ActiveShare,
     instance: ShareInstanceState,
     commandId: string,
   ): Promise<ShareCommand> {
@@ -352,7 +360,7 @@ export class ShareDriverOperations {
   }
 
   private async runDelete(
-    state: ShareState,
+    state: ActiveShare,
     instance: ShareInstanceState,
     commandId: string,
     causationId: string,
@@ -388,7 +396,7 @@ export class ShareDriverOperations {
     return { type, instanceId: instance.id, commandId, message, now: this.clock() };
   }
 
-  refOf(state: ShareState, instance: ShareInstanceState): ShareInstanceRef {
+  refOf(state: ActiveShare, instance: ShareInstanceState): ShareInstanceRef {
     return {
       shareId: state.id,
       instanceId: instance.id,

@@ -5,8 +5,9 @@ import {
   shareStream,
   type ExportLocation,
   type ShareInstanceState,
-  type ShareState,
+  type ActiveShare,
   type SnapshotSource,
+  isActiveShare,
 } from '#hawser/domain';
 import {
   DriverError,
@@ -17,7 +18,7 @@ import {
   type ShareStatusResult,
 } from '#hawser/drivers';
 
-type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
+type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /** Export locations as the share's stream records them: ids derived from the command. */
 export const exportLocationsOf = (
@@ -71,6 +72,7 @@ export class CreatingFromSnapshotPoller {
 
   async poll(shareId: string, instanceId: string): Promise<void> {
     const { state, revision } = await this.commands.load(shareDecider, shareStream(shareId));
+    if (!isActiveShare(state)) return;
     const instance = state.instances.find((i) => i.id === instanceId);
     const driver = instance && this.driverFor(instance.host);
     if (!instance || instance.status !== 'creating_from_snapshot' || !driver) return;

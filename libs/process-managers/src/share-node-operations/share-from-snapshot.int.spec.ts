@@ -7,8 +7,9 @@ import {
   shareDecider,
   shareStream,
   type ShareCommand,
-  type ShareState,
+  type ActiveShare,
   type SnapshotSource,
+  activeShareOf,
 } from '#hawser/domain';
 import { SimulatedShareDriver } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
@@ -44,8 +45,8 @@ describe('share node: creating shares from a snapshot', () => {
     commands.handle(shareDecider, shareStream(shareId), command, {
       commandId: `cmd-${(counter += 1)}`,
     });
-  const stateOf = async (shareId: string): Promise<ShareState> =>
-    (await commands.load(shareDecider, shareStream(shareId))).state;
+  const stateOf = async (shareId: string): Promise<ActiveShare> =>
+    activeShareOf((await commands.load(shareDecider, shareStream(shareId))).state);
   const typesOf = async (shareId: string) =>
     (await events.readStream(shareStream(shareId))).map((e) => e.type);
   /** Hands every event of a share to the node's process manager. */
@@ -224,7 +225,7 @@ describe('share node: creating shares from a snapshot', () => {
       now: now(),
     });
     const state = await stateOf('c5');
-    const share = operations.refOf(state, state.instances[0] as ShareState['instances'][number]);
+    const share = operations.refOf(state, state.instances[0] as ActiveShare['instances'][number]);
     await driver.createShareFromSnapshot(createFromSnapshotRequest('crashed-2', share, source));
     await operations.recover('c5', 'c5-i');
     expect((await stateOf('c5')).instances[0]).toMatchObject({

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import {
   type ShareCommand,
   type ShareInstanceState,
-  type ShareState,
+  type ActiveShare,
   type SnapshotState,
 } from '#hawser/domain';
 import {
@@ -17,7 +17,7 @@ import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import type { ShareReplicaCalls } from './share-replica-calls.js';
 
-type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
+type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /**
  * The driver calls of a claimed operation on a living share (snapshots, access, resize,
@@ -39,7 +39,7 @@ export class ShareMaintenanceCalls {
 
   /** Runs the operation claimed on `instance` by `commandId` and records its outcome. */
   async run(
-    state: ShareState,
+    state: ActiveShare,
     instance: ShareInstanceState,
     commandId: string,
     causationId: string,
@@ -53,7 +53,7 @@ export class ShareMaintenanceCalls {
 
   private async call(
     driver: ShareDriver,
-    state: ShareState,
+    state: ActiveShare,
     instance: ShareInstanceState,
     commandId: string,
   ): Promise<ShareCommand> {
@@ -181,7 +181,7 @@ export class ShareMaintenanceCalls {
   }
 
   private snapshotRef(
-    state: ShareState,
+    state: ActiveShare,
     instance: ShareInstanceState,
     target: { snapshotId: string; snapshotInstanceId: string },
   ): SnapshotInstanceRef {
@@ -200,8 +200,8 @@ export class ShareMaintenanceCalls {
   }
 
   /** Manila's update_access arguments for one instance (reference 2.5 step 3). */
-  private accessChanges(state: ShareState, instance: ShareInstanceState) {
-    const toDriver = (rule: ShareState['accessRules'][number]): AccessRule => ({
+  private accessChanges(state: ActiveShare, instance: ShareInstanceState) {
+    const toDriver = (rule: ActiveShare['accessRules'][number]): AccessRule => ({
       accessId: rule.id,
       accessType: rule.accessType,
       accessTo: rule.accessTo,

@@ -8,6 +8,7 @@ import {
   shareStream,
   snapshotAggregateStatus,
   type ShareCommand,
+  activeShareOf,
 } from '#hawser/domain';
 import { SimulatedShareDriver } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
@@ -37,7 +38,8 @@ describe('share node operations on a living share', () => {
     commands.handle(shareDecider, shareStream('s1'), command, {
       commandId: `cmd-${(counter += 1)}`,
     });
-  const state = async () => (await commands.load(shareDecider, shareStream('s1'))).state;
+  const state = async () =>
+    activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state);
   /** Hands every event of the share from `revision` on to the node's process manager. */
   const react = async (fromRevision: number) => {
     const pm = shareNodeOperationsProcessManager('n1', operations, admission);

@@ -1,4 +1,4 @@
-import { derivedId, SHARE_STREAM_PREFIX } from '#hawser/domain';
+import { derivedId, SHARE_STREAM_PREFIX, snapshotsOf } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import type { PlacementAdmission } from './placement-admission.js';
@@ -81,7 +81,7 @@ export const shareNodeOperationsProcessManager = (
       case 'SnapshotDeletionRequested': {
         const data = event.data;
         const { state } = await operations.load(shareId);
-        const snapshot = state.snapshots.find((s) => s.id === data.snapshotId);
+        const snapshot = snapshotsOf(state).find((s) => s.id === data.snapshotId);
         if (data.activeInstanceId !== undefined) {
           await runOnActiveReplica(operations, shareId, event.id, 'delete_replicated_snapshot', {
             snapshotId: data.snapshotId,

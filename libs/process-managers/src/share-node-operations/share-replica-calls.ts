@@ -8,7 +8,7 @@ import {
   type ExportLocation,
   type ShareCommand,
   type ShareInstanceState,
-  type ShareState,
+  type ActiveShare,
 } from '#hawser/domain';
 import {
   type AccessRule,
@@ -21,7 +21,7 @@ import {
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
 import { placedReplicaRefs } from './replicated-snapshot-calls.js';
 
-type RefOf = (state: ShareState, instance: ShareInstanceState) => ShareInstanceRef;
+type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /**
  * The driver calls of replication (reference 5): create, delete and promote a replica once
@@ -43,7 +43,7 @@ export class ShareReplicaCalls {
    * update_replica_state) and records a changed replica_state. Nothing is claimed: the call
    * only reads and re-syncs, and the decider ignores a replica that is busy meanwhile.
    */
-  async refresh(state: ShareState, replica: ShareInstanceState, commandId: string) {
+  async refresh(state: ActiveShare, replica: ShareInstanceState, commandId: string) {
     const driver = this.driverFor(replica.host);
     const active = state.instances.find((i) => i.replicaState === 'active');
     if (!driver || replica.replicaState === 'active' || replica.pendingOperation) return;
@@ -76,7 +76,7 @@ export class ShareReplicaCalls {
   async call(
     driver: ShareDriver,
     operation: 'create_replica' | 'delete_replica' | 'promote_replica',
-    state: ShareState,
+    state: ActiveShare,
     replica: ShareInstanceState,
     commandId: string,
   ): Promise<ShareCommand> {
@@ -159,12 +159,12 @@ export class ShareReplicaCalls {
     }
   }
 
-  private replicaList(state: ShareState): ShareInstanceRef[] {
+  private replicaList(state: ActiveShare): ShareInstanceRef[] {
     return placedReplicaRefs(state, this.refOf);
   }
 
   /** The share's rules as they stand on the replica (queued ones included: they are due). */
-  private rulesOn(state: ShareState, replica: ShareInstanceState): AccessRule[] {
+  private rulesOn(state: ActiveShare, replica: ShareInstanceState): AccessRule[] {
     return state.accessRules
       .filter((r) =>
         ['queued_to_apply', 'applying', 'active'].includes(r.instances[replica.id] ?? ''),
@@ -178,7 +178,7 @@ export class ShareReplicaCalls {
   }
 
   private snapshotRef(
-    state: ShareState,
+    state: ActiveShare,
     snapshotId: string,
     instanceId: string,
   ): SnapshotInstanceRef | undefined {
@@ -196,7 +196,7 @@ export class ShareReplicaCalls {
 
   /** Manila's replica_snapshots: available snapshots, their active and replica instances. */
   private snapshotPairs(
-    state: ShareState,
+    state: ActiveShare,
     active: ShareInstanceState,
     replica: ShareInstanceState,
   ): ReplicaSnapshotPair[] {
@@ -211,7 +211,7 @@ export class ShareReplicaCalls {
     });
   }
 
-  private snapshotsOn(state: ShareState, replica: ShareInstanceState): SnapshotInstanceRef[] {
+  private snapshotsOn(state: ActiveShare, replica: ShareInstanceState): SnapshotInstanceRef[] {
     return state.snapshots.flatMap((s) => {
       const ref = this.snapshotRef(state, s.id, replica.id);
       return ref ? [ref] : [];

@@ -6,6 +6,7 @@ import {
   SHARE_STREAM_PREFIX,
   shareDecider,
   type ShareCommand,
+  isActiveShare,
 } from '#hawser/domain';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '../runtime/process-manager.js';
@@ -47,6 +48,7 @@ export const shareSchedulingProcessManager = (
 
   const checkExtend = async (event: RecordedEvent) => {
     const { state } = await commands.load(shareDecider, event.streamId);
+    if (!isActiveShare(state)) return;
     const pending = state.pendingResize;
     const instance = preferredInstance(state.instances);
     if (!pending?.awaitsCapacityCheck || !instance || !state.shareType) return;

@@ -1,4 +1,4 @@
-import { accessRuleStateOf, type AccessRuleState, type ShareState } from '#hawser/domain';
+import { accessRuleStateOf, type AccessRuleState, type ShareFields } from '#hawser/domain';
 
 export const ACCESS_RULES = 'access_rules';
 
@@ -23,7 +23,7 @@ export interface AccessRuleDocument {
 }
 
 export const toAccessRuleDocument = (
-  share: ShareState,
+  share: ShareFields,
   rule: AccessRuleState,
   revision: number,
 ): AccessRuleDocument => ({

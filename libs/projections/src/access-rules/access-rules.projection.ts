@@ -1,4 +1,4 @@
-import { SHARE_STREAM_PREFIX } from '#hawser/domain';
+import { SHARE_STREAM_PREFIX, accessRulesOf } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
 import { foldShareEvent } from '../snapshots/share-state-fold.js';
@@ -20,11 +20,12 @@ export const accessRulesProjection: Projection = {
     const folded = await foldShareEvent(event, ctx, ACCESS_RULE_SHARE_STATES);
     if (!folded) return;
     const { before, after } = folded;
-    const current = new Set(after.accessRules.map((r) => r.id));
-    for (const rule of before.accessRules) {
+    const current = new Set(accessRulesOf(after).map((r) => r.id));
+    for (const rule of accessRulesOf(before)) {
       if (!current.has(rule.id)) ctx.delete(ACCESS_RULES, rule.id);
     }
-    const previous = new Map(before.accessRules.map((r) => [r.id, r]));
+    if (after.kind === 'absent') return;
+    const previous = new Map(accessRulesOf(before).map((r) => [r.id, r]));
     for (const rule of after.accessRules) {
       // Evolve keeps unchanged rules by reference: only changed ones are written.
       if (previous.get(rule.id) !== rule) {

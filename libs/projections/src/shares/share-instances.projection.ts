@@ -3,6 +3,7 @@ import {
   initialShareState,
   SHARE_STREAM_PREFIX,
   type ShareState,
+  instancesOf,
 } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
@@ -39,11 +40,11 @@ export const shareInstancesProjection: Projection = {
     if (previous && previous.revision >= event.revision) return;
     const before = previous?.state ?? initialShareState();
     const state = evolveShare(before, event);
-    const current = new Set(state.instances.map((i) => i.id));
-    for (const instance of before.instances) {
+    const current = new Set(instancesOf(state).map((i) => i.id));
+    for (const instance of instancesOf(before)) {
       if (!current.has(instance.id)) ctx.delete(SHARE_INSTANCES, instance.id);
     }
-    if (state.lifecycle === 'deleted') {
+    if (state.kind !== 'active') {
       ctx.delete(SHARE_INSTANCE_STATES, shareId);
       return;
     }

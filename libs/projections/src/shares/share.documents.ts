@@ -5,7 +5,7 @@ import {
   shareAccessRulesStatus,
   type ExportLocation,
   type ShareInstanceState,
-  type ShareState,
+  type ActiveShare,
 } from '#hawser/domain';
 
 export const SHARES = 'shares';
@@ -44,7 +44,7 @@ export interface ShareRecord {
   share_network_id: null;
   created_at: string;
   updated_at: string;
-  state: ShareState;
+  state: ActiveShare;
 }
 
 /** One share as the API shows it: Manila's column names, derived from a record's state. */
@@ -102,7 +102,7 @@ const exportLocationDocuments = (
   }));
 
 export const toShareInstanceDocument = (
-  share: ShareState,
+  share: ActiveShare,
   instance: ShareInstanceState,
   revision: number,
 ): ShareInstanceDocument => ({
@@ -139,13 +139,13 @@ const shareExportLocations = (instances: readonly ShareInstanceState[]) => {
     .flatMap((i) => exportLocationDocuments(i.id, i.exportLocations));
 };
 
-const latestUpdate = (state: ShareState): string =>
+const latestUpdate = (state: ActiveShare): string =>
   state.instances.reduce(
     (latest, i) => (i.updatedAt > latest ? i.updatedAt : latest),
     state.createdAt,
   );
 
-export const toShareRecord = (state: ShareState, revision: number): ShareRecord => {
+export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord => {
   const preferred = preferredInstance(state.instances);
   return {
     id: state.id,
@@ -174,7 +174,7 @@ export const toShareRecord = (state: ShareState, revision: number): ShareRecord 
 export const shareDocumentOf = (record: ShareRecord): ShareDocument =>
   toShareDocument(record.state, record.revision);
 
-export const toShareDocument = (state: ShareState, revision: number): ShareDocument => {
+export const toShareDocument = (state: ActiveShare, revision: number): ShareDocument => {
   const preferred = preferredInstance(state.instances);
   const caps = state.capabilities;
   return {

@@ -1,4 +1,4 @@
-import { evolveShare, initialShareState, SHARE_STREAM_PREFIX } from '#hawser/domain';
+import { evolveShare, initialShareState, SHARE_STREAM_PREFIX, isActiveShare } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
 import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
@@ -21,8 +21,8 @@ export const sharesProjection: Projection = {
     if (previous && previous.revision >= event.revision) return;
     const before = previous?.state ?? initialShareState();
     const state = evolveShare(before, event);
-    if (state.lifecycle === 'deleted') ctx.delete(SHARES, shareId);
+    if (state.kind === 'deleted') ctx.delete(SHARES, shareId);
     // A stream that holds only a refused request's fence (ReservationExpired) is no share.
-    else if (state.lifecycle === 'active') ctx.put(SHARES, toShareRecord(state, event.revision));
+    else if (isActiveShare(state)) ctx.put(SHARES, toShareRecord(state, event.revision));
   },
 };

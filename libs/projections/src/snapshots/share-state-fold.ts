@@ -28,7 +28,7 @@ export const foldShareEvent = async (
   if (previous && previous.revision >= event.revision) return undefined;
   const before = previous?.state ?? initialShareState();
   const after = evolveShare(before, shareEvents.decode(event));
-  if (after.lifecycle === 'deleted') ctx.delete(collection, shareId);
+  if (after.kind === 'deleted') ctx.delete(collection, shareId);
   else ctx.put(collection, { id: shareId, revision: event.revision, state: after });
   return { before, after };
 };

@@ -1,7 +1,7 @@
 import {
   preferredSnapshotInstance,
   snapshotAggregateStatus,
-  type ShareState,
+  type ShareFields,
   type SnapshotState,
 } from '#hawser/domain';
 
@@ -44,7 +44,7 @@ export interface SnapshotDocument {
 }
 
 export const toSnapshotDocument = (
-  share: ShareState,
+  share: ShareFields,
   snapshot: SnapshotState,
   revision: number,
 ): SnapshotDocument => {

@@ -1,4 +1,4 @@
-import { SHARE_STREAM_PREFIX } from '#hawser/domain';
+import { SHARE_STREAM_PREFIX, snapshotsOf } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { Projection, ProjectionContext } from '#hawser/read-models';
 import { foldShareEvent } from './share-state-fold.js';
@@ -20,11 +20,12 @@ export const snapshotsProjection: Projection = {
     const folded = await foldShareEvent(event, ctx, SNAPSHOT_SHARE_STATES);
     if (!folded) return;
     const { before, after } = folded;
-    const current = new Set(after.snapshots.map((s) => s.id));
-    for (const snapshot of before.snapshots) {
+    const current = new Set(snapshotsOf(after).map((s) => s.id));
+    for (const snapshot of snapshotsOf(before)) {
       if (!current.has(snapshot.id)) ctx.delete(SNAPSHOTS, snapshot.id);
     }
-    if (before.snapshots.length === 0 && after.snapshots.length === 0) return;
+    if (after.kind === 'absent') return;
+    if (snapshotsOf(before).length === 0 && after.snapshots.length === 0) return;
     for (const snapshot of after.snapshots) {
       ctx.put(SNAPSHOTS, toSnapshotDocument(after, snapshot, event.revision));
     }

@@ -1,3 +1,6 @@
+import { fold } from '../../shared/decider.js';
+import { shareDecider } from '../share.decide.js';
+import { isActiveShare, type ActiveShare } from '../share.state.js';
 import { capabilitiesOf } from '../../share-type/extra-specs.js';
 import type { ShareEvent } from '../share.events.js';
 import type { DriverOperation } from '../share.types.js';
@@ -68,3 +71,10 @@ export const availableShare = (extraSpecs: Record<string, string> = {}): ShareEv
   claimed('create_share', 'c-create'),
   created,
 ];
+
+/** The share a history leaves, which the spec expects to exist. */
+export const activeShareAfter = (events: readonly ShareEvent[]): ActiveShare => {
+  const state = fold(shareDecider, events);
+  if (!isActiveShare(state)) throw new Error(`the history leaves the share ${state.kind}`);
+  return state;
+};
