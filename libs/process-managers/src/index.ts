@@ -6,6 +6,5 @@ export * from './runtime/derived-id.js';
 // The process managers themselves.
 export * from './workflows.js';
 export * from './quota-release/quota-release.process-manager.js';
-export * from './share-node-operations/placement-admission.js';
 export * from './reservation-expiry/pending-reservations.process-manager.js';
 export * from './reservation-expiry/reservation-expiry.js';

@@ -16,15 +16,17 @@ import {
 } from '#hawser/drivers';
 import { SqliteEventStore, type RecordedEvent } from '#hawser/eventstore';
 import {
-  PlacementAdmission,
-  replicaNodeOperationsProcessManager,
   replicaSchedulingProcessManager,
-  ShareDriverOperations,
-  shareNodeOperationsProcessManager,
   shareSchedulingProcessManager,
   type ProcessManager,
 } from '#hawser/process-managers';
 import { FilterScheduler, PoolStateRegistry } from '#hawser/scheduler';
+import {
+  PlacementAdmission,
+  replicaNodeOperationsProcessManager,
+  ShareDriverOperations,
+  shareNodeOperationsProcessManager,
+} from '#hawser/share-node';
 import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from '../filter-scheduler.placement.js';
 
 /** One scheduler process: its own registry, fed by the reports it was given and the log. */
