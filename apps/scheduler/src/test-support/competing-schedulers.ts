@@ -132,7 +132,7 @@ export class CompetingSchedulers {
       );
       return {
         workflows: [
-          shareSchedulingProcessManager(this.commands, placement, this.events),
+          shareSchedulingProcessManager(this.commands, placement),
           replicaSchedulingProcessManager(this.commands, placement),
         ],
         unheard: [],
