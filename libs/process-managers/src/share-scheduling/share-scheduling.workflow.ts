@@ -18,17 +18,11 @@ import type {
   PlacementDecision,
   PlacementRequest,
 } from './placement.port.js';
+import { poolDebit, type ConsumePoolCapacity } from './pool-debit.js';
 
 /** What the scheduling workflow asks of the scheduler. */
 export type ShareSchedulingOutput =
-  /** Debit a pool, once per `key`, unless it reported after `placedAt` (ms). */
-  | {
-      readonly type: 'ConsumePoolCapacity';
-      readonly host: string;
-      readonly key: string;
-      readonly sizeGiB: number;
-      readonly placedAt: number;
-    }
+  | ConsumePoolCapacity
   /** Place the instance, avoiding `attemptedHosts`, honouring `hints` once resolved. */
   | {
       readonly type: 'PlaceShareInstance';
@@ -92,12 +86,12 @@ export const shareSchedulingWorkflow: Workflow<
     switch (event.type) {
       case 'ShareScheduled': {
         const { host, instanceId, size, scheduledAt } = event.data;
-        return [consume(host, instanceId, size, scheduledAt)];
+        return [poolDebit(host, instanceId, size, scheduledAt)];
       }
       case 'ShareExtendCapacityConfirmed': {
         const { host, sizeDeltaGiB, confirmedAt } = event.data;
         // Once per confirmation, keyed apart from the instance's own placement.
-        return [consume(host, derivedId(event.id, 'extend'), sizeDeltaGiB, confirmedAt)];
+        return [poolDebit(host, derivedId(event.id, 'extend'), sizeDeltaGiB, confirmedAt)];
       }
       case 'ShareRequested':
         return placement(event.data, []);
@@ -111,19 +105,6 @@ export const shareSchedulingWorkflow: Workflow<
     }
   },
 };
-
-const consume = (
-  host: string,
-  key: string,
-  sizeGiB: number,
-  at: string,
-): ShareSchedulingOutput => ({
-  type: 'ConsumePoolCapacity',
-  host,
-  key,
-  sizeGiB,
-  placedAt: Date.parse(at),
-});
 
 const placement = (
   request: PlacementRequest,
