@@ -1,4 +1,6 @@
 export * from './runtime/process-manager.js';
+export * from './runtime/workflow.js';
+export * from './runtime/workflow-process-manager.js';
 export * from './runtime/process-manager-runner.js';
 export * from './runtime/retry-policy.js';
 export * from './runtime/parked-event.js';

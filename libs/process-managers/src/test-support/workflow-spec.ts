@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { shareStream, type ShareEvent } from '#hawser/domain';
+import { quotaStream, shareStream, type QuotaEvent, type ShareEvent } from '#hawser/domain';
 import type { Decoded } from '#hawser/eventstore';
 import type { Workflow } from '../runtime/workflow.js';
 
@@ -20,17 +20,26 @@ export const workflowSpec = <Input, State, Output, History>(
   }),
 });
 
+/** Where and when an event was recorded, with a fresh id. */
+const recordedAt = (streamId: string, revision: number, metadata: { commandId?: string }) => ({
+  id: randomUUID(),
+  streamId,
+  revision,
+  position: revision + 1,
+  metadata: { ...metadata, schemaVersion: 1, recordedAt: '2026-11-23T10:00:00.000Z' },
+});
+
 /** `event` as recorded at `revision` of share `shareId`'s stream. */
 export const recordedShareEvent = (
   shareId: string,
   revision: number,
   event: ShareEvent,
   metadata: { commandId?: string } = {},
-): Decoded<ShareEvent> => ({
-  ...event,
-  id: randomUUID(),
-  streamId: shareStream(shareId),
-  revision,
-  position: revision + 1,
-  metadata: { ...metadata, schemaVersion: 1, recordedAt: '2026-11-23T10:00:00.000Z' },
-});
+): Decoded<ShareEvent> => ({ ...event, ...recordedAt(shareStream(shareId), revision, metadata) });
+
+/** `event` as recorded at `revision` of project `projectId`'s quota stream. */
+export const recordedQuotaEvent = (
+  projectId: string,
+  revision: number,
+  event: QuotaEvent,
+): Decoded<QuotaEvent> => ({ ...event, ...recordedAt(quotaStream(projectId), revision, {}) });
