@@ -55,7 +55,6 @@ describe('the scheduler checks a non-forced extend on the share pool', () => {
     workflow = shareSchedulingProcessManager(
       commands,
       new FilterSchedulerPlacement(registry, scheduler),
-      events,
     );
   };
 

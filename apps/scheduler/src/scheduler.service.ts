@@ -131,7 +131,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     if (this.stopped) return;
     await this.primeShareTypes();
     const workflows = [
-      shareSchedulingProcessManager(this.commands, this.placement, this.events),
+      shareSchedulingProcessManager(this.commands, this.placement),
       replicaSchedulingProcessManager(this.commands, this.placement),
     ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { ShareDriverOperations } from '#hawser/process-managers';
+import type { ShareDriverOperations } from '#hawser/share-node';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { PeriodicTask } from './periodic-task.js';

@@ -9,15 +9,15 @@ import { CommandHandler } from '#hawser/application';
 import { backendDecider, backendStream, derivedId } from '#hawser/domain';
 import type { BackendConfig, DriverRegistry } from '#hawser/drivers';
 import type { EventStore } from '#hawser/eventstore';
+import { ProcessManagerRunner } from '#hawser/process-managers';
+import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
 import {
   PlacementAdmission,
   ShareDriverOperations,
   shareNodeOperationsProcessManager,
   replicaNodeOperationsProcessManager,
-  ProcessManagerRunner,
-} from '#hawser/process-managers';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
-import type { DocumentStore } from '#hawser/read-models';
+} from '#hawser/share-node';
 import {
   CAPABILITY_REPORTS,
   DOCUMENT_STORE,

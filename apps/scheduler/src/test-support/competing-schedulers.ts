@@ -17,15 +17,17 @@ import {
 } from '#hawser/drivers';
 import { SqliteEventStore, type RecordedEvent } from '#hawser/eventstore';
 import {
-  PlacementAdmission,
-  replicaNodeOperationsProcessManager,
   replicaSchedulingProcessManager,
-  ShareDriverOperations,
-  shareNodeOperationsProcessManager,
   shareSchedulingProcessManager,
   type ProcessManager,
 } from '#hawser/process-managers';
 import { FilterScheduler, PoolStateRegistry } from '#hawser/scheduler';
+import {
+  PlacementAdmission,
+  replicaNodeOperationsProcessManager,
+  ShareDriverOperations,
+  shareNodeOperationsProcessManager,
+} from '#hawser/share-node';
 import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from '../filter-scheduler.placement.js';
 
 /** One scheduler process: its own registry, fed by the reports it was given and the log. */
@@ -131,7 +133,7 @@ export class CompetingSchedulers {
       );
       return {
         workflows: [
-          shareSchedulingProcessManager(this.commands, placement, this.events),
+          shareSchedulingProcessManager(this.commands, placement),
           replicaSchedulingProcessManager(this.commands, placement),
         ],
         unheard: [],

@@ -91,7 +91,7 @@ describe('quota release process manager', () => {
         {
           id: 'snap-requested',
           type: 'SnapshotRequested',
-          data: { snapshotId: 'snap-1', projectId: 'p2' },
+          data: { snapshotId: 'snap-1', projectId: 'p2', instances: [] },
           metadata: {},
         },
       ],

@@ -15,7 +15,7 @@ import { SqliteEventStore } from '#hawser/eventstore';
 import { PlacementAdmission } from './placement-admission.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
-import { shareRequest } from '../test-support/sqlite-log.js';
+import { shareRequest } from '../../../process-managers/src/test-support/sqlite-log.js';
 
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-22T10:00:00.000Z';

@@ -1,6 +1,6 @@
 import { derivedId, SHARE_STREAM_PREFIX, type ShareEvent, isActiveShare } from '#hawser/domain';
 import type { Decoded, RecordedEvent } from '#hawser/eventstore';
-import type { ProcessManager } from '../runtime/process-manager.js';
+import type { ProcessManager } from '#hawser/process-managers';
 import type { PlacementAdmission } from './placement-admission.js';
 import type { ShareDriverOperations } from './share-driver-operations.js';
 import { shareEvents } from '../../../../eventstore/decoders.js';

@@ -18,11 +18,11 @@ import {
   smallFileSystemUnavailable,
   type SmallFileSystem,
 } from '../../../eventstore/src/test-support/small-file-system.js';
-import { ProcessManagerRunner } from '../runtime/process-manager-runner.js';
+import { ProcessManagerRunner } from '#hawser/process-managers';
 import { PlacementAdmission } from './placement-admission.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
-import { shareRequest } from '../test-support/sqlite-log.js';
+import { shareRequest } from '../../../process-managers/src/test-support/sqlite-log.js';
 
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-25T10:00:00.000Z';

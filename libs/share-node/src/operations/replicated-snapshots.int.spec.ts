@@ -16,7 +16,7 @@ import {
 } from '#hawser/domain';
 import { OperationJournal, SimulatedShareDriver } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
-import type { ProcessManager } from '../runtime/process-manager.js';
+import type { ProcessManager } from '#hawser/process-managers';
 import { PlacementAdmission } from './placement-admission.js';
 import { replicaNodeOperationsProcessManager } from './replica-node-operations.process-manager.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
