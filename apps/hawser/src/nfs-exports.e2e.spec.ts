@@ -8,6 +8,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { cliSteps, findManilaCli, parseProperties, parseTable } from './test-support/manila-cli.js';
 import {
   createClientNamespace,
   freePort,
@@ -203,6 +204,61 @@ if (unavailable) {
       expect((await readBack('hello.txt')).code).not.toBe(0);
       await deny(ruleId);
       expect((await readBack('hello.txt', namespace.name, host)).code).not.toBe(0);
+    });
+
+    it('the manila CLI: create, access-allow ip 127.0.0.1, then nfs-ls the export location it lists', async () => {
+      const manila = findManilaCli();
+      if (!manila)
+        throw new Error('no manila command on PATH (apt-get install python3-manilaclient)');
+      const cli = async (...args: string[]) =>
+        (
+          await cliSteps(manila, {
+            url: hawser.url,
+            userId: 'alice',
+            projectId: '22222222222222222222222222222222',
+            microversion: '2.72',
+          })(...args)
+        ).stdout;
+      const created = parseProperties(
+        await cli(
+          'create',
+          'NFS',
+          '1',
+          '--name',
+          'cli_share',
+          '--share-type',
+          'readable',
+          '--availability-zone',
+          'az-1',
+        ),
+      );
+      await eventually(
+        async () =>
+          parseProperties(await cli('show', created.id as string)).status === 'available'
+            ? true
+            : undefined,
+        30_000,
+        'the CLI share to be available',
+      );
+      await cli('access-allow', 'cli_share', 'ip', '127.0.0.1');
+      await eventually(
+        async () =>
+          parseTable(await cli('access-list', 'cli_share'))[0]?.state === 'active'
+            ? true
+            : undefined,
+        30_000,
+        'the CLI rule to be active',
+      );
+      const rows = parseTable(await cli('share-export-location-list', 'cli_share'));
+      const preferred = rows.find((row) => row.Preferred === 'True')?.Path as string;
+      expect(preferred).toMatch(/^127\.0\.0\.1:\/share-/);
+      const directory = (await locationsOf(`/v2/shares/${created.id}/export_locations`)).find(
+        (l) => l.is_admin_only,
+      )?.path as string;
+      fs.writeFileSync(path.join(directory, 'seen-by-cli.txt'), 'listed over NFS');
+      const listed = await nfs('nfs-ls', [nfsUrl(preferred, ports.alpha)]);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('seen-by-cli.txt');
     });
 
     it('serves a readable replica read-only from its own back end', async () => {
