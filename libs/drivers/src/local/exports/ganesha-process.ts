@@ -21,7 +21,7 @@ export interface ManagedGaneshaOptions {
   readonly report: (message: string) => void;
 }
 
-const STARTED = 'NFS SERVER INITIALIZED';
+const STARTED = /NFS SERVER INITIALIZED/;
 const START_WAIT_MS = 30_000;
 const STOP_WAIT_MS = 5_000;
 const FIRST_RESTART_DELAY_MS = 250;

@@ -13,7 +13,8 @@ export type ReloadOutcome =
   | { readonly kind: 'not_running' }
   | { readonly kind: 'refused'; readonly errors: readonly string[] };
 
-const RELOAD_DONE = 'Reread exports complete';
+/** Ganesha ends a reload with one of these: exports reread, or the files did not parse. */
+const RELOAD_ENDED = /Reread exports complete|Error while parsing new configuration file/;
 const RELOAD_WAIT_MS = 10_000;
 const POLL_MS = 20;
 /** Ganesha lists the configuration's errors just after it logs the reload done. */
@@ -34,7 +35,7 @@ export async function reloadGanesha(target: GaneshaTarget): Promise<ReloadOutcom
     return { kind: 'not_running' };
   }
   if (!target.logFile) return { kind: 'reloaded' };
-  const logged = await waitForLog(target.logFile, offset, RELOAD_DONE, RELOAD_WAIT_MS);
+  const logged = await waitForLog(target.logFile, offset, RELOAD_ENDED, RELOAD_WAIT_MS);
   if (logged === null) return { kind: 'reloaded' };
   await new Promise((resolve) => setTimeout(resolve, ERRORS_SETTLE_MS));
   const errors = (await readFrom(target.logFile, offset))
@@ -44,18 +45,18 @@ export async function reloadGanesha(target: GaneshaTarget): Promise<ReloadOutcom
   return errors.length > 0 ? { kind: 'refused', errors } : { kind: 'reloaded' };
 }
 
-/** The log past `offset` once it holds `text`, or null after `timeoutMs`. */
+/** The log past `offset` once it matches `pattern`, or null after `timeoutMs`. */
 export async function waitForLog(
   file: string,
   offset: number,
-  text: string,
+  pattern: RegExp,
   timeoutMs: number,
   stillRunning: () => boolean = () => true,
 ): Promise<string | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const logged = await readFrom(file, offset);
-    if (logged.includes(text)) return logged;
+    if (pattern.test(logged)) return logged;
     if (Date.now() > deadline || !stillRunning()) return null;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

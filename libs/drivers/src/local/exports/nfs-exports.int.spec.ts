@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { DriverError } from '../../contract/driver-error.js';
 import { command, newShare } from '../../contract/share-driver.contract.js';
 import type { AccessRule, ShareInstanceRef } from '../../contract/share-driver.js';
 import { LocalShareDriver } from '../local.driver.js';
@@ -146,6 +147,21 @@ if (unavailable) {
 
       await waitFor(() => readable(share, 'f'), 'the restarted server to serve the share');
       expect(pidOfServer()).not.toBe(first);
+    });
+
+    it('fails an access update the server refuses, keeping the previous rules in force', async () => {
+      const running = await start();
+      const share = await createShare(running);
+      fs.writeFileSync(path.join(running.shareDirectory(share.host, share.instanceId), 'f'), 'x');
+      const kept = rule('r1', '127.0.0.1', 'ro');
+      await setRules(running, share, [kept]);
+      // Node takes an IPv6 zone id as an address; Ganesha's parser does not.
+      const refused = setRules(running, share, [kept, rule('r2', 'fe80::1%eth0', 'rw')]);
+
+      await expect(refused).rejects.toBeInstanceOf(DriverError);
+      await expect(refused).rejects.toMatchObject({ code: 'invalid_access' });
+      expect(await running.appliedRules(share)).toEqual([kept]);
+      expect(await readable(share, 'f')).toBe(true);
     });
 
     it('started again, exports exactly what the metadata holds, with the same ids, replacing a leftover server', async () => {
