@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LocalBackendConfig } from '#hawser/drivers';
 import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from '../../apps/hawser/src/hawser.app.js';
+import { freePort } from '../../libs/drivers/src/local/test-support/nfs-tools.js';
 import { median, round } from '../scheduler/bench-statistics.js';
 
 /**
@@ -48,16 +48,6 @@ const timed = async (work: () => Promise<void>): Promise<number> => {
 const mustRun = async (command: string, args: readonly string[]): Promise<void> => {
   if ((await run(command, args)) !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const writeSource = async (file: string): Promise<void> => {
   const chunk = randomBytes(MIB);

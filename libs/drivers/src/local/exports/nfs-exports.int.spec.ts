@@ -1,13 +1,13 @@
 import { jest } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DriverError } from '../../contract/driver-error.js';
 import { command, newShare } from '../../contract/share-driver.contract.js';
 import type { AccessRule, ShareInstanceRef } from '../../contract/share-driver.js';
 import { LocalShareDriver } from '../local.driver.js';
+import { freePort, nfsUnavailableReason } from '../test-support/nfs-tools.js';
 
 /*
  * The export layer against a real ganesha.nfsd and a real NFS client (libnfs' nfs-cat and
@@ -19,26 +19,7 @@ jest.setTimeout(90_000);
 
 const BACKEND = 'node-a@alpha';
 
-const onPath = (name: string): boolean =>
-  (process.env.PATH ?? '').split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, name)));
-
-const unavailable = !onPath('ganesha.nfsd')
-  ? 'ganesha.nfsd is not installed (apt-get install nfs-ganesha nfs-ganesha-vfs)'
-  : !onPath('nfs-cat')
-    ? 'nfs-cat is not installed (apt-get install libnfs-utils)'
-    : process.getuid?.() !== 0
-      ? 'Ganesha VFS exports need root'
-      : null;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+const unavailable = nfsUnavailableReason();
 
 const client = (tool: string, args: string[]): Promise<{ code: number; stdout: string }> =>
   new Promise((resolve) => {
