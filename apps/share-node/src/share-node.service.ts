@@ -92,6 +92,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
         { retryOnConflict: 3 },
       );
     }
+    this.reportNetworkExports();
     await this.reportPools();
     this.reporting = setInterval(() => void this.reportPools(), this.config.reportIntervalS * 1000);
     this.reporting.unref();
@@ -131,6 +132,22 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     await this.replicaRefresh?.stop();
     await this.runner?.stop();
     await this.drivers.close();
+  }
+
+  /** Says once per back end with real data whether its shares reach clients, and why not. */
+  private reportNetworkExports(): void {
+    for (const driver of this.drivers.all()) {
+      const exports = driver.networkExports?.();
+      if (!exports) continue;
+      if (exports.served) {
+        this.logger.log(`${driver.backend}: NFS shares ${exports.reason}`);
+      } else {
+        this.logger.warn(
+          `${driver.backend}: shares are not served over the network (${exports.reason}); ` +
+            'export locations are directory paths',
+        );
+      }
+    }
   }
 
   /** Operations claimed before a crash and never reported on: ask the driver, then finish them. */

@@ -72,6 +72,30 @@ export interface LocalBackendOptions extends BackendCapabilityOptions {
   readonly copyChunkBytes?: number;
   /** Caps the background copy rate; unset means as fast as the disks go. */
   readonly copyBytesPerSecond?: number;
+  /** Serves NFS shares through NFS-Ganesha; unset: shares are directories only. */
+  readonly nfsServer?: NfsServerOptions;
+}
+
+/**
+ * One Ganesha per back end. `managed` (default): the share node starts ganesha.nfsd itself,
+ * with its configuration and log under the back end's directory, and restarts it when it dies.
+ * `external`: the operator runs Ganesha with `%include` of the exports file Hawser writes, and
+ * Hawser sends SIGHUP to the pid in `pidFile` after each change.
+ */
+export interface NfsServerOptions {
+  readonly mode?: 'managed' | 'external';
+  /** Address clients mount, in export locations; defaults to `exportAddress`. */
+  readonly address?: string;
+  /** TCP port Ganesha listens on (managed); default 2049. */
+  readonly port?: number;
+  /** Address Ganesha binds to (managed); default all interfaces. */
+  readonly bindAddress?: string;
+  /** Pid file of the operator's Ganesha (external; required there). */
+  readonly pidFile?: string;
+  /** First Export_Id given out; back ends sharing one external Ganesha need disjoint ranges. */
+  readonly firstExportId?: number;
+  /** The Ganesha executable (managed); default `ganesha.nfsd` on PATH. */
+  readonly executable?: string;
 }
 
 interface BackendConfigBase {

@@ -1,4 +1,4 @@
-import type { BackendConfig } from './backend-config.js';
+import type { BackendConfig, NfsServerOptions } from './backend-config.js';
 
 /** Refuses configurations Manila would refuse at service start, with the reason. */
 export function validateBackendConfig(config: BackendConfig): void {
@@ -24,8 +24,28 @@ export function validateBackendConfig(config: BackendConfig): void {
     if (config.options?.replicationType === 'writable') {
       problems.push('the local driver cannot keep writable replicas in sync');
     }
+    problems.push(...nfsServerProblems(config.options?.nfsServer));
   }
   if (problems.length > 0) {
     throw new Error(`invalid back end ${config.name}: ${problems.join('; ')}`);
   }
+}
+
+function nfsServerProblems(nfs: NfsServerOptions | undefined): string[] {
+  if (!nfs) return [];
+  const problems: string[] = [];
+  if (nfs.mode !== undefined && nfs.mode !== 'managed' && nfs.mode !== 'external') {
+    problems.push('nfsServer.mode must be managed or external');
+  }
+  if (nfs.port !== undefined && !(Number.isInteger(nfs.port) && nfs.port > 0 && nfs.port < 65536)) {
+    problems.push('nfsServer.port must be a TCP port');
+  }
+  if (nfs.mode === 'external' && !nfs.pidFile) {
+    problems.push('nfsServer.pidFile is required with an external Ganesha');
+  }
+  const first = nfs.firstExportId;
+  if (first !== undefined && !(Number.isInteger(first) && first >= 1 && first < 65535)) {
+    problems.push('nfsServer.firstExportId must be between 1 and 65534');
+  }
+  return problems;
 }

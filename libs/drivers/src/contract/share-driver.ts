@@ -183,6 +183,12 @@ export interface UpdateAccessResult {
   readonly ruleUpdates: Readonly<Record<string, AccessRuleUpdate>>;
 }
 
+export interface NetworkExports {
+  readonly served: boolean;
+  /** What serves the shares, or why nothing does. */
+  readonly reason: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Start-up reconciliation
 
@@ -423,6 +429,9 @@ export interface ShareDriver {
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult>;
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
+
+  /** Drivers with real data: whether shares reach clients over the network, and why not. */
+  networkExports?(): NetworkExports;
 
   ensureShares(request: EnsureSharesRequest): Promise<EnsureSharesResult>;
 

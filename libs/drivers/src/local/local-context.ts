@@ -11,6 +11,7 @@ import { parseShareHost } from '../contract/share-host.js';
 import { ownPlacement, shareNotFound } from '../common/driver-checks.js';
 import type { LocalBackendConfig } from '../config/backend-config.js';
 import { renderNfsExports, renderSmbAccess, type ExportedShare } from './access-files.js';
+import { applyGaneshaExports, NfsExportLayer } from './exports/nfs-exports.js';
 import { isMissing, writeFileAtomic } from './json-file.js';
 import { LocalLayout } from './local-layout.js';
 import type { LocalShareMeta } from './local-metadata.js';
@@ -30,8 +31,12 @@ export class LocalContext {
   /** Per pool host, this back end's and peers' (detected when first touched). */
   private readonly enforcements = new Map<string, Promise<SizeEnforcementStrategy>>();
   private readonly exportAddress: string;
+  readonly nfs: NfsExportLayer;
 
-  constructor(readonly config: LocalBackendConfig) {
+  constructor(
+    readonly config: LocalBackendConfig,
+    report: (message: string) => void,
+  ) {
     this.layout = new LocalLayout(path.resolve(config.options.root));
     this.store = new LocalStore(this.layout);
     this.backend = config.name;
@@ -40,6 +45,7 @@ export class LocalContext {
       ? (config.options.replicationType ?? 'readable')
       : null;
     this.exportAddress = config.options.exportAddress ?? config.name.split('@')[0] ?? config.name;
+    this.nfs = new NfsExportLayer(config, this.layout, report);
   }
 
   /** Checks that the share belongs to one of this back end's pools. */
@@ -64,8 +70,11 @@ export class LocalContext {
     return this.replicationType;
   }
 
+  /** The NFS server's `address:/pseudo` when it serves the share, else `address:/directory`. */
   exportLocations(host: string, instanceId: string): ExportLocation[] {
     const dir = this.layout.shareDir(host, instanceId);
+    const served = this.nfs.exportLocation(instanceId);
+    if (served) return [served, { path: dir, isAdminOnly: true, preferred: false }];
     return [
       { path: `${this.exportAddress}:${dir}`, isAdminOnly: false, preferred: true },
       { path: dir, isAdminOnly: true, preferred: false },
@@ -192,7 +201,10 @@ export class LocalContext {
     return result;
   }
 
-  /** Regenerates a back end's exports and SMB access files from its shares' metadata. */
+  /**
+   * Regenerates a back end's exports and SMB access files from its shares' metadata, and brings
+   * its NFS server to match where one serves it.
+   */
   async rewriteAccessFiles(backend: string): Promise<void> {
     await this.store.withBackendLock(backend, async () => {
       const hosts = await this.poolHostsOf(backend);
@@ -202,6 +214,7 @@ export class LocalContext {
         .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
       await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
       await writeFileAtomic(this.layout.smbAccessFile(backend), renderSmbAccess(exported));
+      await applyGaneshaExports(this.layout, backend, exported);
     });
   }
 

@@ -12,6 +12,7 @@ import { parseShareHost } from '../contract/share-host.js';
  *   <root>/<host@backend>/.hawser/markers/<operation>-<id>.json  work in progress
  *   <root>/<host@backend>/.hawser/lock/held-<n>.json             who drives the back end
  *   <root>/<host@backend>/exports, smb-access.conf               access rules
+ *   <root>/<host@backend>/ganesha/                               NFS server config, exports, log
  *
  * Paths derive from `host@backend#pool` alone, so a back end can reach a peer's data
  * (copies and replicas across back ends) without asking it.
@@ -66,6 +67,10 @@ export class LocalLayout {
 
   exportsFile(backend: string): string {
     return path.join(this.backendDir(backend), 'exports');
+  }
+
+  ganeshaDir(backend: string): string {
+    return path.join(this.backendDir(backend), 'ganesha');
   }
 
   smbAccessFile(backend: string): string {

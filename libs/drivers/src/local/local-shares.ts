@@ -322,13 +322,25 @@ export class LocalShares {
     const { share } = request;
     this.context.own(share);
     let ruleUpdates: UpdateAccessResult['ruleUpdates'] = {};
+    let previousRules: LocalShareMeta['rules'] = [];
     const updated = await this.context.store.updateShare(share.host, share.instanceId, (meta) => {
       const change = applyAccessRequest(meta.rules, request);
       ruleUpdates = change.ruleUpdates;
+      previousRules = meta.rules;
       return { ...meta, rules: meta.readOnly ? castReadOnly(change.rules) : change.rules };
     });
     if (!updated) throw shareNotFound(share.instanceId);
-    await this.context.rewriteAccessFiles(this.context.backend);
+    try {
+      await this.context.rewriteAccessFiles(this.context.backend);
+    } catch (error) {
+      // The NFS server kept the previous rules: so does the metadata it is rebuilt from.
+      await this.context.store.updateShare(share.host, share.instanceId, (meta) => ({
+        ...meta,
+        rules: previousRules,
+      }));
+      await this.context.rewriteAccessFiles(this.context.backend);
+      throw error;
+    }
     return { ruleUpdates };
   }
 

@@ -15,6 +15,7 @@ import type {
   EnsureSharesRequest,
   EnsureSharesResult,
   EnsuredShare,
+  NetworkExports,
   GetPoolStatsRequest,
   GetShareStatusRequest,
   PromoteReplicaRequest,
@@ -49,8 +50,8 @@ import { probeReflink, type CloneMethod } from './tree-operations.js';
 /**
  * Shares as directories under a root, with real data: snapshots are reflinked or copied,
  * copies across pools run in the background with byte progress, replicas are kept in sync
- * by copying changes, access rules go to an exports file. See the lib README for what is and
- * is not enforced.
+ * by copying changes, access rules go to an exports file and, where configured, to an NFS-Ganesha
+ * that serves the shares. See the lib README for what is and is not enforced.
  */
 export class LocalShareDriver implements ShareDriver {
   readonly backend: string;
@@ -64,8 +65,11 @@ export class LocalShareDriver implements ShareDriver {
   private readonly recovery: LocalRecovery;
   private lock: BackendLock | null = null;
 
-  constructor(config: LocalBackendConfig) {
-    this.context = new LocalContext(config);
+  constructor(
+    config: LocalBackendConfig,
+    report: (message: string) => void = (message) => console.warn(`${config.name}: ${message}`),
+  ) {
+    this.context = new LocalContext(config, report);
     this.backend = config.name;
     this.availabilityZone = config.availabilityZone;
     this.poolNames = this.context.poolNames;
@@ -90,7 +94,9 @@ export class LocalShareDriver implements ShareDriver {
     this.lock = await BackendLock.acquire(this.context.layout.lockDir(this.backend), this.backend);
     try {
       await this.preparePools();
+      await this.context.nfs.start(() => this.context.rewriteAccessFiles(this.backend));
     } catch (error) {
+      await this.context.nfs.stop();
       await this.releaseLock();
       throw error;
     }
@@ -100,9 +106,15 @@ export class LocalShareDriver implements ShareDriver {
   async close(): Promise<void> {
     try {
       await this.copies.stopAll();
+      await this.context.nfs.stop();
     } finally {
       await this.releaseLock();
     }
+  }
+
+  /** Whether NFS shares are served over the network, and why not when they are not. */
+  networkExports(): NetworkExports {
+    return this.context.nfs.serving;
   }
 
   /**

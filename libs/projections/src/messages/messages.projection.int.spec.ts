@@ -51,6 +51,35 @@ const creationFailed: DomainEvent = {
 };
 
 describe('messages projection', () => {
+  it('given a share, when an access update fails on the back end, then an update-access-rules message', () =>
+    projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested] })
+      .when({
+        'share-s1': [
+          {
+            type: 'ShareAccessUpdateFailed',
+            data: {
+              instanceId: 'i1',
+              commandId: 'c2',
+              message: 'The NFS server refused the access rules (detail for operators)',
+              failedAt: '2026-11-22T10:00:03.000Z',
+            },
+          },
+        ],
+      })
+      .then(async (docs) => {
+        const [message] = await docs.find<MessageDocument>(MESSAGES, {});
+        expect(message).toMatchObject({
+          project_id: 'p1',
+          action_id: '010',
+          detail_id: '903',
+          resource_type: 'SHARE',
+          resource_id: 's1',
+          user_message:
+            'update access rules: The back end could not apply the access rules; the rules it was applying are in error.',
+        });
+      }));
+
   it('given a requested share, when placement fails, then the message has the recorded detail', () =>
     projectionSpec(messagesProjection)
       .given({ 'share-s1': [requested] })

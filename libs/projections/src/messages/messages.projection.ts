@@ -17,6 +17,7 @@ export const MESSAGE_ACTIONS: Readonly<Record<string, string>> = {
   '004': 'promote',
   '005': 'update',
   '008': 'extend',
+  '010': 'update access rules',
 };
 export const UNKNOWN_ERROR_DETAIL = { id: '001', text: 'An unknown error occurred.' } as const;
 
@@ -39,6 +40,12 @@ const FROM_SNAPSHOT_DETAILS = {
       'how far it is.',
   },
   completed: { id: '902', text: 'The share was created from the snapshot and is available.' },
+} as const;
+
+/** Hawser's detail for an access update the back end failed (Manila writes no message there). */
+const ACCESS_UPDATE_FAILED = {
+  id: '903',
+  text: 'The back end could not apply the access rules; the rules it was applying are in error.',
 } as const;
 
 /** One user message as Manila's messages API shows it (reference 1.11). */
@@ -129,6 +136,7 @@ export const messagesProjection: Projection = {
       'ReplicaSchedulingFailed',
       'ReplicaCreationFailed',
       'ReplicaPromotionFailed',
+      'ShareAccessUpdateFailed',
       'UserMessageDeleted',
     ],
   },
@@ -210,6 +218,11 @@ export const messagesProjection: Projection = {
           type: 'SHARE_REPLICA',
           id: data.replicaId,
         });
+        return;
+      }
+      case 'ShareAccessUpdateFailed': {
+        const message = messageOf('010', ACCESS_UPDATE_FAILED);
+        await putMessage(ctx, event, shareId, message, event.data.failedAt);
         return;
       }
       case 'UserMessageDeleted':
