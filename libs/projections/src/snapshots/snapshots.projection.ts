@@ -1,32 +1,33 @@
-import { SHARE_STREAM_PREFIX } from '#hawser/domain';
-import type { RecordedEvent } from '#hawser/eventstore';
-import type { Projection, ProjectionContext } from '#hawser/read-models';
-import { foldShareEvent } from './share-state-fold.js';
+import type { SnapshotState } from '#hawser/domain';
+import { derivedCollection, singleStreamProjection } from '#hawser/read-models';
+import {
+  evolveShareState,
+  shareStream,
+  type ShareStateDocument,
+  type ShareStreamEvent,
+} from '../shares/share-fold.js';
 import { SNAPSHOTS, toSnapshotDocument } from './snapshot.documents.js';
 
 export const SNAPSHOT_SHARE_STATES = 'snapshot_share_states';
 
 /**
  * The snapshot listing (Manila's snapshots API). Snapshots live in their share's stream, so
- * each share event is folded with the domain's `evolve`; a share's snapshots are rewritten when
- * it has any (the share's size and replica states show in them), and removed when they go.
+ * the projection folds each share; a share's snapshots are rewritten on each of its events
+ * (the share's size and replica states show in them), and removed when they go.
  */
-export const snapshotsProjection: Projection = {
+export const snapshotsProjection = singleStreamProjection<ShareStateDocument, ShareStreamEvent>({
   name: 'snapshots',
-  collections: [SNAPSHOTS, SNAPSHOT_SHARE_STATES],
-  filter: { streamPrefixes: [SHARE_STREAM_PREFIX] },
+  collection: SNAPSHOT_SHARE_STATES,
+  ...shareStream,
   indexes: { [SNAPSHOTS]: [['project_id', 'created_at'], ['share_id']] },
-  async handle(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-    const folded = await foldShareEvent(event, ctx, SNAPSHOT_SHARE_STATES);
-    if (!folded) return;
-    const { before, after } = folded;
-    const current = new Set(after.snapshots.map((s) => s.id));
-    for (const snapshot of before.snapshots) {
-      if (!current.has(snapshot.id)) ctx.delete(SNAPSHOTS, snapshot.id);
-    }
-    if (before.snapshots.length === 0 && after.snapshots.length === 0) return;
-    for (const snapshot of after.snapshots) {
-      ctx.put(SNAPSHOTS, toSnapshotDocument(after, snapshot, event.revision));
-    }
-  },
-};
+  evolve: evolveShareState,
+  derived: [
+    derivedCollection<ShareStateDocument, SnapshotState>({
+      collection: SNAPSHOTS,
+      items: (document) => document.state.snapshots,
+      toDocument: (document, snapshot) =>
+        toSnapshotDocument(document.state, snapshot, document.revision),
+      rewrite: 'every-event',
+    }),
+  ],
+});
