@@ -90,7 +90,9 @@ export const singleStreamProjection = <D extends StreamDocument, E extends Recor
       if (before && before.revision >= event.revision) return;
       const body = options.evolve(before, event);
       if (body === undefined && before === undefined) return;
-      const after = body && ({ ...body, id, revision: event.revision } as D);
+      const stamp = { id, revision: event.revision };
+      // The stamp leads the document (where its readers have always found it) and wins.
+      const after = body && ({ ...stamp, ...body, ...stamp } as D);
       if (after) ctx.put(options.collection, after);
       else ctx.delete(options.collection, id);
       for (const collection of derived) collection.write(before, after, ctx);
