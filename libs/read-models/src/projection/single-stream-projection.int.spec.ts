@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import { SqliteEventStore, type RecordedEvent } from '#hawser/eventstore';
+import type { DocumentStore } from '../document-store.port.js';
+import { MongoDbDocumentStore } from '../mongodb/mongodb-document-store.js';
 import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { derivedCollection, singleStreamProjection } from './single-stream-projection.js';
@@ -51,10 +54,51 @@ const baskets = singleStreamProjection<Basket, BasketEvent>({
   ],
 });
 
-describe('singleStreamProjection', () => {
+interface OpenedStore {
+  store: DocumentStore;
+  dispose: () => Promise<void>;
+}
+
+const mongoUrl = process.env['MONGO_URL'];
+
+const openMongo = async (): Promise<OpenedStore> => {
+  const url = mongoUrl as string;
+  const database = `hawser_test_${randomUUID().replaceAll('-', '')}`;
+  const store = new MongoDbDocumentStore({ url, database });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      const client = new MongoClient(url);
+      try {
+        await client.db(database).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+};
+
+const openSqlite = async (dir: string): Promise<OpenedStore> => {
+  const store = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
+  return { store, dispose: () => store.close() };
+};
+
+const adapters: ReadonlyArray<[string, (dir: string) => Promise<OpenedStore>]> = [
+  ['SQLite', openSqlite],
+  ['MongoDB', openMongo],
+];
+
+describe.each(adapters)('singleStreamProjection over the %s document store', (adapter, open) => {
+  // MongoDB cannot run on every build machine: without a URL its run reports itself skipped.
+  if (adapter === 'MongoDB' && !mongoUrl) {
+    it.skip('(skipped: MONGO_URL not set)', () => undefined);
+    return;
+  }
   let dir: string;
   let events: SqliteEventStore;
-  let documents: SqliteDocumentStore;
+  let opened: OpenedStore;
+  let documents: DocumentStore;
   let runner: ProjectionRunner;
 
   const given = async (stream: string, ...types: Array<[BasketEvent['type'], string?]>) => {
@@ -76,7 +120,8 @@ describe('singleStreamProjection', () => {
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
     events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
+    opened = await open(dir);
+    documents = opened.store;
     runner = new ProjectionRunner(events, documents, [baskets]);
     await given('b1', ['ItemAdded', 'apple'], ['ItemAdded', 'pear'], ['ItemAdded', 'apple']);
     await given('b2', ['ItemAdded', 'fig'], ['BasketClosed']);
@@ -87,7 +132,7 @@ describe('singleStreamProjection', () => {
 
   afterEach(async () => {
     await runner.stop();
-    await documents.close();
+    await opened.dispose();
     await events.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
