@@ -6,7 +6,14 @@ import {
   type ShareState,
 } from '#hawser/domain';
 import type { Decoded, RecordedEvent } from '#hawser/eventstore';
-import type { StreamDocument } from '#hawser/read-models';
+import {
+  derivedCollection,
+  singleStreamProjection,
+  type DerivedCollectionOptions,
+  type Identified,
+  type Projection,
+  type StreamDocument,
+} from '#hawser/read-models';
 import { shareEvents } from '../../../../eventstore/decoders.js';
 
 export type ShareStreamEvent = Decoded<ShareEvent>;
@@ -31,15 +38,47 @@ export const foldShare = (
 };
 
 /** The share as a projection folds it for itself (see the README: which read models keep it). */
-export interface ShareStateDocument extends StreamDocument {
+interface ShareStateDocument extends StreamDocument {
   readonly state: ShareState;
 }
 
 /** `evolve` of a projection that keeps only the folded share. */
-export const evolveShareState = (
+const evolveShareState = (
   document: ShareStateDocument | undefined,
   event: ShareStreamEvent,
 ): { state: ShareState } | undefined => {
   const state = foldShare(document?.state, event);
   return state && { state };
 };
+
+/** How a projection shows one kind of a share's items (its instances, snapshots, rules). */
+export interface ShareItemsOptions<I extends { id: string }> {
+  readonly name: string;
+  /** The projection's own folded shares (see the README: why each keeps one). */
+  readonly stateCollection: string;
+  readonly collection: string;
+  readonly indexes: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly items: (share: ShareState) => readonly I[];
+  readonly toDocument: (share: ShareState, item: I, revision: number) => Identified;
+  readonly rewrite: DerivedCollectionOptions<ShareStateDocument, I>['rewrite'];
+}
+
+/** A projection of one document per item of each share, which it folds for itself. */
+export const shareItemsProjection = <I extends { id: string }>(
+  options: ShareItemsOptions<I>,
+): Projection =>
+  singleStreamProjection<ShareStateDocument, ShareStreamEvent>({
+    name: options.name,
+    collection: options.stateCollection,
+    ...shareStream,
+    indexes: options.indexes,
+    evolve: evolveShareState,
+    derived: [
+      derivedCollection<ShareStateDocument, I>({
+        collection: options.collection,
+        items: (document) => options.items(document.state),
+        toDocument: (document, item) => options.toDocument(document.state, item, document.revision),
+        rewrite: options.rewrite,
+      }),
+    ],
+  });

@@ -1,12 +1,5 @@
-import { singleStreamProjection, derivedCollection } from '#hawser/read-models';
-import type { ShareInstanceState } from '#hawser/domain';
 import { SHARE_INSTANCES, toShareInstanceDocument } from './share.documents.js';
-import {
-  evolveShareState,
-  shareStream,
-  type ShareStateDocument,
-  type ShareStreamEvent,
-} from './share-fold.js';
+import { shareItemsProjection } from './share-fold.js';
 
 export const SHARE_INSTANCE_STATES = 'share_instance_states';
 
@@ -15,24 +8,14 @@ export const SHARE_INSTANCE_STATES = 'share_instance_states';
  * operations at start-up. Its own projection, so the share listing rebuilds without it; it
  * keeps the folded share in a collection of its own for the same reason.
  */
-export const shareInstancesProjection = singleStreamProjection<
-  ShareStateDocument,
-  ShareStreamEvent
->({
+export const shareInstancesProjection = shareItemsProjection({
   name: 'share-instances',
-  collection: SHARE_INSTANCE_STATES,
-  ...shareStream,
+  stateCollection: SHARE_INSTANCE_STATES,
+  collection: SHARE_INSTANCES,
   // A share's instances (its replicas), for the API's per-share views and their batched reads.
   indexes: { [SHARE_INSTANCES]: [['share_id', 'created_at']] },
-  evolve: evolveShareState,
-  derived: [
-    derivedCollection<ShareStateDocument, ShareInstanceState>({
-      collection: SHARE_INSTANCES,
-      items: (document) => document.state.instances,
-      toDocument: (document, instance) =>
-        toShareInstanceDocument(document.state, instance, document.revision),
-      // Instances show the share's type, access rules and revision: rewritten on every event.
-      rewrite: 'every-event',
-    }),
-  ],
+  items: (share) => share.instances,
+  toDocument: toShareInstanceDocument,
+  // Instances show the share's type, access rules and revision: rewritten on every event.
+  rewrite: 'every-event',
 });

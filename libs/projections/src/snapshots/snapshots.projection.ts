@@ -1,11 +1,4 @@
-import type { SnapshotState } from '#hawser/domain';
-import { derivedCollection, singleStreamProjection } from '#hawser/read-models';
-import {
-  evolveShareState,
-  shareStream,
-  type ShareStateDocument,
-  type ShareStreamEvent,
-} from '../shares/share-fold.js';
+import { shareItemsProjection } from '../shares/share-fold.js';
 import { SNAPSHOTS, toSnapshotDocument } from './snapshot.documents.js';
 
 export const SNAPSHOT_SHARE_STATES = 'snapshot_share_states';
@@ -15,19 +8,12 @@ export const SNAPSHOT_SHARE_STATES = 'snapshot_share_states';
  * the projection folds each share; a share's snapshots are rewritten on each of its events
  * (the share's size and replica states show in them), and removed when they go.
  */
-export const snapshotsProjection = singleStreamProjection<ShareStateDocument, ShareStreamEvent>({
+export const snapshotsProjection = shareItemsProjection({
   name: 'snapshots',
-  collection: SNAPSHOT_SHARE_STATES,
-  ...shareStream,
+  stateCollection: SNAPSHOT_SHARE_STATES,
+  collection: SNAPSHOTS,
   indexes: { [SNAPSHOTS]: [['project_id', 'created_at'], ['share_id']] },
-  evolve: evolveShareState,
-  derived: [
-    derivedCollection<ShareStateDocument, SnapshotState>({
-      collection: SNAPSHOTS,
-      items: (document) => document.state.snapshots,
-      toDocument: (document, snapshot) =>
-        toSnapshotDocument(document.state, snapshot, document.revision),
-      rewrite: 'every-event',
-    }),
-  ],
+  items: (share) => share.snapshots,
+  toDocument: toSnapshotDocument,
+  rewrite: 'every-event',
 });
