@@ -37,6 +37,10 @@ export const foldShare = (
   return after.lifecycle === 'deleted' ? undefined : after;
 };
 
+/** A share that exists (not a stream holding only a refused request's fence). */
+export const isActiveShare = (state: ShareState | undefined): state is ShareState =>
+  state?.lifecycle === 'active';
+
 /** The share as a projection folds it for itself (see the README: which read models keep it). */
 interface ShareStateDocument extends StreamDocument {
   readonly state: ShareState;

@@ -1,6 +1,6 @@
 import { singleStreamProjection } from '#hawser/read-models';
 import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
-import { foldShare, shareStream, type ShareStreamEvent } from './share-fold.js';
+import { foldShare, isActiveShare, shareStream, type ShareStreamEvent } from './share-fold.js';
 
 /**
  * The share listing, as Manila's share API shows it; its record keeps the folded share, from
@@ -15,6 +15,6 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
   evolve: (record, event) => {
     const state = foldShare(record?.state, event);
     // A stream that holds only a refused request's fence (ReservationExpired) is no share.
-    return state?.lifecycle === 'active' ? toShareRecord(state, event.revision) : undefined;
+    return isActiveShare(state) ? toShareRecord(state, event.revision) : undefined;
   },
 });
