@@ -10,6 +10,15 @@ export {
 export { createDocumentStore, type DocumentStoreConfig } from './create-document-store.js';
 export type { Projection, ProjectionContext } from './projection/projection.js';
 export {
+  derivedCollection,
+  singleStreamProjection,
+  type DerivedCollection,
+  type DerivedCollectionOptions,
+  type SingleStreamProjectionOptions,
+  type StreamDocument,
+  type StreamDocumentBody,
+} from './projection/single-stream-projection.js';
+export {
   ProjectionRunner,
   type ProjectionRunnerOptions,
   type ProjectionStatus,

@@ -91,4 +91,12 @@ describe('access-rules projection', () => {
       .then(async (docs) => {
         expect(await docs.find(ACCESS_RULES, { share_id: 's1' })).toEqual([]);
       }));
+
+  it('when its share is deleted, then its rules leave the listing with it', () =>
+    projectionSpec(accessRulesProjection)
+      .given({ 'share-s1': [...share, allowed('r1', '10.0.0.1'), claim('c1'), updated('c1')] })
+      .when({ 'share-s1': [{ type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } }] })
+      .then(async (docs) => {
+        expect(await docs.find(ACCESS_RULES, { share_id: 's1' })).toEqual([]);
+      }));
 });

@@ -7,8 +7,8 @@ import {
   type QuotaResource,
   type QuotaState,
 } from '#hawser/domain';
-import type { RecordedEvent } from '#hawser/eventstore';
-import type { Projection, ProjectionContext } from '#hawser/read-models';
+import type { Decoded } from '#hawser/eventstore';
+import { singleStreamProjection } from '#hawser/read-models';
 import { quotaEvents } from '../../../../eventstore/decoders.js';
 
 export const QUOTAS = 'quotas';
@@ -43,23 +43,19 @@ const timeOf = (event: QuotaEvent): string => {
 };
 
 /** Quota sets per project (reference 1.10), folded with the quota aggregate's own evolve. */
-export const quotasProjection: Projection = {
+export const quotasProjection = singleStreamProjection<QuotaDocument, Decoded<QuotaEvent>>({
   name: 'quotas',
-  collections: [QUOTAS],
+  collection: QUOTAS,
   filter: { streamPrefixes: [QUOTA_STREAM_PREFIX] },
-  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-    const event = quotaEvents.decode(recorded);
-    const projectId = event.streamId.slice(QUOTA_STREAM_PREFIX.length);
-    const previous = await ctx.get<QuotaDocument>(QUOTAS, projectId);
-    if (previous && previous.revision >= event.revision) return;
+  decode: (event) => quotaEvents.decode(event),
+  documentId: (event) => event.streamId.slice(QUOTA_STREAM_PREFIX.length),
+  evolve: (previous, event) => {
     const state = evolveQuota(previous?.state ?? initialQuotaState(), event);
-    ctx.put(QUOTAS, {
-      id: projectId,
-      revision: event.revision,
+    return {
       limits: { ...state.limits },
       in_use: quotaUsage(state),
       updated_at: timeOf(event),
       state,
-    } satisfies QuotaDocument);
+    };
   },
-};
+});

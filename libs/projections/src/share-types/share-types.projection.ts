@@ -4,8 +4,8 @@ import {
   type ShareTypeEvent,
   type ShareTypeState,
 } from '#hawser/domain';
-import type { RecordedEvent } from '#hawser/eventstore';
-import type { Projection, ProjectionContext } from '#hawser/read-models';
+import type { Decoded } from '#hawser/eventstore';
+import { singleStreamProjection } from '#hawser/read-models';
 import { shareTypeEvents } from '../../../../eventstore/decoders.js';
 
 export const SHARE_TYPES = 'share_types';
@@ -42,24 +42,21 @@ const timeOf = (event: ShareTypeEvent, fallback: string): string => {
   }
 };
 
-export const shareTypesProjection: Projection = {
+/** Share types (Manila's types API), folded with the share-type aggregate's own evolve. */
+export const shareTypesProjection = singleStreamProjection<
+  ShareTypeDocument,
+  Decoded<ShareTypeEvent>
+>({
   name: 'share-types',
-  collections: [SHARE_TYPES],
+  collection: SHARE_TYPES,
   filter: { streamPrefixes: [SHARE_TYPE_STREAM_PREFIX] },
-  async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-    const event = shareTypeEvents.decode(recorded);
-    const id = event.streamId.slice(SHARE_TYPE_STREAM_PREFIX.length);
-    const previous = await ctx.get<ShareTypeDocument>(SHARE_TYPES, id);
-    if (previous && previous.revision >= event.revision) return;
+  decode: (event) => shareTypeEvents.decode(event),
+  documentId: (event) => event.streamId.slice(SHARE_TYPE_STREAM_PREFIX.length),
+  evolve: (previous, event) => {
     const state = evolveShareType(previous?.state ?? initialShareTypeState(), event);
-    if (state.status === 'deleted') {
-      await ctx.delete(SHARE_TYPES, id);
-      return;
-    }
+    if (state.status === 'deleted') return undefined;
     const time = timeOf(event, event.metadata.recordedAt);
-    await ctx.put(SHARE_TYPES, {
-      id,
-      revision: event.revision,
+    return {
       name: state.name,
       description: state.description,
       extra_specs: { ...state.extraSpecs },
@@ -68,6 +65,6 @@ export const shareTypesProjection: Projection = {
       created_at: previous?.created_at ?? time,
       updated_at: time,
       state,
-    } satisfies ShareTypeDocument);
+    };
   },
-};
+});
