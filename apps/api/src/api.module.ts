@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApplicationModule } from '#hawser/application';
 import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import { APP_FILTER } from '@nestjs/core';
 import { AuditController } from './admin/audit.controller.js';
@@ -30,8 +32,6 @@ import { ShareTypesService } from './share-types/share-types.service.js';
 import { AccessRuleMetadataController } from './share-access-rules/access-rule-metadata.controller.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
-import { SharesService } from './shares/shares.service.js';
-import { SnapshotSourceResolver } from './shares/snapshot-source.resolver.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { SnapshotsService } from './snapshots/snapshots.service.js';
@@ -42,7 +42,16 @@ import { VersionsController } from './versions/versions.controller.js';
  * models and commands.
  */
 @Module({
-  imports: [AuthenticationModule, PolicyModule, GraphqlApiModule],
+  imports: [
+    CqrsModule.forRoot(),
+    ApplicationModule.forRoot({
+      useFactory: (config: HawserConfig) => config,
+      inject: [HAWSER_CONFIG],
+    }),
+    AuthenticationModule,
+    PolicyModule,
+    GraphqlApiModule,
+  ],
   controllers: [
     VersionsController,
     ShareTypesController,
@@ -70,8 +79,6 @@ import { VersionsController } from './versions/versions.controller.js';
   providers: [
     ...GRAPHQL_PROVIDERS,
     ShareTypesService,
-    SharesService,
-    SnapshotSourceResolver,
     SnapshotsService,
     ShareReplicasService,
     QuotasService,

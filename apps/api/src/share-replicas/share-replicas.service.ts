@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, faultInjectionPoint } from '#hawser/application';
+import { CommandHandler, faultInjectionPoint, ShareReads } from '#hawser/application';
 import type { CreateShareReplicaDto } from '#hawser/api-contracts';
 import {
   derivedId,
@@ -23,7 +23,6 @@ import { commandContextOf } from '../http/command-context.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
-import { SharesService } from '../shares/shares.service.js';
 
 /** Simultaneous requests on one share re-decide on the newer revision (one promotion wins). */
 const CONFLICT_RETRIES = 20;
@@ -40,7 +39,7 @@ export class ShareReplicasService {
   constructor(
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     private readonly commands: CommandHandler,
-    private readonly shares: SharesService,
+    private readonly shares: ShareReads,
     private readonly quotas: QuotasService,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, faultInjectionPoint } from '#hawser/application';
+import { CommandHandler, faultInjectionPoint, ShareReads } from '#hawser/application';
 import type { CreateSnapshotDto } from '#hawser/api-contracts';
 import {
   requestHolding,
@@ -19,7 +19,6 @@ import { commandContextOf } from '../http/command-context.js';
 import { ManilaHttpError, notFoundError } from '../http/manila-error.js';
 import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
 import { QuotasService } from '../quota-sets/quotas.service.js';
-import { SharesService } from '../shares/shares.service.js';
 
 /** The snapshot use cases: checks on the share, then one command on the share's stream. */
 @Injectable()
@@ -27,7 +26,7 @@ export class SnapshotsService {
   constructor(
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     private readonly commands: CommandHandler,
-    private readonly shares: SharesService,
+    private readonly shares: ShareReads,
     private readonly quotas: QuotasService,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}

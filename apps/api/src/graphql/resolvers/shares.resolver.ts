@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import {
   Args,
   Context,
@@ -10,6 +11,7 @@ import {
   ResolveField,
   Resolver,
 } from '@nestjs/graphql';
+import { ShowShare } from '#hawser/application';
 import { shareStream } from '#hawser/domain';
 import type { EventStore } from '#hawser/eventstore';
 import { DOCUMENT_STORE, EVENT_STORE } from '#hawser/platform';
@@ -18,8 +20,7 @@ import { badRequest } from '../../http/manila-error.js';
 import { parentShare, parentShareOwners } from '../../policy/graphql-targets.js';
 import { Policy } from '../../policy/route-policy.decorators.js';
 import { listShares } from '../../shares/share-list.query.js';
-import { SharesService } from '../../shares/shares.service.js';
-import { LATEST, type GraphqlContext } from '../graphql-context.js';
+import { graphqlReader, LATEST, type GraphqlContext } from '../graphql-context.js';
 import { AccessRule, accessRuleOf } from '../types/access-rule.type.js';
 import { Replica, replicaOf } from '../types/replica.type.js';
 import { ShareEvent, shareEventOf } from '../types/share-event.type.js';
@@ -48,7 +49,7 @@ const pageSize = (name: string, value: number, max: number): number => {
 @Resolver(() => Share)
 export class SharesResolver {
   constructor(
-    private readonly shareService: SharesService,
+    private readonly queries: QueryBus,
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
@@ -61,7 +62,7 @@ export class SharesResolver {
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphqlContext,
   ): Promise<Share> {
-    return shareOf(await this.shareService.find(id, ctx.auth), ctx.auth);
+    return shareOf(await this.queries.execute(new ShowShare(id, graphqlReader(ctx))), ctx.auth);
   }
 
   @Policy('share:get_all')

@@ -1,0 +1,84 @@
+import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { QuotaReservations } from './quotas/quota-reservations.js';
+import { ShareTypeReads } from './share-types/share-type-reads.js';
+import {
+  DeleteShareHandler,
+  ResetShareStatusHandler,
+  SetShareMetadataHandler,
+  UnsetShareMetadataHandler,
+  UpdateShareHandler,
+} from './shares/change-share.js';
+import {
+  CreateShareFromSnapshotHandler,
+  CreateShareHandler,
+  ShareCreation,
+} from './shares/create-share.js';
+import { ExtendShareHandler, ShareResize, ShrinkShareHandler } from './shares/resize-share.js';
+import {
+  AllowAccessHandler,
+  DenyAccessHandler,
+  SetAccessRuleMetadataHandler,
+  UnsetAccessRuleMetadataHandler,
+} from './shares/share-access.js';
+import { ShareChanges } from './shares/share-changes.js';
+import {
+  ForceDeleteShareInstanceHandler,
+  ResetShareInstanceStatusHandler,
+} from './shares/share-instance-actions.js';
+import {
+  ListAccessRulesHandler,
+  ShowAccessRuleHandler,
+  ShowShareHandler,
+} from './shares/share-queries.js';
+import { ShareReads } from './shares/share-reads.js';
+import { SnapshotSources } from './shares/snapshot-source.js';
+import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js';
+
+/** The steps several use cases share: lookups, the share's command runner, the quota step. */
+const STEPS = [
+  ShareReads,
+  ShareChanges,
+  ShareCreation,
+  ShareResize,
+  SnapshotSources,
+  ShareTypeReads,
+  QuotaReservations,
+];
+
+const SHARE_HANDLERS = [
+  CreateShareHandler,
+  CreateShareFromSnapshotHandler,
+  UpdateShareHandler,
+  DeleteShareHandler,
+  ResetShareStatusHandler,
+  SetShareMetadataHandler,
+  UnsetShareMetadataHandler,
+  ExtendShareHandler,
+  ShrinkShareHandler,
+  AllowAccessHandler,
+  DenyAccessHandler,
+  SetAccessRuleMetadataHandler,
+  UnsetAccessRuleMetadataHandler,
+  ResetShareInstanceStatusHandler,
+  ForceDeleteShareInstanceHandler,
+  ShowShareHandler,
+  ListAccessRulesHandler,
+  ShowAccessRuleHandler,
+];
+
+/**
+ * Every use case's handler, found by @nestjs/cqrs's CqrsModule (imported once by the process
+ * that hosts the API) and reached through its CommandBus and QueryBus. The command handler, the
+ * document store and read-your-writes come from the process's persistence and projections
+ * modules; the settings from its configuration.
+ */
+@Module({})
+export class ApplicationModule {
+  static forRoot(settings: Omit<FactoryProvider<UseCaseSettings>, 'provide'>): DynamicModule {
+    return {
+      module: ApplicationModule,
+      providers: [{ provide: USE_CASE_SETTINGS, ...settings }, ...STEPS, ...SHARE_HANDLERS],
+      exports: [USE_CASE_SETTINGS, ShareReads, ShareTypeReads],
+    };
+  }
+}
