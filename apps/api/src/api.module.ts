@@ -34,7 +34,6 @@ import { ShareAccessRulesController } from './share-access-rules/share-access-ru
 import { SharesController } from './shares/shares.controller.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
-import { SnapshotsService } from './snapshots/snapshots.service.js';
 import { VersionsController } from './versions/versions.controller.js';
 
 /**
@@ -79,7 +78,6 @@ import { VersionsController } from './versions/versions.controller.js';
   providers: [
     ...GRAPHQL_PROVIDERS,
     ShareTypesService,
-    SnapshotsService,
     ShareReplicasService,
     QuotasService,
     {

@@ -32,6 +32,16 @@ import {
 } from './shares/share-queries.js';
 import { ShareReads } from './shares/share-reads.js';
 import { SnapshotSources } from './shares/snapshot-source.js';
+import {
+  DeleteSnapshotHandler,
+  ResetSnapshotStatusHandler,
+  SetSnapshotMetadataHandler,
+  UnsetSnapshotMetadataHandler,
+  UpdateSnapshotHandler,
+} from './snapshots/change-snapshot.js';
+import { CreateSnapshotHandler } from './snapshots/create-snapshot.js';
+import { ShowSnapshotHandler } from './snapshots/snapshot-queries.js';
+import { SnapshotReads } from './snapshots/snapshot-reads.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js';
 
 /** The steps several use cases share: lookups, the share's command runner, the quota step. */
@@ -41,6 +51,7 @@ const STEPS = [
   ShareCreation,
   ShareResize,
   SnapshotSources,
+  SnapshotReads,
   ShareTypeReads,
   QuotaReservations,
 ];
@@ -66,6 +77,16 @@ const SHARE_HANDLERS = [
   ShowAccessRuleHandler,
 ];
 
+const SNAPSHOT_HANDLERS = [
+  CreateSnapshotHandler,
+  UpdateSnapshotHandler,
+  DeleteSnapshotHandler,
+  ResetSnapshotStatusHandler,
+  SetSnapshotMetadataHandler,
+  UnsetSnapshotMetadataHandler,
+  ShowSnapshotHandler,
+];
+
 /**
  * Every use case's handler, found by @nestjs/cqrs's CqrsModule (imported once by the process
  * that hosts the API) and reached through its CommandBus and QueryBus. The command handler, the
@@ -77,7 +98,12 @@ export class ApplicationModule {
   static forRoot(settings: Omit<FactoryProvider<UseCaseSettings>, 'provide'>): DynamicModule {
     return {
       module: ApplicationModule,
-      providers: [{ provide: USE_CASE_SETTINGS, ...settings }, ...STEPS, ...SHARE_HANDLERS],
+      providers: [
+        { provide: USE_CASE_SETTINGS, ...settings },
+        ...STEPS,
+        ...SHARE_HANDLERS,
+        ...SNAPSHOT_HANDLERS,
+      ],
       exports: [USE_CASE_SETTINGS, ShareReads, ShareTypeReads],
     };
   }

@@ -12,3 +12,6 @@ export * from './shares/share-access.js';
 export * from './shares/share-instance-actions.js';
 export * from './shares/share-queries.js';
 export * from './shares/share-reads.js';
+export * from './snapshots/change-snapshot.js';
+export * from './snapshots/create-snapshot.js';
+export * from './snapshots/snapshot-queries.js';
