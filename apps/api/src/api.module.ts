@@ -26,9 +26,7 @@ import { ServicesController } from './services/services.controller.js';
 import { ShareInstanceActionsController } from './share-instances/share-instance-actions.controller.js';
 import { ShareInstancesController } from './share-instances/share-instances.controller.js';
 import { ShareReplicasController } from './share-replicas/share-replicas.controller.js';
-import { ShareReplicasService } from './share-replicas/share-replicas.service.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
-import { ShareTypesService } from './share-types/share-types.service.js';
 import { AccessRuleMetadataController } from './share-access-rules/access-rule-metadata.controller.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
@@ -77,8 +75,6 @@ import { VersionsController } from './versions/versions.controller.js';
   ],
   providers: [
     ...GRAPHQL_PROVIDERS,
-    ShareTypesService,
-    ShareReplicasService,
     QuotasService,
     {
       provide: QUOTA_DEFAULTS,

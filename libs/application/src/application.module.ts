@@ -42,6 +42,30 @@ import {
 import { CreateSnapshotHandler } from './snapshots/create-snapshot.js';
 import { ShowSnapshotHandler } from './snapshots/snapshot-queries.js';
 import { SnapshotReads } from './snapshots/snapshot-reads.js';
+import { CreateReplicaHandler } from './replicas/create-replica.js';
+import {
+  DeleteReplicaHandler,
+  PromoteReplicaHandler,
+  ResetReplicaStateHandler,
+  ResetReplicaStatusHandler,
+  ResyncReplicaHandler,
+} from './replicas/replica-changes.js';
+import { ListReplicasHandler, ShowReplicaHandler } from './replicas/replica-queries.js';
+import { ReplicaReads } from './replicas/replica-reads.js';
+import {
+  ChangeShareTypeAccessHandler,
+  CreateShareTypeHandler,
+  DeleteShareTypeHandler,
+  SetShareTypeExtraSpecsHandler,
+  ShareTypeChanges,
+  UnsetShareTypeExtraSpecHandler,
+  UpdateShareTypeHandler,
+} from './share-types/share-type-commands.js';
+import {
+  ListShareTypesHandler,
+  ShowDefaultShareTypeHandler,
+  ShowShareTypeHandler,
+} from './share-types/share-type-queries.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js';
 
 /** The steps several use cases share: lookups, the share's command runner, the quota step. */
@@ -52,7 +76,9 @@ const STEPS = [
   ShareResize,
   SnapshotSources,
   SnapshotReads,
+  ReplicaReads,
   ShareTypeReads,
+  ShareTypeChanges,
   QuotaReservations,
 ];
 
@@ -87,6 +113,29 @@ const SNAPSHOT_HANDLERS = [
   ShowSnapshotHandler,
 ];
 
+const REPLICA_HANDLERS = [
+  CreateReplicaHandler,
+  DeleteReplicaHandler,
+  PromoteReplicaHandler,
+  ResyncReplicaHandler,
+  ResetReplicaStatusHandler,
+  ResetReplicaStateHandler,
+  ShowReplicaHandler,
+  ListReplicasHandler,
+];
+
+const SHARE_TYPE_HANDLERS = [
+  CreateShareTypeHandler,
+  UpdateShareTypeHandler,
+  DeleteShareTypeHandler,
+  ChangeShareTypeAccessHandler,
+  SetShareTypeExtraSpecsHandler,
+  UnsetShareTypeExtraSpecHandler,
+  ShowShareTypeHandler,
+  ShowDefaultShareTypeHandler,
+  ListShareTypesHandler,
+];
+
 /**
  * Every use case's handler, found by @nestjs/cqrs's CqrsModule (imported once by the process
  * that hosts the API) and reached through its CommandBus and QueryBus. The command handler, the
@@ -103,8 +152,10 @@ export class ApplicationModule {
         ...STEPS,
         ...SHARE_HANDLERS,
         ...SNAPSHOT_HANDLERS,
+        ...REPLICA_HANDLERS,
+        ...SHARE_TYPE_HANDLERS,
       ],
-      exports: [USE_CASE_SETTINGS, ShareReads, ShareTypeReads],
+      exports: [USE_CASE_SETTINGS],
     };
   }
 }
