@@ -15,12 +15,10 @@ import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
-import { QUOTA_DEFAULTS } from './quota-sets/quotas.service.js';
 import {
   LegacyQuotaSetsController,
   QuotaSetsController,
 } from './quota-sets/quota-sets.controller.js';
-import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
 import { ServicesController } from './services/services.controller.js';
 import { ShareInstanceActionsController } from './share-instances/share-instance-actions.controller.js';
@@ -73,15 +71,6 @@ import { VersionsController } from './versions/versions.controller.js';
     ShareInstanceActionsController,
     ShareReplicasController,
   ],
-  providers: [
-    ...GRAPHQL_PROVIDERS,
-    QuotasService,
-    {
-      provide: QUOTA_DEFAULTS,
-      useFactory: (config: HawserConfig) => config.quotaDefaults,
-      inject: [HAWSER_CONFIG],
-    },
-    { provide: APP_FILTER, useClass: ManilaExceptionFilter },
-  ],
+  providers: [...GRAPHQL_PROVIDERS, { provide: APP_FILTER, useClass: ManilaExceptionFilter }],
 })
 export class ApiModule {}

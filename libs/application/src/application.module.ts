@@ -66,6 +66,8 @@ import {
   ShowDefaultShareTypeHandler,
   ShowShareTypeHandler,
 } from './share-types/share-type-queries.js';
+import { ResetQuotaLimitsHandler, SetQuotaLimitsHandler } from './quotas/quota-limits.js';
+import { ShowQuotaDefaultsHandler, ShowQuotaHandler } from './quotas/quota-queries.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js';
 
 /** The steps several use cases share: lookups, the share's command runner, the quota step. */
@@ -136,6 +138,13 @@ const SHARE_TYPE_HANDLERS = [
   ListShareTypesHandler,
 ];
 
+const QUOTA_HANDLERS = [
+  SetQuotaLimitsHandler,
+  ResetQuotaLimitsHandler,
+  ShowQuotaHandler,
+  ShowQuotaDefaultsHandler,
+];
+
 /**
  * Every use case's handler, found by @nestjs/cqrs's CqrsModule (imported once by the process
  * that hosts the API) and reached through its CommandBus and QueryBus. The command handler, the
@@ -154,6 +163,7 @@ export class ApplicationModule {
         ...SNAPSHOT_HANDLERS,
         ...REPLICA_HANDLERS,
         ...SHARE_TYPE_HANDLERS,
+        ...QUOTA_HANDLERS,
       ],
       exports: [USE_CASE_SETTINGS],
     };
