@@ -68,6 +68,14 @@ import {
 } from './share-types/share-type-queries.js';
 import { ResetQuotaLimitsHandler, SetQuotaLimitsHandler } from './quotas/quota-limits.js';
 import { ShowQuotaDefaultsHandler, ShowQuotaHandler } from './quotas/quota-queries.js';
+import { ListMessagesHandler } from './messages/list-messages.js';
+import {
+  DeleteMessageHandler,
+  MessageReads,
+  ShowMessageHandler,
+} from './messages/message-use-cases.js';
+import { ListSharesHandler } from './shares/list-shares.js';
+import { ListSnapshotsHandler } from './snapshots/list-snapshots.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js';
 
 /** The steps several use cases share: lookups, the share's command runner, the quota step. */
@@ -82,6 +90,7 @@ const STEPS = [
   ShareTypeReads,
   ShareTypeChanges,
   QuotaReservations,
+  MessageReads,
 ];
 
 const SHARE_HANDLERS = [
@@ -145,6 +154,14 @@ const QUOTA_HANDLERS = [
   ShowQuotaDefaultsHandler,
 ];
 
+const LISTING_AND_MESSAGE_HANDLERS = [
+  ListSharesHandler,
+  ListSnapshotsHandler,
+  ListMessagesHandler,
+  ShowMessageHandler,
+  DeleteMessageHandler,
+];
+
 /**
  * Every use case's handler, found by @nestjs/cqrs's CqrsModule (imported once by the process
  * that hosts the API) and reached through its CommandBus and QueryBus. The command handler, the
@@ -164,6 +181,7 @@ export class ApplicationModule {
         ...REPLICA_HANDLERS,
         ...SHARE_TYPE_HANDLERS,
         ...QUOTA_HANDLERS,
+        ...LISTING_AND_MESSAGE_HANDLERS,
       ],
       exports: [USE_CASE_SETTINGS],
     };

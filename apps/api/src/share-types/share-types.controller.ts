@@ -19,6 +19,7 @@ import {
   CreateShareType,
   DeleteShareType,
   ListShareTypes,
+  parseDictFilter,
   ownSpec,
   SetShareTypeExtraSpecs,
   ShowDefaultShareType,
@@ -34,7 +35,6 @@ import { atLeast, contextOf, type RequestContext } from '../http/request-context
 import { readerOf, requesterOf } from '../http/requester.js';
 import { isJsonObject, requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
-import { parseDictFilter } from '../http/list-query.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
 import { withBooleanSpecsAsText } from './extra-specs-input.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';

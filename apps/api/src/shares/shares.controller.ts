@@ -32,8 +32,10 @@ import {
   CreateShareFromSnapshot,
   DeleteShare,
   DenyAccess,
+  booleanParam,
   ExtendShare,
   ListAccessRules,
+  ListShares,
   ResetShareStatus,
   SetShareMetadata,
   ShowShare,
@@ -43,13 +45,9 @@ import {
 } from '#hawser/application';
 import { ownValue, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
-import { Inject } from '@nestjs/common';
-import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE } from '#hawser/platform';
 import { notFoundError } from '../http/manila-error.js';
 import { statusArgument } from '../http/action-body.js';
 import { metadataFromBody } from '../http/metadata-body.js';
-import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
@@ -58,8 +56,6 @@ import { ManilaAction, ManilaActions, Policy, Until } from '../policy/route-poli
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
-import { booleanParam } from '../http/list-query.js';
-import { listShares } from './share-list.query.js';
 
 const theShare = share(fromParam('id'));
 
@@ -72,7 +68,6 @@ export class SharesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
   ) {}
 
   private detail(doc: ShareDocument, ctx: RequestContext) {
@@ -112,7 +107,7 @@ export class SharesController {
     view: (doc: ShareDocument, ctx: RequestContext) => unknown,
   ) {
     const ctx = contextOf(req);
-    const result = await listShares(this.documents, requireAuth(ctx), ctx.microversion, query);
+    const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
     const body: Record<string, unknown> = { shares: result.shares.map((d) => view(d, ctx)) };
     if (result.nextMarker) {
       const params = new URLSearchParams({ ...query, marker: result.nextMarker });

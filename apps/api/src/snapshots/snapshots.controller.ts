@@ -4,7 +4,6 @@ import {
   Delete,
   Get,
   HttpCode,
-  Inject,
   Param,
   Post,
   Put,
@@ -23,16 +22,14 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   CreateSnapshot,
   DeleteSnapshot,
+  ListSnapshots,
   ResetSnapshotStatus,
   ShowSnapshot,
   UpdateSnapshot,
 } from '#hawser/application';
 import type { SnapshotStatus } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
-import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE } from '#hawser/platform';
 import { statusArgument } from '../http/action-body.js';
-import { requireAuth } from '../http/policy.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
@@ -41,7 +38,6 @@ import { nextPageLink } from '../http/next-page-link.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromBody, fromParam, share, snapshot } from '../policy/policy-targets.js';
 import { ManilaAction, ManilaActions, Policy, Since } from '../policy/route-policy.decorators.js';
-import { listSnapshots } from './snapshot-list.query.js';
 
 const theSnapshot = snapshot(fromParam('id'));
 
@@ -51,7 +47,6 @@ export class SnapshotsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
   ) {}
 
   private detail(doc: SnapshotDocument, ctx: RequestContext) {
@@ -88,12 +83,7 @@ export class SnapshotsController {
     view: (doc: SnapshotDocument, ctx: RequestContext) => unknown,
   ) {
     const ctx = contextOf(req);
-    const { snapshots, more } = await listSnapshots(
-      this.documents,
-      requireAuth(ctx),
-      ctx.microversion,
-      query,
-    );
+    const { snapshots, more } = await this.queries.execute(new ListSnapshots(query, readerOf(ctx)));
     const body: Record<string, unknown> = { snapshots: snapshots.map((d) => view(d, ctx)) };
     if (more) {
       const offset = Number(query.offset ?? 0) + snapshots.length;

@@ -1,17 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ListShareTypes } from '#hawser/application';
+import { ListMessages, ListShareTypes } from '#hawser/application';
 import { Args, Context, ID, Int, Query, Resolver } from '@nestjs/graphql';
 import { listPools } from '#hawser/scheduler';
-import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
-import type { DocumentStore } from '#hawser/read-models';
-import { listMessages } from '../../messages/message-list.query.js';
+import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import { Policy } from '../../policy/route-policy.decorators.js';
 import {
   POOL_STATE_SOURCE,
   type PoolStateSource,
 } from '../../scheduler-stats/pool-state.source.js';
-import { graphqlReader, LATEST, viewContextFor, type GraphqlContext } from '../graphql-context.js';
+import { graphqlReader, viewContextFor, type GraphqlContext } from '../graphql-context.js';
 import { UserMessage, userMessageOf } from '../types/message.type.js';
 import { Pool, poolOf } from '../types/pool.type.js';
 import { ShareType, shareTypeOf } from '../types/share-type.type.js';
@@ -25,7 +23,6 @@ export class CatalogueResolver {
     private readonly queries: QueryBus,
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     @Inject(POOL_STATE_SOURCE) private readonly poolState: PoolStateSource,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
   ) {}
 
   @Query(() => [ShareType], {
@@ -60,7 +57,7 @@ export class CatalogueResolver {
     if (first === 0) return [];
     const query: Record<string, string> = { limit: String(Math.min(first, MAX_MESSAGES_PAGE)) };
     if (resourceId) query.resource_id = resourceId;
-    const { messages } = await listMessages(this.documents, ctx.auth, LATEST, query, new Date());
+    const { messages } = await this.queries.execute(new ListMessages(query, graphqlReader(ctx)));
     return messages.map(userMessageOf);
   }
 }
