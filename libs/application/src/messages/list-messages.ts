@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
 import { MESSAGES, type MessageDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { pageOf } from '../listing/page-params.js';
-import { atLeast, type ApiVersion, type Caller, type Reader } from '../requester.js';
+import { ListingQuery } from '../listing/listing-query.js';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 const EQUALITY_FILTERS = [
   'request_id',
@@ -41,15 +42,7 @@ const isoTime = (name: string, value: string): string => {
  * sort and paging (`more` when a page follows); the caller's project unless admin; expired messages are not shown (Manila
  * reaps them, Hawser hides them from the moment they expire).
  */
-export class ListMessages extends Query<MessageListPage> {
-  constructor(
-    /** Manila's list parameters (filters, sort, limit, offset). */
-    readonly query: Readonly<Record<string, string>>,
-    readonly reader: Reader,
-  ) {
-    super();
-  }
-}
+export class ListMessages extends ListingQuery<MessageListPage> {}
 
 export interface MessageListPage {
   readonly messages: MessageDocument[];
@@ -70,7 +63,7 @@ const listMessages = async (
   documents: DocumentStore,
   auth: Caller,
   version: ApiVersion,
-  query: Readonly<Record<string, string>>,
+  query: Readonly<Record<string, string | undefined>>,
   now: Date,
 ): Promise<MessageListPage> => {
   const filter: Filter = {};

@@ -3,6 +3,7 @@ import {
   derivedId,
   quotaDecider,
   quotaStream,
+  type QuotaCommand,
   type QuotaDeltas,
   type QuotaHolderKind,
 } from '#hawser/domain';
@@ -40,9 +41,7 @@ export class QuotaReservations {
     requestShareId: string,
     ctx: CommandContext,
   ): Promise<void> {
-    await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
+    await this.onQuota(
       {
         type: 'ReserveQuota',
         projectId,
@@ -54,19 +53,15 @@ export class QuotaReservations {
         now: new Date().toISOString(),
       },
       ctx,
-      { retryOnConflict: RESERVATION_RETRIES },
     );
     faultInjectionPoint(`after-quota-reserved:${holderKind}`);
   }
 
   /** Stops counting a holder's usage; releasing twice releases once. */
   async release(projectId: string, holderId: string, ctx: CommandContext): Promise<void> {
-    await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
+    await this.onQuota(
       { type: 'ReleaseQuota', projectId, holderId, now: new Date().toISOString() },
       ctx,
-      { retryOnConflict: RESERVATION_RETRIES },
     );
   }
 
@@ -110,9 +105,7 @@ export class QuotaReservations {
     change: () => Promise<T>,
   ): Promise<T> {
     const adjustmentId = ctx.commandId;
-    await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
+    await this.onQuota(
       {
         type: 'AdjustQuota',
         projectId,
@@ -124,15 +117,12 @@ export class QuotaReservations {
         now: new Date().toISOString(),
       },
       ctx,
-      { retryOnConflict: RESERVATION_RETRIES },
     );
     faultInjectionPoint('after-quota-reserved:extend');
     try {
       return await change();
     } catch (error) {
-      await this.commands.handle(
-        quotaDecider,
-        quotaStream(projectId),
+      await this.onQuota(
         {
           type: 'RevertQuotaAdjustment',
           projectId,
@@ -141,9 +131,15 @@ export class QuotaReservations {
           now: new Date().toISOString(),
         },
         { ...ctx, commandId: derivedId(ctx.commandId, 'revert') },
-        { retryOnConflict: RESERVATION_RETRIES },
       );
       throw error;
     }
+  }
+
+  /** One command on the project's quota stream, re-decided when another request wrote first. */
+  private async onQuota(command: QuotaCommand, ctx: CommandContext): Promise<void> {
+    await this.commands.handle(quotaDecider, quotaStream(command.projectId), command, ctx, {
+      retryOnConflict: RESERVATION_RETRIES,
+    });
   }
 }

@@ -82,13 +82,10 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
       share.id,
       quotaContext,
     );
-    const requested = this.changes.record(
-      share.id,
-      request,
-      requester.commandContext(),
-      requestHolding(replicaId),
-      { retryOnConflict: REPLICA_CONFLICT_RETRIES },
-    );
+    const requested = this.changes.record(share.id, request, requester.commandContext(), {
+      decider: requestHolding(replicaId),
+      retryOnConflict: REPLICA_CONFLICT_RETRIES,
+    });
     const result = await requested.catch(async (error: unknown) => {
       const releaseId = derivedId(quotaContext.commandId, 'release');
       await this.quotas.release(share.project_id, replicaId, {

@@ -81,7 +81,7 @@ abstract class ReplicaCommandHandler {
     requester: Requester,
     command: ShareCommand,
   ): Promise<void> {
-    await this.changes.run(replica.share_id, command, requester.commandContext(), undefined, {
+    await this.changes.run(replica.share_id, command, requester.commandContext(), {
       retryOnConflict: REPLICA_CONFLICT_RETRIES,
     });
   }

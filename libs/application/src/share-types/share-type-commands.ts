@@ -151,120 +151,115 @@ export class CreateShareTypeHandler implements ICommandHandler<CreateShareType, 
   }
 }
 
-@CommandHandler(UpdateShareType)
-export class UpdateShareTypeHandler implements ICommandHandler<UpdateShareType, ShareTypeDocument> {
+/** The base of the handlers that run one command on a type the requester may see. */
+@Injectable()
+abstract class ShareTypeCommandHandler {
   constructor(
     private readonly types: ShareTypeReads,
     private readonly changes: ShareTypeChanges,
   ) {}
 
-  async execute({ shareTypeId, request: part, requester }: UpdateShareType) {
+  /** The type (404 unless visible), then `commandOf(type)`; its document afterwards. */
+  protected async change(
+    shareTypeId: string,
+    requester: Requester,
+    commandOf: (type: ShareTypeDocument) => ShareTypeCommand | Promise<ShareTypeCommand>,
+  ): Promise<ShareTypeDocument | undefined> {
     const doc = await this.types.find(shareTypeId, requester.caller);
-    const isPublic = part['share_type_access:is_public'];
-    if (isPublic !== undefined && toBoolean(isPublic) === undefined) {
-      throw badRequest('share_type_access:is_public must be a boolean.');
-    }
-    if (part.name !== undefined && typeof part.name !== 'string') {
-      throw badRequest('name must be a string.');
-    }
-    if (
-      part.description !== undefined &&
-      part.description !== null &&
-      typeof part.description !== 'string'
-    ) {
-      throw badRequest('description must be a string.');
-    }
-    const updated = await this.changes.run(
-      doc.id,
-      {
+    return this.changes.run(doc.id, await commandOf(doc), requester.commandContext());
+  }
+}
+
+@CommandHandler(UpdateShareType)
+export class UpdateShareTypeHandler
+  extends ShareTypeCommandHandler
+  implements ICommandHandler<UpdateShareType, ShareTypeDocument>
+{
+  async execute({ shareTypeId, request: part, requester }: UpdateShareType) {
+    const updated = await this.change(shareTypeId, requester, () => {
+      const isPublic = part['share_type_access:is_public'];
+      if (isPublic !== undefined && toBoolean(isPublic) === undefined) {
+        throw badRequest('share_type_access:is_public must be a boolean.');
+      }
+      if (part.name !== undefined && typeof part.name !== 'string') {
+        throw badRequest('name must be a string.');
+      }
+      if (
+        part.description !== undefined &&
+        part.description !== null &&
+        typeof part.description !== 'string'
+      ) {
+        throw badRequest('description must be a string.');
+      }
+      return {
         type: 'UpdateShareType',
         ...(part.name !== undefined && { name: part.name as string }),
         ...(part.description !== undefined && { description: part.description as string | null }),
         ...(isPublic !== undefined && { isPublic: toBoolean(isPublic) as boolean }),
         now: now(),
-      },
-      requester.commandContext(),
-    );
+      };
+    });
     return updated as ShareTypeDocument;
   }
 }
 
 @CommandHandler(DeleteShareType)
-export class DeleteShareTypeHandler implements ICommandHandler<DeleteShareType, void> {
-  constructor(
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
-    private readonly types: ShareTypeReads,
-    private readonly changes: ShareTypeChanges,
-  ) {}
+export class DeleteShareTypeHandler
+  extends ShareTypeCommandHandler
+  implements ICommandHandler<DeleteShareType, void>
+{
+  @Inject(DOCUMENT_STORE) private readonly documents!: DocumentStore;
 
   async execute({ shareTypeId, requester }: DeleteShareType): Promise<void> {
-    const doc = await this.types.find(shareTypeId, requester.caller);
-    if ((await this.documents.count(SHARES, { share_type_id: doc.id })) > 0) {
-      throw badRequest(
-        `Share Type ${doc.id} deletion is not allowed with shares present with the type.`,
-      );
-    }
-    await this.changes.run(
-      doc.id,
-      { type: 'DeleteShareType', now: now() },
-      requester.commandContext(),
-    );
+    await this.change(shareTypeId, requester, async (doc) => {
+      if ((await this.documents.count(SHARES, { share_type_id: doc.id })) > 0) {
+        throw badRequest(
+          `Share Type ${doc.id} deletion is not allowed with shares present with the type.`,
+        );
+      }
+      return { type: 'DeleteShareType', now: now() };
+    });
   }
 }
 
 @CommandHandler(ChangeShareTypeAccess)
-export class ChangeShareTypeAccessHandler implements ICommandHandler<ChangeShareTypeAccess, void> {
-  constructor(
-    private readonly types: ShareTypeReads,
-    private readonly changes: ShareTypeChanges,
-  ) {}
-
+export class ChangeShareTypeAccessHandler
+  extends ShareTypeCommandHandler
+  implements ICommandHandler<ChangeShareTypeAccess, void>
+{
   async execute({ shareTypeId, projectId, grant, requester }: ChangeShareTypeAccess) {
-    const doc = await this.types.find(shareTypeId, requester.caller);
-    const type = grant ? 'AddShareTypeAccess' : 'RemoveShareTypeAccess';
-    await this.changes.run(doc.id, { type, projectId }, requester.commandContext());
+    await this.change(shareTypeId, requester, () => ({
+      type: grant ? 'AddShareTypeAccess' : 'RemoveShareTypeAccess',
+      projectId,
+    }));
   }
 }
 
 @CommandHandler(SetShareTypeExtraSpecs)
-export class SetShareTypeExtraSpecsHandler implements ICommandHandler<
-  SetShareTypeExtraSpecs,
-  void
-> {
-  constructor(
-    private readonly types: ShareTypeReads,
-    private readonly changes: ShareTypeChanges,
-  ) {}
-
+export class SetShareTypeExtraSpecsHandler
+  extends ShareTypeCommandHandler
+  implements ICommandHandler<SetShareTypeExtraSpecs, void>
+{
   async execute({ shareTypeId, extraSpecs, requester }: SetShareTypeExtraSpecs) {
-    const doc = await this.types.find(shareTypeId, requester.caller);
-    await this.changes.run(
-      doc.id,
-      { type: 'SetShareTypeExtraSpecs', extraSpecs, now: now() },
-      requester.commandContext(),
-    );
+    await this.change(shareTypeId, requester, () => ({
+      type: 'SetShareTypeExtraSpecs',
+      extraSpecs,
+      now: now(),
+    }));
   }
 }
 
 @CommandHandler(UnsetShareTypeExtraSpec)
-export class UnsetShareTypeExtraSpecHandler implements ICommandHandler<
-  UnsetShareTypeExtraSpec,
-  void
-> {
-  constructor(
-    private readonly types: ShareTypeReads,
-    private readonly changes: ShareTypeChanges,
-  ) {}
-
+export class UnsetShareTypeExtraSpecHandler
+  extends ShareTypeCommandHandler
+  implements ICommandHandler<UnsetShareTypeExtraSpec, void>
+{
   async execute({ shareTypeId, key, requester }: UnsetShareTypeExtraSpec) {
-    const doc = await this.types.find(shareTypeId, requester.caller);
-    if (ownSpec(doc, key) === undefined) {
-      throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
-    }
-    await this.changes.run(
-      doc.id,
-      { type: 'UnsetShareTypeExtraSpec', key, now: now() },
-      requester.commandContext(),
-    );
+    await this.change(shareTypeId, requester, (doc) => {
+      if (ownSpec(doc, key) === undefined) {
+        throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
+      }
+      return { type: 'UnsetShareTypeExtraSpec', key, now: now() };
+    });
   }
 }

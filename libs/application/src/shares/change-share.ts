@@ -3,8 +3,7 @@ import { forbiddenError, notFoundError } from '#hawser/api-contracts';
 import { isAffinityKey, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
 import type { Requester } from '../requester.js';
-import { ShareChanges } from './share-changes.js';
-import { ShareReads } from './share-reads.js';
+import { ShareCommandHandler } from './share-changes.js';
 
 const now = () => new Date().toISOString();
 const ADMIN_METADATA_RULE = 'share:update_admin_only_metadata';
@@ -75,111 +74,83 @@ export class UnsetShareMetadata extends Command<void> {
 }
 
 @CommandHandler(UpdateShare)
-export class UpdateShareHandler implements ICommandHandler<UpdateShare, ShareDocument> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class UpdateShareHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<UpdateShare, ShareDocument>
+{
   async execute({ shareId, update, requester }: UpdateShare): Promise<ShareDocument> {
-    const share = await this.shares.find(shareId, requester.caller);
-    if (update.isPublic) requester.policy.enforce('share:set_public_share');
-    await this.changes.run(
-      share.id,
-      {
+    const share = await this.change(shareId, requester, () => {
+      if (update.isPublic) requester.policy.enforce('share:set_public_share');
+      return {
         type: 'UpdateShare',
         ...(update.name !== undefined && { name: update.name }),
         ...(update.description !== undefined && { description: update.description }),
         ...(update.isPublic !== undefined && { isPublic: update.isPublic }),
         now: now(),
-      },
-      requester.commandContext(),
-    );
+      };
+    });
     return this.shares.find(share.id, requester.caller);
   }
 }
 
 @CommandHandler(DeleteShare)
-export class DeleteShareHandler implements ICommandHandler<DeleteShare, void> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class DeleteShareHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<DeleteShare, void>
+{
   async execute({ shareId, force, requester }: DeleteShare): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller);
-    await this.changes.run(
-      share.id,
-      { type: 'DeleteShare', force, now: now() },
-      requester.commandContext(),
-    );
+    await this.change(shareId, requester, () => ({ type: 'DeleteShare', force, now: now() }));
   }
 }
 
 @CommandHandler(ResetShareStatus)
-export class ResetShareStatusHandler implements ICommandHandler<ResetShareStatus, void> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class ResetShareStatusHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<ResetShareStatus, void>
+{
   async execute({ shareId, status, requester }: ResetShareStatus): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller);
-    await this.changes.run(
-      share.id,
-      { type: 'ResetShareStatus', status, now: now() },
-      requester.commandContext(),
-    );
+    await this.change(shareId, requester, () => ({
+      type: 'ResetShareStatus',
+      status,
+      now: now(),
+    }));
   }
 }
 
 @CommandHandler(SetShareMetadata)
-export class SetShareMetadataHandler implements ICommandHandler<
-  SetShareMetadata,
-  Record<string, string>
-> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class SetShareMetadataHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<SetShareMetadata, Record<string, string>>
+{
   async execute({ shareId, set, replace, requester }: SetShareMetadata) {
-    const share = await this.shares.find(shareId, requester.caller);
-    const mayChangeAdminKeys = requester.policy.allows(ADMIN_METADATA_RULE);
-    if (!mayChangeAdminKeys && Object.keys(set).some(isAffinityKey)) {
-      throw forbiddenError('Cannot set or update admin only metadata.');
-    }
-    const unset = replace
-      ? Object.keys(share.metadata).filter(
-          (k) => !Object.hasOwn(set, k) && (mayChangeAdminKeys || !isAffinityKey(k)),
-        )
-      : [];
-    await this.changes.run(
-      share.id,
-      { type: 'ChangeShareMetadata', set, unset, now: now() },
-      requester.commandContext(),
-    );
+    const share = await this.change(shareId, requester, (current) => {
+      const mayChangeAdminKeys = requester.policy.allows(ADMIN_METADATA_RULE);
+      if (!mayChangeAdminKeys && Object.keys(set).some(isAffinityKey)) {
+        throw forbiddenError('Cannot set or update admin only metadata.');
+      }
+      const unset = replace
+        ? Object.keys(current.metadata).filter(
+            (k) => !Object.hasOwn(set, k) && (mayChangeAdminKeys || !isAffinityKey(k)),
+          )
+        : [];
+      return { type: 'ChangeShareMetadata', set, unset, now: now() };
+    });
     return (await this.shares.find(share.id, requester.caller)).metadata;
   }
 }
 
 @CommandHandler(UnsetShareMetadata)
-export class UnsetShareMetadataHandler implements ICommandHandler<UnsetShareMetadata, void> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class UnsetShareMetadataHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<UnsetShareMetadata, void>
+{
   async execute({ shareId, key, requester }: UnsetShareMetadata): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller);
-    if (isAffinityKey(key) && !requester.policy.allows(ADMIN_METADATA_RULE)) {
-      throw forbiddenError('Cannot set or update admin only metadata.');
-    }
-    if (!Object.hasOwn(share.metadata, key)) throw notFoundError('Metadata item was not found');
-    await this.changes.run(
-      share.id,
-      { type: 'ChangeShareMetadata', set: {}, unset: [key], now: now() },
-      requester.commandContext(),
-    );
+    await this.change(shareId, requester, (share) => {
+      if (isAffinityKey(key) && !requester.policy.allows(ADMIN_METADATA_RULE)) {
+        throw forbiddenError('Cannot set or update admin only metadata.');
+      }
+      if (!Object.hasOwn(share.metadata, key)) throw notFoundError('Metadata item was not found');
+      return { type: 'ChangeShareMetadata', set: {}, unset: [key], now: now() };
+    });
   }
 }

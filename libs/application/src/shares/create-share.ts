@@ -141,12 +141,9 @@ export class ShareCreation {
     const replicated = Boolean(shareType.extra_specs.replication_type);
     const deltas = shareCreationDeltas(size, replicated);
     await this.quotas.reserve(auth.projectId, shareId, 'share', deltas, shareId, quotaContext);
-    const requested = this.changes.record(
-      shareId,
-      request,
-      requester.commandContext(),
-      requestHolding(shareId),
-    );
+    const requested = this.changes.record(shareId, request, requester.commandContext(), {
+      decider: requestHolding(shareId),
+    });
     const result = await requested.catch(async (error: unknown) => {
       const releaseId = derivedId(quotaContext.commandId, 'release');
       await this.quotas.release(auth.projectId, shareId, { ...quotaContext, commandId: releaseId });

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
 import { SHARES, shareDocumentOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
@@ -10,7 +10,8 @@ import {
   nonNegativeParam,
   parseMetadataFilter,
 } from '../listing/list-params.js';
-import { atLeast, type ApiVersion, type Caller, type Reader } from '../requester.js';
+import { ListingQuery } from '../listing/listing-query.js';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -42,15 +43,7 @@ export interface ShareListPage {
 }
 
 /** GET /shares and /shares/detail (reference 3.4.2), and GraphQL's shares. */
-export class ListShares extends Query<ShareListPage> {
-  constructor(
-    /** Manila's list parameters (filters, sort, limit, offset, marker). */
-    readonly query: Readonly<Record<string, string | undefined>>,
-    readonly reader: Reader,
-  ) {
-    super();
-  }
-}
+export class ListShares extends ListingQuery<ShareListPage> {}
 
 @QueryHandler(ListShares)
 export class ListSharesHandler implements IQueryHandler<ListShares, ShareListPage> {
@@ -65,7 +58,7 @@ const listShares = async (
   documents: DocumentStore,
   auth: Caller,
   version: ApiVersion,
-  query: Record<string, string | undefined>,
+  query: Readonly<Record<string, string | undefined>>,
 ): Promise<ShareListPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;

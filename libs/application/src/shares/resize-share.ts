@@ -84,12 +84,9 @@ export class ShareResize {
     // Whatever the decision refuses is refused before anything is counted.
     await this.changes.decideOnly(share.id, command);
     const resize = async () => {
-      await this.changes.run(
-        share.id,
-        command,
-        commandContext,
-        requestHolding(commandContext.commandId),
-      );
+      await this.changes.run(share.id, command, commandContext, {
+        decider: requestHolding(commandContext.commandId),
+      });
       faultInjectionPoint('after-request-recorded:extend');
     };
     const instances = (await this.shares.record(share.id))?.state.instances;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, notFoundError, type AllowAccessDto } from '#hawser/api-contracts';
+import type { ShareCommand } from '#hawser/domain';
 import type { AccessRuleDocument } from '#hawser/projections';
 import { atLeast, type Requester } from '../requester.js';
-import { ShareChanges } from './share-changes.js';
-import { ShareReads } from './share-reads.js';
+import { ShareCommandHandler } from './share-changes.js';
 
 /** allow_access (reference 3.4): the share's decider checks values, duplicates and status. */
 export class AllowAccess extends Command<AccessRuleDocument> {
@@ -50,22 +50,18 @@ export class UnsetAccessRuleMetadata extends Command<void> {
 }
 
 @CommandHandler(AllowAccess)
-export class AllowAccessHandler implements ICommandHandler<AllowAccess, AccessRuleDocument> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class AllowAccessHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<AllowAccess, AccessRuleDocument>
+{
   async execute({ shareId, request, requester }: AllowAccess): Promise<AccessRuleDocument> {
-    const share = await this.shares.find(shareId, requester.caller);
     const version = requester.version;
-    if (request.access_type === 'cephx' && !atLeast(version, '2.13')) {
-      throw badRequest('Only "ip", "user" or "cert" access types are supported before 2.13.');
-    }
     const accessId = randomUUID();
-    await this.changes.run(
-      share.id,
-      {
+    await this.change(shareId, requester, () => {
+      if (request.access_type === 'cephx' && !atLeast(version, '2.13')) {
+        throw badRequest('Only "ip", "user" or "cert" access types are supported before 2.13.');
+      }
+      return {
         type: 'AllowAccess',
         accessId,
         accessType: request.access_type,
@@ -73,70 +69,69 @@ export class AllowAccessHandler implements ICommandHandler<AllowAccess, AccessRu
         accessLevel: request.access_level ?? 'rw',
         metadata: atLeast(version, '2.45') ? (request.metadata ?? {}) : {},
         ipv6: atLeast(version, '2.38'),
-        now: new Date().toISOString(),
-      },
-      requester.commandContext(),
-    );
+        now: now(),
+      };
+    });
     return this.shares.findAccessRule(accessId, requester.caller);
   }
 }
 
 @CommandHandler(DenyAccess)
-export class DenyAccessHandler implements ICommandHandler<DenyAccess, void> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class DenyAccessHandler
+  extends ShareCommandHandler
+  implements ICommandHandler<DenyAccess, void>
+{
   async execute({ shareId, accessId, requester }: DenyAccess): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller);
-    await this.changes.run(
-      share.id,
-      { type: 'DenyAccess', accessId, now: new Date().toISOString() },
-      requester.commandContext(),
-    );
+    await this.change(shareId, requester, () => ({ type: 'DenyAccess', accessId, now: now() }));
+  }
+}
+
+/** The rule (404 unless on a share the requester may see), then one command on its share. */
+abstract class AccessRuleCommandHandler extends ShareCommandHandler {
+  protected async changeRule(
+    accessId: string,
+    requester: Requester,
+    commandOf: (rule: AccessRuleDocument) => ShareCommand,
+  ): Promise<AccessRuleDocument> {
+    const rule = await this.shares.findAccessRule(accessId, requester.caller);
+    await this.changes.run(rule.share_id, commandOf(rule), requester.commandContext());
+    return rule;
   }
 }
 
 @CommandHandler(SetAccessRuleMetadata)
-export class SetAccessRuleMetadataHandler implements ICommandHandler<
-  SetAccessRuleMetadata,
-  Record<string, string>
-> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class SetAccessRuleMetadataHandler
+  extends AccessRuleCommandHandler
+  implements ICommandHandler<SetAccessRuleMetadata, Record<string, string>>
+{
   async execute({ accessId, set, requester }: SetAccessRuleMetadata) {
-    const rule = await this.shares.findAccessRule(accessId, requester.caller);
-    await this.changes.run(
-      rule.share_id,
-      { type: 'ChangeAccessRuleMetadata', accessId: rule.id, set, unset: [], now: now() },
-      requester.commandContext(),
-    );
+    const rule = await this.changeRule(accessId, requester, (found) => ({
+      type: 'ChangeAccessRuleMetadata',
+      accessId: found.id,
+      set,
+      unset: [],
+      now: now(),
+    }));
     return (await this.shares.findAccessRule(rule.id, requester.caller)).metadata;
   }
 }
 
 @CommandHandler(UnsetAccessRuleMetadata)
-export class UnsetAccessRuleMetadataHandler implements ICommandHandler<
-  UnsetAccessRuleMetadata,
-  void
-> {
-  constructor(
-    private readonly shares: ShareReads,
-    private readonly changes: ShareChanges,
-  ) {}
-
+export class UnsetAccessRuleMetadataHandler
+  extends AccessRuleCommandHandler
+  implements ICommandHandler<UnsetAccessRuleMetadata, void>
+{
   async execute({ accessId, key, requester }: UnsetAccessRuleMetadata): Promise<void> {
-    const rule = await this.shares.findAccessRule(accessId, requester.caller);
-    if (!Object.hasOwn(rule.metadata, key)) throw notFoundError('Metadata item was not found');
-    await this.changes.run(
-      rule.share_id,
-      { type: 'ChangeAccessRuleMetadata', accessId: rule.id, set: {}, unset: [key], now: now() },
-      requester.commandContext(),
-    );
+    await this.changeRule(accessId, requester, (rule) => {
+      if (!Object.hasOwn(rule.metadata, key)) throw notFoundError('Metadata item was not found');
+      return {
+        type: 'ChangeAccessRuleMetadata',
+        accessId: rule.id,
+        set: {},
+        unset: [key],
+        now: now(),
+      };
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type ShareEvent,
   type ShareState,
 } from '#hawser/domain';
+import type { ShareDocument } from '#hawser/projections';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/read-models';
 import {
   CommandHandler,
@@ -14,6 +15,13 @@ import {
   type CommandResult,
   type HandleOptions,
 } from '../command-handler.js';
+import type { Requester } from '../requester.js';
+import { ShareReads } from './share-reads.js';
+
+export interface ShareCommandOptions extends HandleOptions {
+  /** The share's decider, or one wrapping it (`requestHolding` a quota reservation). */
+  readonly decider?: Decider<ShareState, ShareCommand, ShareEvent>;
+}
 
 /**
  * One command on a share's stream through the command handler (load, decide, append at the
@@ -30,10 +38,9 @@ export class ShareChanges {
     shareId: string,
     command: ShareCommand,
     ctx: CommandContext,
-    decider: Decider<ShareState, ShareCommand, ShareEvent> = shareDecider,
-    options: HandleOptions = {},
+    options: ShareCommandOptions = {},
   ): Promise<CommandResult<ShareState, ShareEvent>> {
-    const result = await this.record(shareId, command, ctx, decider, options);
+    const result = await this.record(shareId, command, ctx, options);
     await this.readYourWrites.waitFor(result.position);
     return result;
   }
@@ -43,10 +50,9 @@ export class ShareChanges {
     shareId: string,
     command: ShareCommand,
     ctx: CommandContext,
-    decider: Decider<ShareState, ShareCommand, ShareEvent> = shareDecider,
-    options: HandleOptions = {},
+    { decider = shareDecider, ...handling }: ShareCommandOptions = {},
   ): Promise<CommandResult<ShareState, ShareEvent>> {
-    return this.commands.handle(decider, shareStream(shareId), command, ctx, options);
+    return this.commands.handle(decider, shareStream(shareId), command, ctx, handling);
   }
 
   /** Waits until the read models show a recorded command. */
@@ -57,5 +63,25 @@ export class ShareChanges {
   /** The events `command` would bring, or its refusal, appending nothing (validate first). */
   decideOnly(shareId: string, command: ShareCommand): Promise<readonly ShareEvent[]> {
     return this.commands.decideOnly(shareDecider, shareStream(shareId), command);
+  }
+}
+
+/** The base of the handlers that run one command on a share the requester may see. */
+@Injectable()
+export abstract class ShareCommandHandler {
+  constructor(
+    protected readonly shares: ShareReads,
+    protected readonly changes: ShareChanges,
+  ) {}
+
+  /** The share (404 unless the requester may see it), then `commandOf(share)` on its stream. */
+  protected async change(
+    shareId: string,
+    requester: Requester,
+    commandOf: (share: ShareDocument) => ShareCommand,
+  ): Promise<ShareDocument> {
+    const share = await this.shares.find(shareId, requester.caller);
+    await this.changes.run(share.id, commandOf(share), requester.commandContext());
+    return share;
   }
 }

@@ -60,12 +60,9 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
       share.id,
       requester.commandContext(),
       async () => {
-        await this.changes.run(
-          share.id,
-          request,
-          requester.commandContext(),
-          requestHolding(snapshotId),
-        );
+        await this.changes.run(share.id, request, requester.commandContext(), {
+          decider: requestHolding(snapshotId),
+        });
         faultInjectionPoint('after-request-recorded:snapshot');
       },
     );

@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest, toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
-import { atLeast, type ApiVersion, type Caller, type Reader } from '../requester.js';
+import { ListingQuery } from '../listing/listing-query.js';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for snapshots, mapped to read-model fields. */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -44,15 +45,7 @@ export interface SnapshotListPage {
 }
 
 /** GET /snapshots and /snapshots/detail (reference 3.6). */
-export class ListSnapshots extends Query<SnapshotListPage> {
-  constructor(
-    /** Manila's list parameters (filters, sort, limit, offset). */
-    readonly query: Readonly<Record<string, string | undefined>>,
-    readonly reader: Reader,
-  ) {
-    super();
-  }
-}
+export class ListSnapshots extends ListingQuery<SnapshotListPage> {}
 
 @QueryHandler(ListSnapshots)
 export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, SnapshotListPage> {
