@@ -183,7 +183,6 @@ export class ApplicationModule {
         ...QUOTA_HANDLERS,
         ...LISTING_AND_MESSAGE_HANDLERS,
       ],
-      exports: [USE_CASE_SETTINGS],
     };
   }
 }
