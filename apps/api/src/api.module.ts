@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApplicationModule } from '#hawser/application';
 import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import { APP_FILTER } from '@nestjs/core';
 import { AuditController } from './admin/audit.controller.js';
@@ -13,28 +15,21 @@ import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
-import { QUOTA_DEFAULTS } from './quota-sets/quotas.service.js';
 import {
   LegacyQuotaSetsController,
   QuotaSetsController,
 } from './quota-sets/quota-sets.controller.js';
-import { QuotasService } from './quota-sets/quotas.service.js';
 import { SchedulerStatsController } from './scheduler-stats/scheduler-stats.controller.js';
 import { ServicesController } from './services/services.controller.js';
 import { ShareInstanceActionsController } from './share-instances/share-instance-actions.controller.js';
 import { ShareInstancesController } from './share-instances/share-instances.controller.js';
 import { ShareReplicasController } from './share-replicas/share-replicas.controller.js';
-import { ShareReplicasService } from './share-replicas/share-replicas.service.js';
 import { ShareTypesController } from './share-types/share-types.controller.js';
-import { ShareTypesService } from './share-types/share-types.service.js';
 import { AccessRuleMetadataController } from './share-access-rules/access-rule-metadata.controller.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
-import { SharesService } from './shares/shares.service.js';
-import { SnapshotSourceResolver } from './shares/snapshot-source.resolver.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
-import { SnapshotsService } from './snapshots/snapshots.service.js';
 import { VersionsController } from './versions/versions.controller.js';
 
 /**
@@ -42,7 +37,16 @@ import { VersionsController } from './versions/versions.controller.js';
  * models and commands.
  */
 @Module({
-  imports: [AuthenticationModule, PolicyModule, GraphqlApiModule],
+  imports: [
+    CqrsModule.forRoot(),
+    ApplicationModule.forRoot({
+      useFactory: (config: HawserConfig) => config,
+      inject: [HAWSER_CONFIG],
+    }),
+    AuthenticationModule,
+    PolicyModule,
+    GraphqlApiModule,
+  ],
   controllers: [
     VersionsController,
     ShareTypesController,
@@ -67,20 +71,6 @@ import { VersionsController } from './versions/versions.controller.js';
     ShareInstanceActionsController,
     ShareReplicasController,
   ],
-  providers: [
-    ...GRAPHQL_PROVIDERS,
-    ShareTypesService,
-    SharesService,
-    SnapshotSourceResolver,
-    SnapshotsService,
-    ShareReplicasService,
-    QuotasService,
-    {
-      provide: QUOTA_DEFAULTS,
-      useFactory: (config: HawserConfig) => config.quotaDefaults,
-      inject: [HAWSER_CONFIG],
-    },
-    { provide: APP_FILTER, useClass: ManilaExceptionFilter },
-  ],
+  providers: [...GRAPHQL_PROVIDERS, { provide: APP_FILTER, useClass: ManilaExceptionFilter }],
 })
 export class ApiModule {}

@@ -1,3 +1,4 @@
+export * from './errors/manila-error.js';
 export * from './views/view-context.js';
 export * from './views/share.view.js';
 export * from './views/share-type.view.js';

@@ -29,3 +29,4 @@ export { AppendSignal } from './subscription/append-signal.js';
 export { PositionWaiters } from './subscription/position-waiters.js';
 export { LogFollowers, type LogFollower } from './subscription/log-followers.js';
 export { readLogPage, type LogPage, type LogPageOptions } from './subscription/log-page.js';
+export * from './tokens.js';

@@ -1,4 +1,6 @@
 import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ShowShare } from '#hawser/application';
 import type { Request } from 'express';
 import {
   exportingInstances,
@@ -11,12 +13,11 @@ import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { forbiddenError, notFoundError } from '../http/manila-error.js';
-import { requireAuth } from '../http/policy.js';
 import { contextOf } from '../http/request-context.js';
+import { readerOf } from '../http/requester.js';
 import { viewContextOf } from '../http/view-context.js';
 import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
 import { Policy, Since } from '../policy/route-policy.decorators.js';
-import { SharesService } from '../shares/shares.service.js';
 
 const theShare = share(fromParam('id'));
 const theInstance = shareInstance(fromParam('id'));
@@ -37,7 +38,7 @@ const located = (instances: readonly ShareInstanceDocument[], locationId: string
 @Since('2.9')
 export class ExportLocationsController {
   constructor(
-    private readonly shares: SharesService,
+    private readonly queries: QueryBus,
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
   ) {}
 
@@ -92,7 +93,7 @@ export class ExportLocationsController {
 
   private async shareInstances(req: Request, id: string) {
     const ctx = contextOf(req);
-    const share = await this.shares.find(id, requireAuth(ctx));
+    const share = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     const view: ViewContext = viewContextOf(ctx);
     const instances = await this.documents.find<ShareInstanceDocument>(
       SHARE_INSTANCES,

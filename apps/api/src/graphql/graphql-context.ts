@@ -1,4 +1,5 @@
 import type { ViewContext } from '#hawser/api-contracts';
+import type { Reader } from '#hawser/application';
 import type { DocumentStore } from '#hawser/read-models';
 import { MAX_VERSION } from '../http/microversion.js';
 import type { AuthContext, Microversion } from '../http/request-context.js';
@@ -30,6 +31,12 @@ export const LATEST: Microversion = {
   text: MAX_VERSION,
   experimental: false,
 };
+
+/** The caller as a use case's query reads it. */
+export const graphqlReader = (ctx: GraphqlContext): Reader => ({
+  caller: ctx.auth,
+  version: LATEST,
+});
 
 export const viewContextFor = (auth: AuthContext): ViewContext => ({
   version: [LATEST.major, LATEST.minor],

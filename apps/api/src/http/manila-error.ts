@@ -1,13 +1,5 @@
-/** An HTTP error with Manila's fault body: `{"<faultName>": {"code": N, "message": "..."}}`. */
-export class ManilaHttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ManilaHttpError';
-  }
-}
+// The refusals are the use cases' too (libs/application throws them); HTTP adds the fault body.
+export { badRequest, forbiddenError, ManilaHttpError, notFoundError } from '#hawser/api-contracts';
 
 const FAULT_NAMES: Readonly<Record<number, string>> = {
   400: 'badRequest',
@@ -27,7 +19,3 @@ export const faultBody = (status: number, message: string): Record<string, unkno
   if (status === 413) fault.retryAfter = '0';
   return { [FAULT_NAMES[status] ?? 'computeFault']: fault };
 };
-
-export const badRequest = (message: string) => new ManilaHttpError(400, message);
-export const forbiddenError = (message: string) => new ManilaHttpError(403, message);
-export const notFoundError = (message: string) => new ManilaHttpError(404, message);

@@ -35,8 +35,5 @@ export type HawserRequest = Request & { hawser: RequestContext };
 
 export const contextOf = (request: Request): RequestContext => (request as HawserRequest).hawser;
 
-/** True when the negotiated version is at least `major.minor`. */
-export const atLeast = (version: Microversion, text: string): boolean => {
-  const [major, minor] = text.split('.').map(Number) as [number, number];
-  return version.major > major || (version.major === major && version.minor >= minor);
-};
+/** True when the negotiated version is at least `major.minor` (the use cases' own test). */
+export { atLeast } from '#hawser/application';

@@ -10,17 +10,23 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
+import {
+  ResetQuotaLimits,
+  SetQuotaLimits,
+  ShowQuota,
+  ShowQuotaDefaults,
+} from '#hawser/application';
 import { quotaSetView } from '#hawser/api-contracts';
-import { commandContextOf } from '../http/command-context.js';
 import { badRequest } from '../http/manila-error.js';
 import { contextOf } from '../http/request-context.js';
+import { requesterOf } from '../http/requester.js';
 import { requireBodyKey } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { fromParam, project as projectNamed } from '../policy/policy-targets.js';
 import { Policy, Since, Until } from '../policy/route-policy.decorators.js';
 import { parseQuotaSetUpdate } from './quota-set-update.js';
-import { QuotasService } from './quotas.service.js';
 
 const theProject = projectNamed(fromParam('project'));
 
@@ -30,13 +36,17 @@ const theProject = projectNamed(fromParam('project'));
  */
 @Injectable()
 abstract class QuotaSetRoutes {
-  constructor(private readonly quotas: QuotasService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get(':project/defaults')
   @Policy('quota_set:show', theProject)
   async defaults(@Req() req: Request, @Param('project') project: string) {
     const ctx = this.readable(req);
-    return quotaSetView((r) => this.quotas.defaults[r], viewContextOf(ctx), project);
+    const defaults = await this.queries.execute(new ShowQuotaDefaults());
+    return quotaSetView((r) => defaults[r], viewContextOf(ctx), project);
   }
 
   @Get(':project/detail')
@@ -48,7 +58,7 @@ abstract class QuotaSetRoutes {
     @Query() query: Record<string, string>,
   ) {
     const ctx = this.readable(req, query);
-    const { limits, inUse } = await this.quotas.figures(project);
+    const { limits, inUse } = await this.queries.execute(new ShowQuota(project));
     return quotaSetView(
       (r) => ({ limit: limits[r], in_use: inUse[r], reserved: 0 }),
       viewContextOf(ctx),
@@ -65,7 +75,7 @@ abstract class QuotaSetRoutes {
     @Query() query: Record<string, string>,
   ) {
     const ctx = this.readable(req, query);
-    const { limits } = await this.quotas.figures(project);
+    const { limits } = await this.queries.execute(new ShowQuota(project));
     return quotaSetView(
       (r) => limits[r],
       viewContextOf(ctx),
@@ -87,9 +97,12 @@ abstract class QuotaSetRoutes {
     const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set', 400), ctx.microversion);
     // An update that names no limit changes nothing, and records nothing (as in Manila).
     if (Object.keys(update.limits).length > 0) {
-      await this.quotas.setLimits(project, update.limits, update.force, commandContextOf(ctx));
+      const requester = requesterOf(ctx);
+      await this.commands.execute(
+        new SetQuotaLimits(project, update.limits, update.force, requester),
+      );
     }
-    const { limits } = await this.quotas.figures(project);
+    const { limits } = await this.queries.execute(new ShowQuota(project));
     return quotaSetView((r) => limits[r], viewContextOf(ctx));
   }
 
@@ -103,7 +116,7 @@ abstract class QuotaSetRoutes {
   ) {
     const ctx = contextOf(req);
     refuseNarrowerQuotas(query);
-    await this.quotas.resetLimits(project, commandContextOf(ctx));
+    await this.commands.execute(new ResetQuotaLimits(project, requesterOf(ctx)));
   }
 
   private readable(req: Request, query: Record<string, string> = {}) {

@@ -1,12 +1,13 @@
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
+import { ShowShareType, type Reader } from '#hawser/application';
 import { poolDetailView, poolSummaryView } from '#hawser/api-contracts';
 import { listPools, type PoolView } from '#hawser/scheduler';
 import { badRequest, ManilaHttpError } from '../http/manila-error.js';
-import { requireAuth } from '../http/policy.js';
 import { Policy } from '../policy/route-policy.decorators.js';
 import { atLeast, contextOf } from '../http/request-context.js';
-import { ShareTypesService } from '../share-types/share-types.service.js';
+import { readerOf } from '../http/requester.js';
 import { POOL_STATE_SOURCE, type PoolStateSource } from './pool-state.source.js';
 
 /**
@@ -18,7 +19,7 @@ import { POOL_STATE_SOURCE, type PoolStateSource } from './pool-state.source.js'
 export class SchedulerStatsController {
   constructor(
     @Inject(POOL_STATE_SOURCE) private readonly pools: PoolStateSource,
-    private readonly shareTypes: ShareTypesService,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get()
@@ -35,14 +36,14 @@ export class SchedulerStatsController {
 
   private async find(req: Request, query: Record<string, string>): Promise<PoolView[]> {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const reader = readerOf(ctx);
     const filters = { ...query };
     let extraSpecs: Record<string, string> | undefined;
     // Before 2.23 share_type is no filter of its own: an unknown key, which excludes every pool.
     if (atLeast(ctx.microversion, '2.23') && filters.share_type !== undefined) {
       const name = filters.share_type;
       delete filters.share_type;
-      extraSpecs = (await this.shareTypeOrBadRequest(name, auth)).extra_specs;
+      extraSpecs = (await this.shareTypeOrBadRequest(name, reader)).extra_specs;
     }
     try {
       return listPools(this.pools.registry, Date.now(), filters, extraSpecs);
@@ -52,12 +53,9 @@ export class SchedulerStatsController {
     }
   }
 
-  private async shareTypeOrBadRequest(
-    name: string,
-    auth: Parameters<ShareTypesService['find']>[1],
-  ) {
+  private async shareTypeOrBadRequest(name: string, reader: Reader) {
     try {
-      return await this.shareTypes.find(name, auth);
+      return await this.queries.execute(new ShowShareType(name, reader));
     } catch (error) {
       if (error instanceof ManilaHttpError && error.status === 404) {
         throw badRequest(`Share type ${name} not found.`);

@@ -1,19 +1,20 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
+import { ListAccessRules, ShowAccessRule } from '#hawser/application';
 import { accessListEntryView, accessRuleView } from '#hawser/api-contracts';
 import { badRequest, ManilaHttpError } from '../http/manila-error.js';
-import { requireAuth } from '../http/policy.js';
 import { contextOf } from '../http/request-context.js';
+import { readerOf } from '../http/requester.js';
 import { viewContextOf } from '../http/view-context.js';
 import { accessRule, fromParam, fromQuery, share } from '../policy/policy-targets.js';
 import { Policy, Since } from '../policy/route-policy.decorators.js';
-import { SharesService } from '../shares/shares.service.js';
 
 /** Manila's share-access-rules API (2.45+, reference 3.4): a share's rules, one rule. */
 @Controller('v2/share-access-rules')
 @Since('2.45')
 export class ShareAccessRulesController {
-  constructor(private readonly shares: SharesService) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @Policy(
@@ -23,15 +24,17 @@ export class ShareAccessRulesController {
   )
   async list(@Req() req: Request, @Query('share_id') shareId: string | undefined) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const reader = readerOf(ctx);
     if (!shareId) throw badRequest('The share_id must be specified.');
     // An unknown share is a 400 here, not a 404 (reference 3.4).
-    const rules = await this.shares.accessRules(shareId, auth).catch((error: unknown) => {
-      if (error instanceof ManilaHttpError && error.status === 404) {
-        throw badRequest(`Share ${shareId} could not be found.`);
-      }
-      throw error;
-    });
+    const rules = await this.queries
+      .execute(new ListAccessRules(shareId, reader))
+      .catch((error: unknown) => {
+        if (error instanceof ManilaHttpError && error.status === 404) {
+          throw badRequest(`Share ${shareId} could not be found.`);
+        }
+        throw error;
+      });
     return { access_list: rules.map((r) => accessListEntryView(r, viewContextOf(ctx))) };
   }
 
@@ -39,7 +42,7 @@ export class ShareAccessRulesController {
   @Policy('share_access_rule:get', accessRule(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const rule = await this.shares.findAccessRule(id, requireAuth(ctx));
+    const rule = await this.queries.execute(new ShowAccessRule(id, readerOf(ctx)));
     return { access: accessRuleView(rule, viewContextOf(ctx)) };
   }
 }

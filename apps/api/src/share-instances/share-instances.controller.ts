@@ -13,7 +13,7 @@ import { notFoundError } from '../http/manila-error.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
-import { pageOf } from '../http/page-params.js';
+import { pageOf } from '#hawser/application';
 import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
 import { Policy, Since } from '../policy/route-policy.decorators.js';
 

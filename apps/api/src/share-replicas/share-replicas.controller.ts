@@ -10,7 +10,18 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
+import {
+  CreateReplica,
+  DeleteReplica,
+  ListReplicas,
+  PromoteReplica,
+  ResetReplicaState,
+  ResetReplicaStatus,
+  ResyncReplica,
+  ShowReplica,
+} from '#hawser/application';
 import {
   CreateShareReplicaDto,
   replicaExportLocationView,
@@ -18,12 +29,12 @@ import {
   shareReplicaSummaryView,
   visibleExportLocations,
 } from '#hawser/api-contracts';
-import type { ReplicaState, ShareStatus } from '#hawser/domain';
+import type { ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
-import { requireAuth } from '../http/policy.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
+import { readerOf, requesterOf } from '../http/requester.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
@@ -36,9 +47,6 @@ import {
   Policy,
   Since,
 } from '../policy/route-policy.decorators.js';
-import { ShareReplicasService } from './share-replicas.service.js';
-
-const now = () => new Date().toISOString();
 const theReplica = replica(fromParam('id'));
 
 const slice = <T>(items: readonly T[], query: Record<string, string>): readonly T[] => {
@@ -58,20 +66,23 @@ const slice = <T>(items: readonly T[], query: Record<string, string>): readonly 
 @Since('2.11')
 @Experimental('2.55')
 export class ShareReplicasController {
-  constructor(private readonly replicas: ShareReplicasService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @HttpCode(202)
   @Policy('share_replica:create', share(fromBody('share_replica', 'share_id')))
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const requester = requesterOf(ctx);
     const dto = await validateBody(
       CreateShareReplicaDto,
       requireBodyKey(body, 'share_replica'),
       'share_replica',
     );
-    const doc = await this.replicas.create(dto, ctx, auth);
+    const doc = await this.commands.execute(new CreateReplica(dto, requester));
     // Manila answers with the row as inserted, before replica_state is written (seed 001).
     return {
       share_replica: { ...shareReplicaDetailView(doc, viewContextOf(ctx)), replica_state: null },
@@ -96,7 +107,7 @@ export class ShareReplicasController {
     view: (doc: ShareInstanceDocument, ctx: RequestContext) => unknown,
   ) {
     const ctx = contextOf(req);
-    const docs = await this.replicas.list(requireAuth(ctx), query.share_id);
+    const docs = await this.queries.execute(new ListReplicas(query.share_id, readerOf(ctx)));
     return { share_replicas: slice(docs, query).map((d) => view(d, ctx)) };
   }
 
@@ -104,7 +115,7 @@ export class ShareReplicasController {
   @Policy('share_replica:show', theReplica)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.replicas.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowReplica(id, readerOf(ctx)));
     return { share_replica: shareReplicaDetailView(doc, viewContextOf(ctx)) };
   }
 
@@ -112,14 +123,7 @@ export class ShareReplicasController {
   @HttpCode(202)
   @Policy('share_replica:delete', theReplica)
   async remove(@Req() req: Request, @Param('id') id: string) {
-    const ctx = contextOf(req);
-    const doc = await this.replicas.find(id, requireAuth(ctx));
-    await this.replicas.run(doc.share_id, ctx, {
-      type: 'DeleteReplica',
-      replicaId: doc.id,
-      force: false,
-      now: now(),
-    });
+    await this.commands.execute(new DeleteReplica(id, false, requesterOf(contextOf(req))));
   }
 
   @Post(':id/action')
@@ -132,74 +136,42 @@ export class ShareReplicasController {
 
   @ManilaAction('promote')
   @Policy('share_replica:promote', theReplica)
-  async promote({ id, ctx, auth, res }: ActionCall) {
-    const doc = await this.replicas.find(id, auth);
+  async promote({ id, ctx, res }: ActionCall) {
+    const promoting = await this.commands.execute(new PromoteReplica(id, requesterOf(ctx)));
     // The active replica (every writable one) is promoted already: 200 and no body.
-    if (doc.replica_state === 'active') {
+    if (!promoting) {
       res.status(200);
       return;
     }
-    await this.replicas.run(doc.share_id, ctx, {
-      type: 'PromoteReplica',
-      replicaId: doc.id,
-      now: now(),
-      isAdmin: auth.isAdmin,
-    });
-    const promoting = await this.replicas.find(doc.id, auth);
     return { share_replica: shareReplicaDetailView(promoting, viewContextOf(ctx)) };
   }
 
   @ManilaAction('resync')
   @Policy('share_replica:resync', theReplica)
-  async resync({ id, ctx, auth, res }: ActionCall) {
-    const doc = await this.replicas.find(id, auth);
-    if (doc.replica_state === 'active') {
-      res.status(200);
-      return;
-    }
-    await this.replicas.run(doc.share_id, ctx, {
-      type: 'ResyncReplica',
-      replicaId: doc.id,
-      now: now(),
-    });
+  async resync({ id, ctx, res }: ActionCall) {
+    const requested = await this.commands.execute(new ResyncReplica(id, requesterOf(ctx)));
+    // The active replica needs no resync: 200.
+    if (!requested) res.status(200);
   }
 
   @ManilaAction('reset_status')
   @Policy('share_replica:reset_status', theReplica)
-  async resetStatus({ id, argument, ctx, auth }: ActionCall) {
-    const doc = await this.replicas.find(id, auth);
-    await this.replicas.run(doc.share_id, ctx, {
-      type: 'ResetReplicaStatus',
-      replicaId: doc.id,
-      now: now(),
-      status: statusArgument(argument) as ShareStatus,
-    });
+  async resetStatus({ id, argument, ctx }: ActionCall) {
+    const status = statusArgument(argument) as ShareStatus;
+    await this.commands.execute(new ResetReplicaStatus(id, status, requesterOf(ctx)));
   }
 
   @ManilaAction('reset_replica_state')
   @Policy('share_replica:reset_replica_state', theReplica)
-  async resetReplicaState({ id, argument, ctx, auth }: ActionCall) {
-    const doc = await this.replicas.find(id, auth);
+  async resetReplicaState({ id, argument, ctx }: ActionCall) {
     const state = (argument as { replica_state?: unknown } | null)?.replica_state;
-    if (typeof state !== 'string') throw badRequest('Must specify a replica_state.');
-    await this.replicas.run(doc.share_id, ctx, {
-      type: 'ResetReplicaState',
-      replicaId: doc.id,
-      now: now(),
-      replicaState: state as ReplicaState,
-    });
+    await this.commands.execute(new ResetReplicaState(id, state, requesterOf(ctx)));
   }
 
   @ManilaAction('force_delete')
   @Policy('share_replica:force_delete', theReplica)
-  async forceDelete({ id, ctx, auth }: ActionCall) {
-    const doc = await this.replicas.find(id, auth);
-    await this.replicas.run(doc.share_id, ctx, {
-      type: 'DeleteReplica',
-      replicaId: doc.id,
-      now: now(),
-      force: true,
-    });
+  async forceDelete({ id, ctx }: ActionCall) {
+    await this.commands.execute(new DeleteReplica(id, true, requesterOf(ctx)));
   }
 
   @Get(':id/export-locations')
@@ -207,7 +179,7 @@ export class ShareReplicasController {
   @Policy('share_replica_export_location:index', theReplica)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.replicas.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowReplica(id, readerOf(ctx)));
     const view = viewContextOf(ctx);
     return {
       export_locations: visibleExportLocations(doc.export_locations, view).map((l) =>
@@ -225,7 +197,7 @@ export class ShareReplicasController {
     @Param('locationId') locationId: string,
   ) {
     const ctx = contextOf(req);
-    const doc = await this.replicas.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowReplica(id, readerOf(ctx)));
     const view = viewContextOf(ctx);
     const location = doc.export_locations.find((l) => l.id === locationId);
     if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);

@@ -10,16 +10,31 @@ import {
   Query,
   Req,
   Res,
+  Inject,
 } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
-import { CreateShareTypeDto, ExtraSpecsDto, shareTypeView, toBoolean } from '#hawser/api-contracts';
+import {
+  ChangeShareTypeAccess,
+  CreateShareType,
+  DeleteShareType,
+  ListShareTypes,
+  parseDictFilter,
+  ownSpec,
+  SetShareTypeExtraSpecs,
+  ShowDefaultShareType,
+  ShowShareType,
+  UnsetShareTypeExtraSpec,
+  UpdateShareType,
+} from '#hawser/application';
+import { CreateShareTypeDto, ExtraSpecsDto, shareTypeView } from '#hawser/api-contracts';
+import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import type { ShareTypeDocument } from '#hawser/projections';
 import { badRequest, notFoundError } from '../http/manila-error.js';
-import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { readerOf, requesterOf } from '../http/requester.js';
 import { isJsonObject, requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
-import { parseDictFilter } from '../http/list-query.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
 import { withBooleanSpecsAsText } from './extra-specs-input.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
@@ -30,11 +45,6 @@ import {
   Since,
   Until,
 } from '../policy/route-policy.decorators.js';
-import { ShareTypesService } from './share-types.service.js';
-
-/** A spec the type has itself: `constructor` or `__proto__` are keys like any other, and absent. */
-const ownSpec = (doc: ShareTypeDocument, key: string): string | undefined =>
-  Object.hasOwn(doc.extra_specs, key) ? doc.extra_specs[key] : undefined;
 
 /**
  * The `share_type` object of a create or update (`volume_type` when only that is given); as in
@@ -51,10 +61,14 @@ const PROJECT_ID = /^[0-9a-f-]+$/;
 /** Manila's share types, extra specs and type access (reference 3.8). */
 @Controller('v2/types')
 export class ShareTypesController {
-  constructor(private readonly types: ShareTypesService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
+  ) {}
 
   private view(doc: ShareTypeDocument, ctx: RequestContext) {
-    const view = shareTypeView(doc, viewContextOf(ctx), this.types.defaultShareTypeName);
+    const view = shareTypeView(doc, viewContextOf(ctx), this.config.defaultShareType);
     return { share_type: view, volume_type: view };
   }
 
@@ -65,15 +79,17 @@ export class ShareTypesController {
     const ctx = contextOf(req);
     const part = typePartOf(body);
     const dto = await validateBody(CreateShareTypeDto, withBooleanSpecsAsText(part), 'share type');
-    const doc = await this.types.create(dto, ctx, !atLeast(ctx.microversion, '2.24'));
-    return this.view(doc as ShareTypeDocument, ctx);
+    const snapshotDefault = !atLeast(ctx.microversion, '2.24');
+    const requester = requesterOf(ctx);
+    const doc = await this.commands.execute(new CreateShareType(dto, snapshotDefault, requester));
+    return this.view(doc, ctx);
   }
 
   @Get()
   @Policy('share_type:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const reader = readerOf(ctx);
     let extraSpecs: Record<string, string> | undefined;
     if (query.extra_specs) {
       if (!atLeast(ctx.microversion, '2.43')) {
@@ -84,7 +100,7 @@ export class ShareTypesController {
       }
       extraSpecs = parseDictFilter('extra_specs', query.extra_specs);
     }
-    const docs = (await this.types.list(auth, query.is_public)).filter(
+    const docs = (await this.queries.execute(new ListShareTypes(query.is_public, reader))).filter(
       (d) => extraSpecs === undefined || matchesExtraSpecs(d.extra_specs, extraSpecs),
     );
     const views = docs.map((d) => this.view(d, ctx).share_type);
@@ -95,7 +111,7 @@ export class ShareTypesController {
   @Policy('share_type:default')
   async showDefault(@Req() req: Request) {
     const ctx = contextOf(req);
-    const doc = await this.types.findDefault(requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowDefaultShareType(readerOf(ctx)));
     if (!doc) throw notFoundError('Default share type not found.');
     return this.view(doc, ctx);
   }
@@ -104,7 +120,7 @@ export class ShareTypesController {
   @Policy('share_type:show')
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    return this.view(await this.types.find(id, requireAuth(ctx)), ctx);
+    return this.view(await this.queries.execute(new ShowShareType(id, readerOf(ctx))), ctx);
   }
 
   @Put(':id')
@@ -112,30 +128,10 @@ export class ShareTypesController {
   @Policy('share_type:update')
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const requester = requesterOf(ctx);
     const part = typePartOf(body);
-    const doc = await this.types.find(id, auth);
-    const isPublic = part['share_type_access:is_public'];
-    if (isPublic !== undefined && toBoolean(isPublic) === undefined) {
-      throw badRequest('share_type_access:is_public must be a boolean.');
-    }
-    if (part.name !== undefined && typeof part.name !== 'string')
-      throw badRequest('name must be a string.');
-    if (
-      part.description !== undefined &&
-      part.description !== null &&
-      typeof part.description !== 'string'
-    ) {
-      throw badRequest('description must be a string.');
-    }
-    const updated = await this.types.run(doc.id, ctx, {
-      type: 'UpdateShareType',
-      ...(part.name !== undefined && { name: part.name as string }),
-      ...(part.description !== undefined && { description: part.description as string | null }),
-      ...(isPublic !== undefined && { isPublic: toBoolean(isPublic) as boolean }),
-      now: new Date().toISOString(),
-    });
-    return this.view(updated as ShareTypeDocument, ctx);
+    const updated = await this.commands.execute(new UpdateShareType(id, part, requester));
+    return this.view(updated, ctx);
   }
 
   /** GET /types/{id}/share_type_access (os-share-type-access before 2.7): admin; public types 404. */
@@ -155,7 +151,7 @@ export class ShareTypesController {
 
   private async listAccess(req: Request, id: string) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowShareType(id, readerOf(ctx)));
     if (doc.is_public) {
       throw notFoundError(`Access list not available for public share types.`);
     }
@@ -178,40 +174,35 @@ export class ShareTypesController {
   @ManilaAction('addProjectAccess')
   @Policy('share_type:add_project_access')
   async addProjectAccess(call: ActionCall) {
-    await this.changeAccess(call, 'AddShareTypeAccess');
+    await this.changeAccess(call, true);
   }
 
   @ManilaAction('removeProjectAccess')
   @Policy('share_type:remove_project_access')
   async removeProjectAccess(call: ActionCall) {
-    await this.changeAccess(call, 'RemoveShareTypeAccess');
+    await this.changeAccess(call, false);
   }
 
-  private async changeAccess(
-    { id, argument, ctx, auth }: ActionCall,
-    type: 'AddShareTypeAccess' | 'RemoveShareTypeAccess',
-  ) {
+  private async changeAccess({ id, argument, ctx }: ActionCall, grant: boolean) {
     const project = (argument as { project?: unknown } | null)?.project;
     if (typeof project !== 'string' || !PROJECT_ID.test(project)) {
       throw badRequest('Project ID must be given as a string of hexadecimal digits and dashes.');
     }
-    const doc = await this.types.find(id, auth);
-    await this.types.run(doc.id, ctx, { type, projectId: project });
+    await this.commands.execute(new ChangeShareTypeAccess(id, project, grant, requesterOf(ctx)));
   }
 
   @Delete(':id')
   @HttpCode(202)
   @Policy('share_type:delete')
   async remove(@Req() req: Request, @Param('id') id: string) {
-    const ctx = contextOf(req);
-    await this.types.delete(id, ctx, requireAuth(ctx));
+    await this.commands.execute(new DeleteShareType(id, requesterOf(contextOf(req))));
   }
 
   @Get(':id/extra_specs')
   @Policy('share_types_extra_spec:index')
   async extraSpecs(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowShareType(id, readerOf(ctx)));
     return { extra_specs: doc.extra_specs };
   }
 
@@ -219,7 +210,7 @@ export class ShareTypesController {
   @Policy('share_types_extra_spec:show')
   async extraSpec(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowShareType(id, readerOf(ctx)));
     const value = ownSpec(doc, key);
     if (value === undefined) {
       throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
@@ -232,15 +223,13 @@ export class ShareTypesController {
   @Policy('share_types_extra_spec:create')
   async setExtraSpecs(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAuth(ctx));
+    // The type is looked up before the body is read: an unknown type is a 404 whatever the body.
+    const doc = await this.queries.execute(new ShowShareType(id, readerOf(ctx)));
     // Manila: a body without its extra_specs object is a plain 400.
     requireBodyKey(body, 'extra_specs', 400);
     const dto = await validateBody(ExtraSpecsDto, withBooleanSpecsAsText(body), 'extra specs');
-    await this.types.run(doc.id, ctx, {
-      type: 'SetShareTypeExtraSpecs',
-      extraSpecs: dto.extra_specs,
-      now: new Date().toISOString(),
-    });
+    const requester = requesterOf(ctx);
+    await this.commands.execute(new SetShareTypeExtraSpecs(doc.id, dto.extra_specs, requester));
     return { extra_specs: dto.extra_specs };
   }
 
@@ -248,15 +237,6 @@ export class ShareTypesController {
   @HttpCode(202)
   @Policy('share_types_extra_spec:delete')
   async unsetExtraSpec(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
-    const ctx = contextOf(req);
-    const doc = await this.types.find(id, requireAuth(ctx));
-    if (ownSpec(doc, key) === undefined) {
-      throw notFoundError(`Share Type ${doc.id} has no extra specs with key ${key}.`);
-    }
-    await this.types.run(doc.id, ctx, {
-      type: 'UnsetShareTypeExtraSpec',
-      key,
-      now: new Date().toISOString(),
-    });
+    await this.commands.execute(new UnsetShareTypeExtraSpec(id, key, requesterOf(contextOf(req))));
   }
 }

@@ -25,38 +25,49 @@ import {
   toBoolean,
   UpdateShareDto,
 } from '#hawser/api-contracts';
-import { isAffinityKey, ownValue, type ShareStatus } from '#hawser/domain';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  AllowAccess,
+  CreateShare,
+  CreateShareFromSnapshot,
+  DeleteShare,
+  DenyAccess,
+  booleanParam,
+  ExtendShare,
+  ListAccessRules,
+  ListShares,
+  ResetShareStatus,
+  SetShareMetadata,
+  ShowShare,
+  ShrinkShare,
+  UnsetShareMetadata,
+  UpdateShare,
+} from '#hawser/application';
+import { ownValue, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
-import { Inject } from '@nestjs/common';
-import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE } from '#hawser/platform';
-import { forbiddenError, notFoundError } from '../http/manila-error.js';
+import { notFoundError } from '../http/manila-error.js';
 import { statusArgument } from '../http/action-body.js';
 import { metadataFromBody } from '../http/metadata-body.js';
-import { requireAuth } from '../http/policy.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
+import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromParam, share } from '../policy/policy-targets.js';
-import { policyOf } from '../policy/request-policy.js';
 import { ManilaAction, ManilaActions, Policy, Until } from '../policy/route-policy.decorators.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
-import { booleanParam } from '../http/list-query.js';
-import { listShares } from './share-list.query.js';
-import { SharesService } from './shares.service.js';
 
-const now = () => new Date().toISOString();
-const mayChangeAdminMetadata = (ctx: RequestContext) =>
-  policyOf(ctx).allows('share:update_admin_only_metadata');
 const theShare = share(fromParam('id'));
 
-/** Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata. */
+/**
+ * Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata.
+ * Each route turns its request into a use case's command or query and its answer into a view.
+ */
 @Controller('v2/shares')
 export class SharesController {
   constructor(
-    private readonly shares: SharesService,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   private detail(doc: ShareDocument, ctx: RequestContext) {
@@ -69,7 +80,12 @@ export class SharesController {
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     const dto = await validateBody(CreateShareDto, requireBodyKey(body, 'share'), 'share');
-    const doc = await this.shares.create(dto, ctx, requireAuth(ctx));
+    const requester = requesterOf(ctx);
+    const doc = await this.commands.execute(
+      dto.snapshot_id
+        ? new CreateShareFromSnapshot({ ...dto, snapshot_id: dto.snapshot_id }, requester)
+        : new CreateShare(dto, requester),
+    );
     return { share: this.detail(doc, ctx) };
   }
 
@@ -91,7 +107,7 @@ export class SharesController {
     view: (doc: ShareDocument, ctx: RequestContext) => unknown,
   ) {
     const ctx = contextOf(req);
-    const result = await listShares(this.documents, requireAuth(ctx), ctx.microversion, query);
+    const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
     const body: Record<string, unknown> = { shares: result.shares.map((d) => view(d, ctx)) };
     if (result.nextMarker) {
       const params = new URLSearchParams({ ...query, marker: result.nextMarker });
@@ -108,27 +124,25 @@ export class SharesController {
   @Policy('share:get', theShare)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    return { share: this.detail(await this.shares.find(id, requireAuth(ctx)), ctx) };
+    return {
+      share: this.detail(await this.queries.execute(new ShowShare(id, readerOf(ctx))), ctx),
+    };
   }
 
   @Put(':id')
   @Policy('share:update', theShare)
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
     const dto = await validateBody(UpdateShareDto, requireBodyKey(body, 'share'), 'share');
-    const doc = await this.shares.find(id, auth);
     const isPublic =
       dto.is_public === undefined ? undefined : (toBoolean(dto.is_public) as boolean);
-    if (isPublic) policyOf(ctx).enforce('share:set_public_share');
-    await this.shares.run(doc.id, ctx, {
-      type: 'UpdateShare',
+    const update = {
       ...(dto.display_name !== undefined && { name: dto.display_name }),
       ...(dto.display_description !== undefined && { description: dto.display_description }),
       ...(isPublic !== undefined && { isPublic }),
-      now: now(),
-    });
-    return { share: this.detail(await this.shares.find(doc.id, auth), ctx) };
+    };
+    const doc = await this.commands.execute(new UpdateShare(id, update, requesterOf(ctx)));
+    return { share: this.detail(doc, ctx) };
   }
 
   @Delete(':id')
@@ -136,8 +150,7 @@ export class SharesController {
   @Policy('share:delete', theShare)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.shares.find(id, requireAuth(ctx));
-    await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: false, now: now() });
+    await this.commands.execute(new DeleteShare(id, false, requesterOf(ctx)));
   }
 
   @Post(':id/action')
@@ -149,48 +162,44 @@ export class SharesController {
 
   @ManilaAction('reset_status')
   @Policy('share:reset_status', theShare)
-  async resetStatus({ id, argument, ctx, auth }: ActionCall) {
-    const status = statusArgument(argument);
-    const doc = await this.shares.find(id, auth);
-    await this.shares.run(doc.id, ctx, {
-      type: 'ResetShareStatus',
-      status: status as ShareStatus,
-      now: now(),
-    });
+  async resetStatus({ id, argument, ctx }: ActionCall) {
+    const status = statusArgument(argument) as ShareStatus;
+    await this.commands.execute(new ResetShareStatus(id, status, requesterOf(ctx)));
   }
 
   @ManilaAction('force_delete')
   @Policy('share:force_delete', theShare)
-  async forceDelete({ id, ctx, auth }: ActionCall) {
-    const doc = await this.shares.find(id, auth);
-    await this.shares.run(doc.id, ctx, { type: 'DeleteShare', force: true, now: now() });
+  async forceDelete({ id, ctx }: ActionCall) {
+    await this.commands.execute(new DeleteShare(id, true, requesterOf(ctx)));
   }
 
   @ManilaAction('allow_access')
   @Policy('share:allow_access', theShare)
-  async allowAccess({ id, argument, ctx, auth, res }: ActionCall) {
+  async allowAccess({ id, argument, ctx, res }: ActionCall) {
     const dto = await validateBody(AllowAccessDto, argument, 'access');
-    const rule = await this.shares.allowAccess(id, dto, ctx, auth);
+    const rule = await this.commands.execute(new AllowAccess(id, dto, requesterOf(ctx)));
     const legacy = atLeast(ctx.microversion, '2.28')
       ? undefined
-      : legacyAccessState(await this.shares.accessRules(rule.share_id, auth));
+      : legacyAccessState(
+          await this.queries.execute(new ListAccessRules(rule.share_id, readerOf(ctx))),
+        );
     res.status(200);
     return { access: accessRuleView(rule, viewContextOf(ctx), legacy) };
   }
 
   @ManilaAction('deny_access')
   @Policy('share:deny_access', theShare)
-  async denyAccess({ id, argument, ctx, auth }: ActionCall) {
+  async denyAccess({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(DenyAccessDto, argument, 'access');
-    await this.shares.denyAccess(id, dto.access_id, ctx, auth);
+    await this.commands.execute(new DenyAccess(id, dto.access_id, requesterOf(ctx)));
   }
 
   /** Replaced by GET /share-access-rules from 2.45. */
   @ManilaAction('access_list')
   @Until('2.44')
   @Policy('share:access_get_all', theShare)
-  async accessList({ id, ctx, auth, res }: ActionCall) {
-    const rules = await this.shares.accessRules(id, auth);
+  async accessList({ id, ctx, res }: ActionCall) {
+    const rules = await this.queries.execute(new ListAccessRules(id, readerOf(ctx)));
     const legacy = legacyAccessState(rules);
     res.status(200);
     return {
@@ -200,30 +209,30 @@ export class SharesController {
 
   @ManilaAction('extend')
   @Policy('share:extend', theShare)
-  async extend({ id, argument, ctx, auth }: ActionCall) {
+  async extend({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(ResizeShareDto, argument, 'extend');
-    await this.shares.resize(id, 'extend', dto, ctx, auth);
+    await this.commands.execute(new ExtendShare(id, dto, requesterOf(ctx)));
   }
 
   @ManilaAction('shrink')
   @Policy('share:shrink', theShare)
-  async shrink({ id, argument, ctx, auth }: ActionCall) {
+  async shrink({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(ResizeShareDto, argument, 'shrink');
-    await this.shares.resize(id, 'shrink', dto, ctx, auth);
+    await this.commands.execute(new ShrinkShare(id, dto, requesterOf(ctx)));
   }
 
   @Get(':id/metadata')
   @Policy('share:get_share_metadata', theShare)
   async metadata(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    return { metadata: (await this.shares.find(id, requireAuth(ctx))).metadata };
+    return { metadata: (await this.queries.execute(new ShowShare(id, readerOf(ctx)))).metadata };
   }
 
   @Get(':id/metadata/:key')
   @Policy('share:get_share_metadata', theShare)
   async metadataItem(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const ctx = contextOf(req);
-    const doc = await this.shares.find(id, requireAuth(ctx));
+    const doc = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     const value = ownValue(doc.metadata, key);
     if (value === undefined) throw notFoundError(`Metadata item was not found`);
     return { meta: { [key]: value } };
@@ -249,37 +258,14 @@ export class SharesController {
     @Param('id') id: string,
     @Param('key') key: string,
   ) {
-    const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
-    const doc = await this.shares.find(id, auth);
-    if (isAffinityKey(key) && !mayChangeAdminMetadata(ctx)) {
-      throw forbiddenError('Cannot set or update admin only metadata.');
-    }
-    if (!Object.hasOwn(doc.metadata, key)) throw notFoundError('Metadata item was not found');
-    await this.shares.run(doc.id, ctx, {
-      type: 'ChangeShareMetadata',
-      set: {},
-      unset: [key],
-      now: now(),
-    });
+    await this.commands.execute(new UnsetShareMetadata(id, key, requesterOf(contextOf(req))));
   }
 
   private async changeMetadata(req: Request, id: string, body: unknown, replace: boolean) {
-    const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
     const set = metadataFromBody(body);
-    const doc = await this.shares.find(id, auth);
-    const mayChangeAdminKeys = mayChangeAdminMetadata(ctx);
-    if (!mayChangeAdminKeys && Object.keys(set).some(isAffinityKey)) {
-      throw forbiddenError('Cannot set or update admin only metadata.');
-    }
-    // Replacing keeps admin-only keys for those who may not change them (reference 3.4.4).
-    const unset = replace
-      ? Object.keys(doc.metadata).filter(
-          (k) => !Object.hasOwn(set, k) && (mayChangeAdminKeys || !isAffinityKey(k)),
-        )
-      : [];
-    await this.shares.run(doc.id, ctx, { type: 'ChangeShareMetadata', set, unset, now: now() });
-    return { metadata: (await this.shares.find(doc.id, auth)).metadata };
+    const requester = requesterOf(contextOf(req));
+    return {
+      metadata: await this.commands.execute(new SetShareMetadata(id, set, replace, requester)),
+    };
   }
 }

@@ -1,14 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
+import { SetSnapshotMetadata, ShowSnapshot, UnsetSnapshotMetadata } from '#hawser/application';
 import { ownValue } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
-import { requireAuth } from '../http/policy.js';
 import { contextOf } from '../http/request-context.js';
+import { readerOf, requesterOf } from '../http/requester.js';
 import { fromParam, snapshot } from '../policy/policy-targets.js';
 import { Policy, Since } from '../policy/route-policy.decorators.js';
-import { SnapshotsService } from './snapshots.service.js';
 
 const theSnapshot = snapshot(fromParam('id'));
 const metadataOf = (doc: SnapshotDocument): Record<string, string> => doc.metadata ?? {};
@@ -17,7 +18,10 @@ const metadataOf = (doc: SnapshotDocument): Record<string, string> => doc.metada
 @Controller('v2/snapshots')
 @Since('2.73')
 export class SnapshotMetadataController {
-  constructor(private readonly snapshots: SnapshotsService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get(':id/metadata')
   @Policy('share_snapshot:get_metadata', theSnapshot)
@@ -49,36 +53,23 @@ export class SnapshotMetadataController {
   @Delete(':id/metadata/:key')
   @Policy('share_snapshot:delete_metadata', theSnapshot)
   async remove(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
-    const doc = await this.snapshot(req, id);
-    if (!Object.hasOwn(metadataOf(doc), key)) throw notFoundError('Metadata item was not found');
-    await this.run(req, doc, {}, [key]);
+    await this.commands.execute(new UnsetSnapshotMetadata(id, key, requesterOf(contextOf(req))));
   }
 
   private async change(req: Request, id: string, body: unknown, replace: boolean) {
+    // The snapshot is looked up before the body is read: an unknown one is a 404 whatever the body.
     const doc = await this.snapshot(req, id);
     const set = metadataFromBody(body);
-    const unset = replace ? Object.keys(metadataOf(doc)).filter((k) => !Object.hasOwn(set, k)) : [];
-    await this.run(req, doc, set, unset);
-    return { metadata: metadataOf(await this.snapshot(req, id)) };
-  }
-
-  private async run(
-    req: Request,
-    doc: SnapshotDocument,
-    set: Record<string, string>,
-    unset: string[],
-  ): Promise<void> {
-    await this.snapshots.run(doc.share_id, contextOf(req), {
-      type: 'ChangeSnapshotMetadata',
-      snapshotId: doc.id,
-      set,
-      unset,
-      now: new Date().toISOString(),
-    });
+    const requester = requesterOf(contextOf(req));
+    return {
+      metadata: await this.commands.execute(
+        new SetSnapshotMetadata(doc.id, set, replace, requester),
+      ),
+    };
   }
 
   /** The caller's snapshot. */
-  private async snapshot(req: Request, id: string): Promise<SnapshotDocument> {
-    return this.snapshots.find(id, requireAuth(contextOf(req)));
+  private snapshot(req: Request, id: string): Promise<SnapshotDocument> {
+    return this.queries.execute(new ShowSnapshot(id, readerOf(contextOf(req))));
   }
 }

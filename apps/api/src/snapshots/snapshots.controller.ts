@@ -4,7 +4,6 @@ import {
   Delete,
   Get,
   HttpCode,
-  Inject,
   Param,
   Post,
   Put,
@@ -19,31 +18,35 @@ import {
   snapshotSummaryView,
   UpdateSnapshotDto,
 } from '#hawser/api-contracts';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  CreateSnapshot,
+  DeleteSnapshot,
+  ListSnapshots,
+  ResetSnapshotStatus,
+  ShowSnapshot,
+  UpdateSnapshot,
+} from '#hawser/application';
 import type { SnapshotStatus } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
-import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE } from '#hawser/platform';
 import { statusArgument } from '../http/action-body.js';
-import { requireAuth } from '../http/policy.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
+import { readerOf, requesterOf } from '../http/requester.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromBody, fromParam, share, snapshot } from '../policy/policy-targets.js';
 import { ManilaAction, ManilaActions, Policy, Since } from '../policy/route-policy.decorators.js';
-import { listSnapshots } from './snapshot-list.query.js';
-import { SnapshotsService } from './snapshots.service.js';
 
-const now = () => new Date().toISOString();
 const theSnapshot = snapshot(fromParam('id'));
 
 /** Manila's snapshots API (reference 3.6): create, list, show, update, delete, actions. */
 @Controller('v2/snapshots')
 export class SnapshotsController {
   constructor(
-    private readonly snapshots: SnapshotsService,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   private detail(doc: SnapshotDocument, ctx: RequestContext) {
@@ -55,9 +58,10 @@ export class SnapshotsController {
   @Policy('share:create_snapshot', share(fromBody('snapshot', 'share_id')))
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const requester = requesterOf(ctx);
     const dto = await validateBody(CreateSnapshotDto, requireBodyKey(body, 'snapshot'), 'snapshot');
-    return { snapshot: this.detail(await this.snapshots.create(dto, ctx, auth), ctx) };
+    const doc = await this.commands.execute(new CreateSnapshot(dto, requester));
+    return { snapshot: this.detail(doc, ctx) };
   }
 
   @Get()
@@ -79,12 +83,7 @@ export class SnapshotsController {
     view: (doc: SnapshotDocument, ctx: RequestContext) => unknown,
   ) {
     const ctx = contextOf(req);
-    const { snapshots, more } = await listSnapshots(
-      this.documents,
-      requireAuth(ctx),
-      ctx.microversion,
-      query,
-    );
+    const { snapshots, more } = await this.queries.execute(new ListSnapshots(query, readerOf(ctx)));
     const body: Record<string, unknown> = { snapshots: snapshots.map((d) => view(d, ctx)) };
     if (more) {
       const offset = Number(query.offset ?? 0) + snapshots.length;
@@ -98,7 +97,8 @@ export class SnapshotsController {
   @Policy('share_snapshot:get_snapshot', theSnapshot)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    return { snapshot: this.detail(await this.snapshots.find(id, requireAuth(ctx)), ctx) };
+    const doc = await this.queries.execute(new ShowSnapshot(id, readerOf(ctx)));
+    return { snapshot: this.detail(doc, ctx) };
   }
 
   /**
@@ -110,7 +110,7 @@ export class SnapshotsController {
   @Policy('share_snapshot_export_location:index', theSnapshot)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    await this.snapshots.find(id, requireAuth(ctx));
+    await this.queries.execute(new ShowSnapshot(id, readerOf(ctx)));
     return { share_snapshot_export_locations: [] };
   }
 
@@ -118,20 +118,17 @@ export class SnapshotsController {
   @Policy('share:snapshot_update', theSnapshot)
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
-    const auth = requireAuth(ctx);
+    const requester = requesterOf(ctx);
     const dto = await validateBody(UpdateSnapshotDto, requireBodyKey(body, 'snapshot'), 'snapshot');
-    const doc = await this.snapshots.find(id, auth);
     const name = dto.display_name !== undefined ? dto.display_name : dto.name;
     const description =
       dto.display_description !== undefined ? dto.display_description : dto.description;
-    await this.snapshots.run(doc.share_id, ctx, {
-      type: 'UpdateSnapshot',
-      snapshotId: doc.id,
+    const update = {
       ...(name !== undefined && { name }),
       ...(description !== undefined && { description }),
-      now: now(),
-    });
-    return { snapshot: this.detail(await this.snapshots.find(doc.id, auth), ctx) };
+    };
+    const doc = await this.commands.execute(new UpdateSnapshot(id, update, requester));
+    return { snapshot: this.detail(doc, ctx) };
   }
 
   @Delete(':id')
@@ -139,13 +136,7 @@ export class SnapshotsController {
   @Policy('share:delete_snapshot', theSnapshot)
   async remove(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.snapshots.find(id, requireAuth(ctx));
-    await this.snapshots.run(doc.share_id, ctx, {
-      type: 'DeleteSnapshot',
-      snapshotId: doc.id,
-      force: false,
-      now: now(),
-    });
+    await this.commands.execute(new DeleteSnapshot(id, false, requesterOf(ctx)));
   }
 
   @Post(':id/action')
@@ -157,26 +148,14 @@ export class SnapshotsController {
 
   @ManilaAction('reset_status')
   @Policy('share_snapshot:reset_status', theSnapshot)
-  async resetStatus({ id, argument, ctx, auth }: ActionCall) {
-    const status = statusArgument(argument);
-    const doc = await this.snapshots.find(id, auth);
-    await this.snapshots.run(doc.share_id, ctx, {
-      type: 'ResetSnapshotStatus',
-      snapshotId: doc.id,
-      status: status as SnapshotStatus,
-      now: now(),
-    });
+  async resetStatus({ id, argument, ctx }: ActionCall) {
+    const status = statusArgument(argument) as SnapshotStatus;
+    await this.commands.execute(new ResetSnapshotStatus(id, status, requesterOf(ctx)));
   }
 
   @ManilaAction('force_delete')
   @Policy('share_snapshot:force_delete', theSnapshot)
-  async forceDelete({ id, ctx, auth }: ActionCall) {
-    const doc = await this.snapshots.find(id, auth);
-    await this.snapshots.run(doc.share_id, ctx, {
-      type: 'DeleteSnapshot',
-      snapshotId: doc.id,
-      force: true,
-      now: now(),
-    });
+  async forceDelete({ id, ctx }: ActionCall) {
+    await this.commands.execute(new DeleteSnapshot(id, true, requesterOf(ctx)));
   }
 }

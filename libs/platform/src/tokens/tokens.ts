@@ -1,14 +1,10 @@
 /** Nest injection tokens for the ports; adapters are chosen by configuration at start-up. */
 export const EVENT_STORE = Symbol('EVENT_STORE');
-export const DOCUMENT_STORE = Symbol('DOCUMENT_STORE');
 /** The aggregate snapshot cache, or null when HAWSER_AGGREGATE_SNAPSHOTS is false. */
 export const SNAPSHOT_STORE = Symbol('SNAPSHOT_STORE');
 
-/** Waits until the read models reflect a log position (read-your-writes). */
-export interface ReadYourWrites {
-  waitFor(position: number | undefined): Promise<void>;
-}
-export const READ_YOUR_WRITES = Symbol('READ_YOUR_WRITES');
+// The read models' tokens live beside their port, where the use cases inject them too.
+export { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/read-models';
 
 /** How far the read models reflect the log, for code that reads them but does not write them. */
 export interface ReadModelPositions {

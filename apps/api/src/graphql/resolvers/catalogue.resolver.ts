@@ -1,16 +1,15 @@
 import { Inject } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ListMessages, ListShareTypes } from '#hawser/application';
 import { Args, Context, ID, Int, Query, Resolver } from '@nestjs/graphql';
 import { listPools } from '#hawser/scheduler';
-import { DOCUMENT_STORE } from '#hawser/platform';
-import type { DocumentStore } from '#hawser/read-models';
-import { listMessages } from '../../messages/message-list.query.js';
+import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import { Policy } from '../../policy/route-policy.decorators.js';
 import {
   POOL_STATE_SOURCE,
   type PoolStateSource,
 } from '../../scheduler-stats/pool-state.source.js';
-import { ShareTypesService } from '../../share-types/share-types.service.js';
-import { LATEST, viewContextFor, type GraphqlContext } from '../graphql-context.js';
+import { graphqlReader, viewContextFor, type GraphqlContext } from '../graphql-context.js';
 import { UserMessage, userMessageOf } from '../types/message.type.js';
 import { Pool, poolOf } from '../types/pool.type.js';
 import { ShareType, shareTypeOf } from '../types/share-type.type.js';
@@ -21,9 +20,9 @@ const MAX_MESSAGES_PAGE = 1000;
 @Resolver()
 export class CatalogueResolver {
   constructor(
-    private readonly shareTypeService: ShareTypesService,
+    private readonly queries: QueryBus,
+    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     @Inject(POOL_STATE_SOURCE) private readonly poolState: PoolStateSource,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
   ) {}
 
   @Query(() => [ShareType], {
@@ -31,9 +30,10 @@ export class CatalogueResolver {
   })
   @Policy('share_type:index')
   async shareTypes(@Context() ctx: GraphqlContext): Promise<ShareType[]> {
-    const types = await this.shareTypeService.list(ctx.auth, ctx.auth.isAdmin ? 'all' : undefined);
+    const isPublic = ctx.auth.isAdmin ? 'all' : undefined;
+    const types = await this.queries.execute(new ListShareTypes(isPublic, graphqlReader(ctx)));
     const view = viewContextFor(ctx.auth);
-    return types.map((type) => shareTypeOf(type, view, this.shareTypeService.defaultShareTypeName));
+    return types.map((type) => shareTypeOf(type, view, this.config.defaultShareType));
   }
 
   @Query(() => [Pool], {
@@ -57,7 +57,7 @@ export class CatalogueResolver {
     if (first === 0) return [];
     const query: Record<string, string> = { limit: String(Math.min(first, MAX_MESSAGES_PAGE)) };
     if (resourceId) query.resource_id = resourceId;
-    const { messages } = await listMessages(this.documents, ctx.auth, LATEST, query, new Date());
+    const { messages } = await this.queries.execute(new ListMessages(query, graphqlReader(ctx)));
     return messages.map(userMessageOf);
   }
 }

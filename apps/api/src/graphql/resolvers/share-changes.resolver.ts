@@ -1,9 +1,10 @@
+import { QueryBus } from '@nestjs/cqrs';
 import { Args, Context, ID, Resolver, Subscription } from '@nestjs/graphql';
+import { ShowShare } from '#hawser/application';
 import { projectArgument } from '../../policy/graphql-targets.js';
 import { Policy } from '../../policy/route-policy.decorators.js';
 import type { AuthContext } from '../../http/request-context.js';
-import { SharesService } from '../../shares/shares.service.js';
-import type { GraphqlContext } from '../graphql-context.js';
+import { graphqlReader, type GraphqlContext } from '../graphql-context.js';
 import { ChangeStream } from '../subscriptions/change-stream.js';
 import { ShareChangeFeed, type ShareCommitted } from '../subscriptions/share-change-feed.js';
 import { ShareChange, shareChangeOf } from '../types/share-change.type.js';
@@ -20,7 +21,7 @@ const mayRead = (change: ShareCommitted, auth: AuthContext): boolean =>
 export class ShareChangesResolver {
   constructor(
     private readonly feed: ShareChangeFeed,
-    private readonly shares: SharesService,
+    private readonly queries: QueryBus,
   ) {}
 
   @Subscription(() => ShareChange, {
@@ -32,7 +33,7 @@ export class ShareChangesResolver {
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphqlContext,
   ): Promise<AsyncIterableIterator<ShareChange>> {
-    const share = await this.shares.find(id, ctx.auth);
+    const share = await this.queries.execute(new ShowShare(id, graphqlReader(ctx)));
     return this.stream(
       ctx.auth,
       (change) => change.shareId === share.id && (!change.record || mayRead(change, ctx.auth)),

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import {
   Args,
   Context,
@@ -10,16 +11,14 @@ import {
   ResolveField,
   Resolver,
 } from '@nestjs/graphql';
+import { ListShares, ShowShare } from '#hawser/application';
 import { shareStream } from '#hawser/domain';
 import type { EventStore } from '#hawser/eventstore';
-import { DOCUMENT_STORE, EVENT_STORE } from '#hawser/platform';
-import type { DocumentStore } from '#hawser/read-models';
+import { EVENT_STORE } from '#hawser/platform';
 import { badRequest } from '../../http/manila-error.js';
 import { parentShare, parentShareOwners } from '../../policy/graphql-targets.js';
 import { Policy } from '../../policy/route-policy.decorators.js';
-import { listShares } from '../../shares/share-list.query.js';
-import { SharesService } from '../../shares/shares.service.js';
-import { LATEST, type GraphqlContext } from '../graphql-context.js';
+import { graphqlReader, type GraphqlContext } from '../graphql-context.js';
 import { AccessRule, accessRuleOf } from '../types/access-rule.type.js';
 import { Replica, replicaOf } from '../types/replica.type.js';
 import { ShareEvent, shareEventOf } from '../types/share-event.type.js';
@@ -48,8 +47,7 @@ const pageSize = (name: string, value: number, max: number): number => {
 @Resolver(() => Share)
 export class SharesResolver {
   constructor(
-    private readonly shareService: SharesService,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly queries: QueryBus,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
@@ -61,7 +59,7 @@ export class SharesResolver {
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphqlContext,
   ): Promise<Share> {
-    return shareOf(await this.shareService.find(id, ctx.auth), ctx.auth);
+    return shareOf(await this.queries.execute(new ShowShare(id, graphqlReader(ctx))), ctx.auth);
   }
 
   @Policy('share:get_all')
@@ -76,11 +74,12 @@ export class SharesResolver {
     @Args('after', { type: () => String, nullable: true }) after?: string,
   ): Promise<ShareConnection> {
     const limit = pageSize('first', first, MAX_SHARES_PAGE);
-    const page = await listShares(this.documents, ctx.auth, LATEST, {
+    const query = {
       ...manilaShareQuery(filter, sort),
       limit: String(limit),
       marker: after === undefined || after === null ? undefined : markerOf(after),
-    });
+    };
+    const page = await this.queries.execute(new ListShares(query, graphqlReader(ctx)));
     const last = page.shares[page.shares.length - 1];
     return {
       nodes: page.shares.map((doc) => shareOf(doc, ctx.auth)),

@@ -1,14 +1,17 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { badRequest } from '#hawser/api-contracts';
 import { SHARES, shareDocumentOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
-import type { DocumentStore, Filter } from '#hawser/read-models';
+import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import {
   allTenantsParam,
   booleanParam,
   matchesMetadata,
   nonNegativeParam,
   parseMetadataFilter,
-} from '../http/list-query.js';
-import { badRequest } from '../http/manila-error.js';
-import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
+} from '../listing/list-params.js';
+import { ListingQuery } from '../listing/listing-query.js';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -39,12 +42,23 @@ export interface ShareListPage {
   readonly nextMarker: string | undefined;
 }
 
-/** GET /shares and /shares/detail (reference 3.4.2). */
-export const listShares = async (
+/** GET /shares and /shares/detail (reference 3.4.2), and GraphQL's shares. */
+export class ListShares extends ListingQuery<ShareListPage> {}
+
+@QueryHandler(ListShares)
+export class ListSharesHandler implements IQueryHandler<ListShares, ShareListPage> {
+  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+
+  execute({ query, reader }: ListShares): Promise<ShareListPage> {
+    return listShares(this.documents, reader.caller, reader.version, query);
+  }
+}
+
+const listShares = async (
   documents: DocumentStore,
-  auth: AuthContext,
-  version: Microversion,
-  query: Record<string, string | undefined>,
+  auth: Caller,
+  version: ApiVersion,
+  query: Readonly<Record<string, string | undefined>>,
 ): Promise<ShareListPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;

@@ -1,4 +1,4 @@
-import { nonNegativeParam } from './list-query.js';
+import { nonNegativeParam } from './list-params.js';
 
 /** Manila's osapi_max_limit: a larger `limit` is served as this many. */
 export const MAX_LIMIT = 1000;

@@ -4,11 +4,9 @@ import {
   type AffinityHint,
   type SchedulerHints,
 } from '#hawser/domain';
-import { badRequest, forbiddenError } from '../http/manila-error.js';
-import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
-import { policyOf } from '../policy/request-policy.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { badRequest, forbiddenError } from '#hawser/api-contracts';
+import { atLeast, type Requester } from '../requester.js';
+import { UUID } from './share-reads.js';
 
 /** The request's hint names and where they go. */
 const HINT_NAMES: Readonly<Record<string, AffinityHint>> = {
@@ -35,17 +33,17 @@ export interface CreateHints {
  */
 export const createHintsOf = async (
   body: { scheduler_hints?: Record<string, unknown>; metadata?: Record<string, string> },
-  ctx: RequestContext,
-  auth: AuthContext,
+  requester: Requester,
   findShare: (id: string) => Promise<{ readonly project_id: string }>,
 ): Promise<CreateHints> => {
   const given = body.metadata ?? {};
-  const mayGiveAdminKeys = policyOf(ctx).allows('share:update_admin_only_metadata');
+  const { caller: auth, version } = requester;
+  const mayGiveAdminKeys = requester.policy.allows('share:update_admin_only_metadata');
   if (!mayGiveAdminKeys && Object.keys(given).some(isAffinityKey)) {
     throw forbiddenError('Cannot set or update admin only metadata.');
   }
   const raw = body.scheduler_hints;
-  if (!raw || !atLeast(ctx.microversion, '2.65')) return { schedulerHints: null, metadata: given };
+  if (!raw || !atLeast(version, '2.65')) return { schedulerHints: null, metadata: given };
 
   const hints: { -readonly [K in keyof SchedulerHints]: SchedulerHints[K] } = {};
   const linked: { -readonly [K in keyof SchedulerHints]: SchedulerHints[K] } = {};
@@ -61,7 +59,7 @@ export const createHintsOf = async (
     if (writable.length > 0) linked[hint] = writable;
   }
   const onlyHost = Object.hasOwn(raw, 'only_host') ? raw.only_host : undefined;
-  if (onlyHost !== undefined && onlyHost !== null && atLeast(ctx.microversion, '2.67')) {
+  if (onlyHost !== undefined && onlyHost !== null && atLeast(version, '2.67')) {
     if (typeof onlyHost !== 'string') throw badRequest('only_host must be a pool host string.');
     if (auth.isAdmin && onlyHost !== '') hints.onlyHost = onlyHost;
   }

@@ -1,8 +1,11 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { badRequest } from '#hawser/api-contracts';
 import { MESSAGES, type MessageDocument } from '#hawser/projections';
-import type { DocumentStore, Filter } from '#hawser/read-models';
-import { badRequest } from '../http/manila-error.js';
-import { pageOf } from '../http/page-params.js';
-import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
+import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
+import { pageOf } from '../listing/page-params.js';
+import { ListingQuery } from '../listing/listing-query.js';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 const EQUALITY_FILTERS = [
   'request_id',
@@ -39,13 +42,30 @@ const isoTime = (name: string, value: string): string => {
  * sort and paging (`more` when a page follows); the caller's project unless admin; expired messages are not shown (Manila
  * reaps them, Hawser hides them from the moment they expire).
  */
-export const listMessages = async (
+export class ListMessages extends ListingQuery<MessageListPage> {}
+
+export interface MessageListPage {
+  readonly messages: MessageDocument[];
+  /** True when a page follows. */
+  readonly more: boolean;
+}
+
+@QueryHandler(ListMessages)
+export class ListMessagesHandler implements IQueryHandler<ListMessages, MessageListPage> {
+  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+
+  execute({ query, reader }: ListMessages): Promise<MessageListPage> {
+    return listMessages(this.documents, reader.caller, reader.version, query, new Date());
+  }
+}
+
+const listMessages = async (
   documents: DocumentStore,
-  auth: AuthContext,
-  version: Microversion,
-  query: Readonly<Record<string, string>>,
+  auth: Caller,
+  version: ApiVersion,
+  query: Readonly<Record<string, string | undefined>>,
   now: Date,
-): Promise<{ messages: MessageDocument[]; more: boolean }> => {
+): Promise<MessageListPage> => {
   const filter: Filter = {};
   for (const key of EQUALITY_FILTERS) {
     if (query[key] !== undefined) filter[key] = query[key];

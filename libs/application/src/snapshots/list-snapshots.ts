@@ -1,9 +1,11 @@
-import { toBoolean } from '#hawser/api-contracts';
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { badRequest, toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
-import type { DocumentStore, Filter } from '#hawser/read-models';
-import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../http/list-query.js';
-import { badRequest } from '../http/manila-error.js';
-import { atLeast, type AuthContext, type Microversion } from '../http/request-context.js';
+import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
+import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
+import { ListingQuery } from '../listing/listing-query.js';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for snapshots, mapped to read-model fields. */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -36,13 +38,30 @@ const FILTERS = [
   'metadata',
 ];
 
+export interface SnapshotListPage {
+  readonly snapshots: SnapshotDocument[];
+  /** True when a page follows. */
+  readonly more: boolean;
+}
+
 /** GET /snapshots and /snapshots/detail (reference 3.6). */
-export const listSnapshots = async (
+export class ListSnapshots extends ListingQuery<SnapshotListPage> {}
+
+@QueryHandler(ListSnapshots)
+export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, SnapshotListPage> {
+  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+
+  execute({ query, reader }: ListSnapshots): Promise<SnapshotListPage> {
+    return listSnapshots(this.documents, reader.caller, reader.version, query);
+  }
+}
+
+const listSnapshots = async (
   documents: DocumentStore,
-  auth: AuthContext,
-  version: Microversion,
-  query: Record<string, string | undefined>,
-): Promise<{ snapshots: SnapshotDocument[]; more: boolean }> => {
+  auth: Caller,
+  version: ApiVersion,
+  query: Readonly<Record<string, string | undefined>>,
+): Promise<SnapshotListPage> => {
   for (const key of FILTERS) {
     const value = query[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {

@@ -1,43 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, faultInjectionPoint, type CommandContext } from '#hawser/application';
 import {
   derivedId,
-  effectiveLimits,
-  initialQuotaState,
   quotaDecider,
   quotaStream,
-  quotaUsage,
+  type QuotaCommand,
   type QuotaDeltas,
   type QuotaHolderKind,
-  type QuotaLimits,
-  type QuotaResource,
 } from '#hawser/domain';
-import { QUOTAS, type QuotaDocument } from '#hawser/projections';
-import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE, READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/platform';
+import { CommandHandler, type CommandContext } from '../command-handler.js';
+import { faultInjectionPoint } from '../fault-injection.js';
+import { USE_CASE_SETTINGS, type UseCaseSettings } from '../use-case-settings.js';
 
 /** Concurrent reservations on one project re-decide on the newer revision instead of failing. */
-const RESERVATION_RETRIES = 50;
-
-export interface QuotaFigures {
-  readonly limits: QuotaLimits;
-  readonly inUse: Readonly<Record<QuotaResource, number>>;
-}
+export const RESERVATION_RETRIES = 50;
 
 /**
- * A project's quota: the reservations other use cases make before creating something (shares
- * now, snapshots and replicas the same way), and the figures the quota-sets API shows.
+ * The quota step of the use cases that create something (a share, a snapshot, a replica) or
+ * grow it (an extend): counted on the project's quota stream before the request is recorded,
+ * given back when the request is then refused.
  */
-/** The default quota limits (HawserConfig.quotaDefaults). */
-export const QUOTA_DEFAULTS = Symbol('QUOTA_DEFAULTS');
-
 @Injectable()
-export class QuotasService {
+export class QuotaReservations {
   constructor(
     private readonly commands: CommandHandler,
-    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
-    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
-    @Inject(QUOTA_DEFAULTS) readonly defaults: QuotaLimits,
+    @Inject(USE_CASE_SETTINGS) private readonly settings: UseCaseSettings,
   ) {}
 
   /**
@@ -55,33 +41,27 @@ export class QuotasService {
     requestShareId: string,
     ctx: CommandContext,
   ): Promise<void> {
-    await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
+    await this.onQuota(
       {
         type: 'ReserveQuota',
         projectId,
         holderId,
         holderKind,
         deltas,
-        defaults: this.defaults,
+        defaults: this.settings.quotaDefaults,
         requestShareId,
         now: new Date().toISOString(),
       },
       ctx,
-      { retryOnConflict: RESERVATION_RETRIES },
     );
     faultInjectionPoint(`after-quota-reserved:${holderKind}`);
   }
 
   /** Stops counting a holder's usage; releasing twice releases once. */
   async release(projectId: string, holderId: string, ctx: CommandContext): Promise<void> {
-    await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
+    await this.onQuota(
       { type: 'ReleaseQuota', projectId, holderId, now: new Date().toISOString() },
       ctx,
-      { retryOnConflict: RESERVATION_RETRIES },
     );
   }
 
@@ -125,29 +105,24 @@ export class QuotasService {
     change: () => Promise<T>,
   ): Promise<T> {
     const adjustmentId = ctx.commandId;
-    await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
+    await this.onQuota(
       {
         type: 'AdjustQuota',
         projectId,
         holderId,
         adjustmentId,
         deltas,
-        defaults: this.defaults,
+        defaults: this.settings.quotaDefaults,
         requestShareId: holderId,
         now: new Date().toISOString(),
       },
       ctx,
-      { retryOnConflict: RESERVATION_RETRIES },
     );
     faultInjectionPoint('after-quota-reserved:extend');
     try {
       return await change();
     } catch (error) {
-      await this.commands.handle(
-        quotaDecider,
-        quotaStream(projectId),
+      await this.onQuota(
         {
           type: 'RevertQuotaAdjustment',
           projectId,
@@ -156,41 +131,15 @@ export class QuotasService {
           now: new Date().toISOString(),
         },
         { ...ctx, commandId: derivedId(ctx.commandId, 'revert') },
-        { retryOnConflict: RESERVATION_RETRIES },
       );
       throw error;
     }
   }
 
-  async setLimits(
-    projectId: string,
-    limits: Partial<Record<QuotaResource, number>>,
-    force: boolean,
-    ctx: CommandContext,
-  ): Promise<void> {
-    const result = await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
-      { type: 'SetQuotaLimits', projectId, limits, force, now: new Date().toISOString() },
-      ctx,
-    );
-    await this.readYourWrites.waitFor(result.position);
-  }
-
-  async resetLimits(projectId: string, ctx: CommandContext): Promise<void> {
-    const result = await this.commands.handle(
-      quotaDecider,
-      quotaStream(projectId),
-      { type: 'ResetQuotaLimits', projectId, now: new Date().toISOString() },
-      ctx,
-    );
-    await this.readYourWrites.waitFor(result.position);
-  }
-
-  /** Limits in force and usage, from the quotas read model. */
-  async figures(projectId: string): Promise<QuotaFigures> {
-    const doc = await this.documents.get<QuotaDocument>(QUOTAS, projectId);
-    const state = doc?.state ?? initialQuotaState();
-    return { limits: effectiveLimits(state, this.defaults), inUse: quotaUsage(state) };
+  /** One command on the project's quota stream, re-decided when another request wrote first. */
+  private async onQuota(command: QuotaCommand, ctx: CommandContext): Promise<void> {
+    await this.commands.handle(quotaDecider, quotaStream(command.projectId), command, ctx, {
+      retryOnConflict: RESERVATION_RETRIES,
+    });
   }
 }

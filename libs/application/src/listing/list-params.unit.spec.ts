@@ -1,4 +1,4 @@
-import { allTenantsParam, booleanParam, matchesMetadata, parseDictFilter } from './list-query.js';
+import { allTenantsParam, booleanParam, matchesMetadata, parseDictFilter } from './list-params.js';
 
 describe('boolean query parameters', () => {
   it.each([

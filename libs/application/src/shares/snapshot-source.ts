@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { toPositiveInteger, type CreateShareDto } from '#hawser/api-contracts';
+import {
+  badRequest,
+  notFoundError,
+  toPositiveInteger,
+  type CreateShareDto,
+} from '#hawser/api-contracts';
 import {
   preferredInstance,
   preferredSnapshotInstance,
@@ -16,11 +21,10 @@ import {
   type ShareTypeDocument,
   type SnapshotDocument,
 } from '#hawser/projections';
-import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
-import { badRequest, notFoundError } from '../http/manila-error.js';
-import { atLeast, type AuthContext, type RequestContext } from '../http/request-context.js';
-import { ShareTypesService } from '../share-types/share-types.service.js';
+import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
+import { atLeast, type ApiVersion, type Caller } from '../requester.js';
+import { ShareTypeReads } from '../share-types/share-type-reads.js';
+import { USE_CASE_SETTINGS, type UseCaseSettings } from '../use-case-settings.js';
 
 /** What a create request from a snapshot resolves to. */
 export interface ResolvedSnapshotSource {
@@ -40,18 +44,18 @@ export interface ResolvedSnapshotSource {
  * zone other than the source's needs use_scheduler_creating_share_from_snapshot (400).
  */
 @Injectable()
-export class SnapshotSourceResolver {
+export class SnapshotSources {
   constructor(
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
-    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
-    private readonly shareTypes: ShareTypesService,
+    @Inject(USE_CASE_SETTINGS) private readonly config: UseCaseSettings,
+    private readonly shareTypes: ShareTypeReads,
   ) {}
 
   async resolve(
     dto: CreateShareDto,
     zone: AvailabilityZoneDocument | undefined,
-    ctx: RequestContext,
-    auth: AuthContext,
+    version: ApiVersion,
+    auth: Caller,
   ): Promise<ResolvedSnapshotSource> {
     const snapshotId = dto.snapshot_id as string;
     const snapshot = await this.documents.get<SnapshotDocument>(SNAPSHOTS, snapshotId);
@@ -63,7 +67,7 @@ export class SnapshotSourceResolver {
     if (!parent || !parentSnapshot) {
       throw notFoundError(`Snapshot ${snapshotId} could not be found.`);
     }
-    if (atLeast(ctx.microversion, '2.24') && !parent.capabilities?.createShareFromSnapshotSupport) {
+    if (atLeast(version, '2.24') && !parent.capabilities?.createShareFromSnapshotSupport) {
       throw badRequest(
         `A new share may not be created from snapshot '${snapshotId}', because the snapshot's ` +
           `parent share does not have that capability.`,
@@ -113,7 +117,7 @@ export class SnapshotSourceResolver {
   private async shareTypeFor(
     dto: CreateShareDto,
     parent: ActiveShare,
-    auth: AuthContext,
+    auth: Caller,
   ): Promise<ShareTypeDocument> {
     const parentTypeId = parent.shareType?.id ?? '';
     const typeName = dto.share_type ?? dto.volume_type;

@@ -1,6 +1,5 @@
-import { toBoolean } from '#hawser/api-contracts';
+import { badRequest, toBoolean } from '#hawser/api-contracts';
 import { ownValue } from '#hawser/domain';
-import { badRequest } from './manila-error.js';
 
 /** A non-negative integer query parameter (limit, offset, size), else Manila's 400. */
 export const nonNegativeParam = (name: string, value: string | undefined): number | undefined => {

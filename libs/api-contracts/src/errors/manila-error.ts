@@ -1,0 +1,17 @@
+/**
+ * A refusal with Manila's status and message, thrown by the use cases and the HTTP layer alike;
+ * the API's exception filter answers it as Manila's fault body (or a GraphQL error).
+ */
+export class ManilaHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ManilaHttpError';
+  }
+}
+
+export const badRequest = (message: string) => new ManilaHttpError(400, message);
+export const forbiddenError = (message: string) => new ManilaHttpError(403, message);
+export const notFoundError = (message: string) => new ManilaHttpError(404, message);

@@ -1,0 +1,42 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ShareInstanceDocument } from '#hawser/projections';
+import type { Reader } from '../requester.js';
+import { ReplicaReads } from './replica-reads.js';
+
+/** A replica of one of the reader's project's shares (any for admins); else 404. */
+export class ShowReplica extends Query<ShareInstanceDocument> {
+  constructor(
+    readonly replicaId: string,
+    readonly reader: Reader,
+  ) {
+    super();
+  }
+}
+
+/** Every replica the reader may see, optionally of one share, oldest first. */
+export class ListReplicas extends Query<ShareInstanceDocument[]> {
+  constructor(
+    readonly shareId: string | undefined,
+    readonly reader: Reader,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ShowReplica)
+export class ShowReplicaHandler implements IQueryHandler<ShowReplica, ShareInstanceDocument> {
+  constructor(private readonly replicas: ReplicaReads) {}
+
+  execute({ replicaId, reader }: ShowReplica): Promise<ShareInstanceDocument> {
+    return this.replicas.find(replicaId, reader.caller);
+  }
+}
+
+@QueryHandler(ListReplicas)
+export class ListReplicasHandler implements IQueryHandler<ListReplicas, ShareInstanceDocument[]> {
+  constructor(private readonly replicas: ReplicaReads) {}
+
+  execute({ shareId, reader }: ListReplicas): Promise<ShareInstanceDocument[]> {
+    return this.replicas.list(reader.caller, shareId);
+  }
+}

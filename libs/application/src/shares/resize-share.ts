@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  badRequest,
+  forbiddenError,
+  toBoolean,
+  toPositiveInteger,
+  type ResizeShareDto,
+} from '#hawser/api-contracts';
+import { DomainError, requestHolding, shareResizeDeltas, type ShareCommand } from '#hawser/domain';
+import { faultInjectionPoint } from '../fault-injection.js';
+import { QuotaReservations } from '../quotas/quota-reservations.js';
+import { atLeast, type Requester } from '../requester.js';
+import { ShareChanges } from './share-changes.js';
+import { ShareReads } from './share-reads.js';
+
+/** The `extend` action (reference 3.4): a bigger share, counted against the quota first. */
+export class ExtendShare extends Command<void> {
+  constructor(
+    readonly shareId: string,
+    readonly request: ResizeShareDto,
+    readonly requester: Requester,
+  ) {
+    super();
+  }
+}
+
+/** The `shrink` action (reference 3.4): the quota counts less once the node has shrunk it. */
+export class ShrinkShare extends Command<void> {
+  constructor(
+    readonly shareId: string,
+    readonly request: ResizeShareDto,
+    readonly requester: Requester,
+  ) {
+    super();
+  }
+}
+
+/**
+ * extend / shrink. A non-forced extend waits for the scheduler's capacity check on the share's
+ * pool (reference 6.9) before the node extends; an admin's `force` (2.64) skips it. A shrink goes
+ * straight to the node.
+ */
+@Injectable()
+export class ShareResize {
+  constructor(
+    private readonly shares: ShareReads,
+    private readonly changes: ShareChanges,
+    private readonly quotas: QuotaReservations,
+  ) {}
+
+  async resize(
+    shareId: string,
+    direction: 'extend' | 'shrink',
+    dto: ResizeShareDto,
+    requester: Requester,
+  ): Promise<void> {
+    const share = await this.shares.find(shareId, requester.caller);
+    const forced =
+      direction === 'extend' &&
+      dto.force !== undefined &&
+      atLeast(requester.version, '2.64') &&
+      toBoolean(dto.force);
+    if (forced) requester.policy.enforce('share:force_extend');
+    const newSize = toPositiveInteger(dto.new_size);
+    if (newSize === undefined) {
+      throw badRequest(`New share size must be an integer, not ${String(dto.new_size)}.`);
+    }
+    // One command id for the quota and the share, so the outcome finds the extend's adjustment.
+    const commandContext = requester.commandContext();
+    const command: ShareCommand = {
+      type: 'ResizeShare',
+      direction,
+      newSize,
+      capacityCheck: direction === 'extend' && !forced,
+      now: new Date().toISOString(),
+    };
+    // An extend counts its gigabytes before it starts (and gives them back if it is refused); a
+    // shrink counts fewer once it has succeeded (the quota-release process manager).
+    if (direction !== 'extend' || newSize <= share.size || share.status !== 'available') {
+      await this.changes.run(share.id, command, commandContext);
+      return;
+    }
+    // Whatever the decision refuses is refused before anything is counted.
+    await this.changes.decideOnly(share.id, command);
+    const resize = async () => {
+      await this.changes.run(share.id, command, commandContext, {
+        decider: requestHolding(commandContext.commandId),
+      });
+      faultInjectionPoint('after-request-recorded:extend');
+    };
+    const instances = (await this.shares.record(share.id))?.state.instances;
+    const deltas = shareResizeDeltas(
+      newSize - share.size,
+      share.replication_type !== null,
+      instances?.length ?? 1,
+    );
+    await this.quotas
+      .adjustingFor(share.project_id, share.id, deltas, commandContext, resize)
+      .catch((error: unknown) => {
+        // Manila answers the gigabytes quota of an extend with 403, not 413 (reference 3.4).
+        if (isOverGigabytesQuota(error)) throw forbiddenError(error.message);
+        throw error;
+      });
+  }
+}
+
+const isOverGigabytesQuota = (error: unknown): error is Error =>
+  error instanceof DomainError &&
+  error.kind === 'over_limit' &&
+  error.message.startsWith('ShareSizeExceedsAvailableQuota');
+
+@CommandHandler(ExtendShare)
+export class ExtendShareHandler implements ICommandHandler<ExtendShare, void> {
+  constructor(private readonly resize: ShareResize) {}
+
+  execute({ shareId, request, requester }: ExtendShare): Promise<void> {
+    return this.resize.resize(shareId, 'extend', request, requester);
+  }
+}
+
+@CommandHandler(ShrinkShare)
+export class ShrinkShareHandler implements ICommandHandler<ShrinkShare, void> {
+  constructor(private readonly resize: ShareResize) {}
+
+  execute({ shareId, request, requester }: ShrinkShare): Promise<void> {
+    return this.resize.resize(shareId, 'shrink', request, requester);
+  }
+}

@@ -1,0 +1,11 @@
+import type { QuotaLimits } from '#hawser/domain';
+
+/** The configuration the use cases read (a subset of the process's configuration). */
+export interface UseCaseSettings {
+  readonly enabledShareProtocols: readonly string[];
+  readonly useSchedulerCreatingShareFromSnapshot: boolean;
+  readonly defaultShareType: string | undefined;
+  readonly quotaDefaults: QuotaLimits;
+}
+
+export const USE_CASE_SETTINGS = Symbol('USE_CASE_SETTINGS');
