@@ -36,6 +36,9 @@ const QUOTA_KEYS = [
   'snapshot_gigabytes',
 ] as const;
 
+/** Readings of a share that keeps changing before giving up (a test never waits forever). */
+const MAX_READINGS = 50;
+
 /** The global position of the share stream's last event (0 before its first). */
 const lastPositionOf = async (hawser: HawserTestServer, shareId: string): Promise<number> => {
   const stream = `/hawser/v1/streams/share-${shareId}?direction=backwards&limit=1`;
@@ -101,12 +104,14 @@ export const readShareWorld = async (
   projectId: string,
   token: string,
 ): Promise<ShareWorld> => {
-  for (let position = await lastPositionOf(hawser, shareId); ;) {
+  let position = await lastPositionOf(hawser, shareId);
+  for (let reading = 0; reading < MAX_READINGS; reading += 1) {
     const world = await readOnce(hawser, shareId, projectId, token, position);
     const after = await lastPositionOf(hawser, shareId);
     if (after === position) return world;
     position = after;
   }
+  throw new Error(`share ${shareId} kept changing through ${MAX_READINGS} readings`);
 };
 
 /** How many user messages name the share or one of its instances. */
