@@ -11,6 +11,7 @@ import {
   parseMetadataFilter,
 } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
+import { addTextFilters, sortOrder } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
@@ -62,15 +63,12 @@ const listShares = async (
 ): Promise<ShareListPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;
-  const sortKey = query.sort_key ?? 'created_at';
-  const sortField = Object.hasOwn(SORT_KEYS, sortKey) ? SORT_KEYS[sortKey] : undefined;
-  if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
-  const sortDir = query.sort_dir ?? 'desc';
-  if (sortDir !== 'asc' && sortDir !== 'desc') {
-    throw badRequest(
-      `Wrong sorting data provided: sort key is '${sortKey}' and sort direction is '${sortDir}'.`,
-    );
-  }
+  const order = sortOrder(
+    query,
+    SORT_KEYS,
+    (key, direction) =>
+      `Wrong sorting data provided: sort key is '${key}' and sort direction is '${direction}'.`,
+  );
   if (atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted)) {
     return { shares: [], count: 0, nextMarker: undefined };
   }
@@ -81,18 +79,13 @@ const listShares = async (
   if (query.share_type_id !== undefined) filter.share_type_id = query.share_type_id;
   if (query.snapshot_id !== undefined) filter.snapshot_id = query.snapshot_id;
   if (query.share_network_id !== undefined) filter.share_network_id = query.share_network_id;
-  if (atLeast(version, '2.36')) {
-    if (query.description !== undefined) filter.description = query.description;
-    if (query['name~'] !== undefined) filter.name = { $like: `%${query['name~']}%` };
-    if (query['description~'] !== undefined)
-      filter.description = { $like: `%${query['description~']}%` };
-  }
+  addTextFilters(filter, query, version);
   const metadata = query.metadata === undefined ? undefined : parseMetadataFilter(query.metadata);
   if (auth.isAdmin && query.host !== undefined) filter.host = query.host;
 
   const allTenants = auth.isAdmin && allTenantsParam(query.all_tenants);
   if (allTenants && query.project_id !== undefined) filter.project_id = query.project_id;
-  const sort = [[sortField, sortDir === 'asc' ? 1 : -1] as const, ['id', 1] as const];
+  const { sort } = order;
 
   let shares: ShareRecord[];
   if (allTenants) {
@@ -111,8 +104,8 @@ const listShares = async (
       );
       const seen = new Set(shares.map((s) => s.id));
       const merged = [...shares, ...others.filter((s) => !seen.has(s.id))];
-      const direction = sortDir === 'asc' ? 1 : -1;
-      const key = sortField as keyof ShareRecord;
+      const direction = order.direction === 'asc' ? 1 : -1;
+      const key = order.field as keyof ShareRecord;
       shares = merged.sort((a, b) => {
         const x = a[key] as string | number | null;
         const y = b[key] as string | number | null;

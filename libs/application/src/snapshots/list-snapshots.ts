@@ -5,6 +5,7 @@ import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
+import { addTextFilters, sortOrder } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for snapshots, mapped to read-model fields. */
@@ -71,26 +72,17 @@ const listSnapshots = async (
   const asked = nonNegativeParam('limit', query.limit);
   const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;
-  const sortKey = query.sort_key ?? 'created_at';
-  const sortField = Object.hasOwn(SORT_KEYS, sortKey) ? SORT_KEYS[sortKey] : undefined;
-  if (!sortField) throw badRequest(`Wrong sorting key provided - '${sortKey}'.`);
-  const sortDir = query.sort_dir ?? 'desc';
-  if (sortDir !== 'asc' && sortDir !== 'desc') {
-    throw badRequest(`Wrong sorting direction provided - '${sortDir}'.`);
-  }
-
+  const { sort } = sortOrder(
+    query,
+    SORT_KEYS,
+    (_key, direction) => `Wrong sorting direction provided - '${direction}'.`,
+  );
   const filter: Filter = {};
   if (query.name !== undefined) filter.name = query.name;
   if (query.status !== undefined) filter.status = query.status;
   if (query.share_id !== undefined) filter.share_id = query.share_id;
   if (query.size !== undefined) filter.size = Number(nonNegativeParam('size', query.size));
-  if (atLeast(version, '2.36')) {
-    if (query.description !== undefined) filter.description = query.description;
-    if (query['name~'] !== undefined) filter.name = { $like: `%${query['name~']}%` };
-    if (query['description~'] !== undefined) {
-      filter.description = { $like: `%${query['description~']}%` };
-    }
-  }
+  addTextFilters(filter, query, version);
   const metadata =
     atLeast(version, '2.73') && query.metadata !== undefined
       ? parseMetadataFilter(query.metadata)
@@ -100,10 +92,6 @@ const listSnapshots = async (
   else if (query.project_id !== undefined) filter.project_id = query.project_id;
 
   if (!Number.isSafeInteger(offset)) return { snapshots: [], more: false };
-  const sort: [string, 1 | -1][] = [
-    [sortField, sortDir === 'asc' ? 1 : -1],
-    ['id', 1],
-  ];
   // One more than asked tells whether a next page exists. A metadata filter is matched after the
   // read (see matchesMetadata), so the page is cut after it.
   const found =

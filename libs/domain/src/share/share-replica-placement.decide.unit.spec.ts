@@ -1,27 +1,19 @@
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
-import { activeShareAfter, availableShare, later } from './test-support/share-history.js';
+import {
+  activeShareAfter,
+  availableShare,
+  later,
+  replicaPlacementRejected,
+  replicaRequested,
+  replicaScheduledOn,
+} from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 const B_HOST = 'node2@b2#p1';
 const C_HOST = 'node3@b3#p1';
 
-const requested = (onlyHost?: string): ShareEvent => ({
-  type: 'ReplicaRequested',
-  data: {
-    replicaId: 'r1',
-    availabilityZone: null,
-    ...(onlyHost !== undefined && { onlyHost }),
-    snapshotInstances: [],
-    quotaHolderId: 'r1',
-    requestedAt: later,
-  },
-});
-const scheduledOn = (host: string): ShareEvent => ({
-  type: 'ReplicaScheduled',
-  data: { replicaId: 'r1', host, availabilityZone: 'az-2', size: 2, scheduledAt: later },
-});
 const reject = (host: string) => ({
   type: 'RejectReplicaPlacement' as const,
   replicaId: 'r1',
@@ -29,16 +21,12 @@ const reject = (host: string) => ({
   message: 'no room',
   now: later,
 });
-const rejected = (host: string, attemptedHosts: string[]): ShareEvent => ({
-  type: 'ReplicaPlacementRejected',
-  data: { replicaId: 'r1', host, message: 'no room', attemptedHosts, rejectedAt: later },
-});
 
 /** A readable share, available, with replica r1 scheduled onto pool B. */
 const placedReplica = (onlyHost?: string): ShareEvent[] => [
   ...availableShare({ replication_type: 'readable' }),
-  requested(onlyHost),
-  scheduledOn(B_HOST),
+  replicaRequested(onlyHost),
+  replicaScheduledOn(B_HOST),
 ];
 const replicaAfter = (events: ShareEvent[]) =>
   activeShareAfter(events).instances.find((i) => i.id === 'r1');
@@ -48,10 +36,12 @@ describe('share decider: a node refuses a replica placement', () => {
     spec
       .given(placedReplica())
       .when(reject(B_HOST))
-      .then([rejected(B_HOST, [B_HOST])]));
+      .then([replicaPlacementRejected(B_HOST, [B_HOST])]));
 
   it('unplaces the replica, back in the zone it was requested in, still creating and out_of_sync', () => {
-    expect(replicaAfter([...placedReplica(), rejected(B_HOST, [B_HOST])])).toMatchObject({
+    expect(
+      replicaAfter([...placedReplica(), replicaPlacementRejected(B_HOST, [B_HOST])]),
+    ).toMatchObject({
       host: '',
       availabilityZone: null,
       status: 'creating',
@@ -63,11 +53,12 @@ describe('share decider: a node refuses a replica placement', () => {
 
   it("keeps an admin's only_host for the next placement", () =>
     expect(
-      replicaAfter([...placedReplica(B_HOST), rejected(B_HOST, [B_HOST])])?.replicaRequest,
+      replicaAfter([...placedReplica(B_HOST), replicaPlacementRejected(B_HOST, [B_HOST])])
+        ?.replicaRequest,
     ).toEqual({ availabilityZone: null, onlyHost: B_HOST }));
 
   it('lets the scheduler place it again, and lists every pool that refused it', () => {
-    const history = [...placedReplica(), rejected(B_HOST, [B_HOST])];
+    const history = [...placedReplica(), replicaPlacementRejected(B_HOST, [B_HOST])];
     spec
       .given(history)
       .when({
@@ -77,15 +68,15 @@ describe('share decider: a node refuses a replica placement', () => {
         availabilityZone: 'az-2',
         now: later,
       })
-      .then([scheduledOn(C_HOST)]);
+      .then([replicaScheduledOn(C_HOST)]);
     spec
-      .given([...history, scheduledOn(C_HOST)])
+      .given([...history, replicaScheduledOn(C_HOST)])
       .when(reject(C_HOST))
-      .then([rejected(C_HOST, [B_HOST, C_HOST])]);
+      .then([replicaPlacementRejected(C_HOST, [B_HOST, C_HOST])]);
   });
 
   it('lets the scheduler fail it after the last refusal: error/error, as Manila', () => {
-    const history = [...placedReplica(), rejected(B_HOST, [B_HOST])];
+    const history = [...placedReplica(), replicaPlacementRejected(B_HOST, [B_HOST])];
     const failed: ShareEvent = {
       type: 'ReplicaSchedulingFailed',
       data: { replicaId: 'r1', message: 'exceeded', detail: {}, failedAt: later },
@@ -127,7 +118,7 @@ describe('share decider: a node refuses a replica placement', () => {
   it('decides nothing for another pool, a replay, a deleted replica or an unknown one', () => {
     spec.given(placedReplica()).when(reject(C_HOST)).thenNothing();
     spec
-      .given([...placedReplica(), rejected(B_HOST, [B_HOST])])
+      .given([...placedReplica(), replicaPlacementRejected(B_HOST, [B_HOST])])
       .when(reject(B_HOST))
       .thenNothing();
     spec
@@ -147,7 +138,10 @@ describe('share decider: a node refuses a replica placement', () => {
   });
 
   it('deletes a refused replica at once: it holds nothing on any back end', () => {
-    const state = activeShareAfter([...placedReplica(), rejected(B_HOST, [B_HOST])]);
+    const state = activeShareAfter([
+      ...placedReplica(),
+      replicaPlacementRejected(B_HOST, [B_HOST]),
+    ]);
     const events = shareDecider.decide(
       { type: 'DeleteReplica', replicaId: 'r1', force: false, now: later },
       state,

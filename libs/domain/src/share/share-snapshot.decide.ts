@@ -131,43 +131,34 @@ const changeSnapshotMetadata = (
   );
 };
 
-const completeSnapshotInstanceCreation = (
-  command: Extract<SnapshotCommand, { type: 'CompleteSnapshotInstanceCreation' }>,
+/** The driver's answer for a claimed snapshot instance: created, or failed with a message. */
+const settleSnapshotInstanceCreation = (
+  command: Extract<
+    SnapshotCommand,
+    { type: 'CompleteSnapshotInstanceCreation' | 'FailSnapshotInstanceCreation' }
+  >,
   state: ActiveShare,
 ): SnapshotEvent[] => {
   const { snapshotId, snapshotInstanceId, commandId } = command;
   if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
+  const claim = { snapshotId, snapshotInstanceId, commandId };
+  if (command.type === 'FailSnapshotInstanceCreation') {
+    return [
+      {
+        type: 'SnapshotInstanceCreationFailed',
+        data: { ...claim, message: command.message, failedAt: command.now },
+      },
+    ];
+  }
   return [
     {
       type: 'SnapshotInstanceCreated',
       data: {
-        snapshotId,
-        snapshotInstanceId,
-        commandId,
+        ...claim,
         status: command.status,
         progress: command.progress,
         providerLocation: command.providerLocation,
         createdAt: command.now,
-      },
-    },
-  ];
-};
-
-const failSnapshotInstanceCreation = (
-  command: Extract<SnapshotCommand, { type: 'FailSnapshotInstanceCreation' }>,
-  state: ActiveShare,
-): SnapshotEvent[] => {
-  const { snapshotId, snapshotInstanceId, commandId } = command;
-  if (!claimedInstance(state, snapshotId, snapshotInstanceId, commandId)) return [];
-  return [
-    {
-      type: 'SnapshotInstanceCreationFailed',
-      data: {
-        snapshotId,
-        snapshotInstanceId,
-        commandId,
-        message: command.message,
-        failedAt: command.now,
       },
     },
   ];
@@ -291,9 +282,8 @@ export const decideSnapshot = (
     case 'ChangeSnapshotMetadata':
       return changeSnapshotMetadata(command, state);
     case 'CompleteSnapshotInstanceCreation':
-      return completeSnapshotInstanceCreation(command, state);
     case 'FailSnapshotInstanceCreation':
-      return failSnapshotInstanceCreation(command, state);
+      return settleSnapshotInstanceCreation(command, state);
     case 'UpdateSnapshot':
       return updateSnapshot(command, state);
     case 'ResetSnapshotStatus':

@@ -1,5 +1,11 @@
 import { activeShareOf, evolveShare, initialShareState, type ShareEvent } from '#hawser/domain';
-import { availableShare, later } from '../../../domain/src/share/test-support/share-history.js';
+import {
+  availableShare,
+  later,
+  replicaPlacementRejected,
+  replicaRequested,
+  replicaScheduledOn,
+} from '../../../domain/src/share/test-support/share-history.js';
 import { recordedShareEvent, workflowSpec } from '../test-support/workflow-spec.js';
 import {
   replicaPlacementOutcome,
@@ -10,25 +16,6 @@ const spec = workflowSpec(replicaSchedulingWorkflow);
 const B_HOST = 'node2@b2#p1';
 const recorded = (event: ShareEvent, revision: number) => recordedShareEvent('s1', revision, event);
 
-const requested = (onlyHost?: string): ShareEvent => ({
-  type: 'ReplicaRequested',
-  data: {
-    replicaId: 'r1',
-    availabilityZone: null,
-    ...(onlyHost !== undefined && { onlyHost }),
-    snapshotInstances: [],
-    quotaHolderId: 'r1',
-    requestedAt: later,
-  },
-});
-const scheduledOn = (host: string): ShareEvent => ({
-  type: 'ReplicaScheduled',
-  data: { replicaId: 'r1', host, availabilityZone: 'az-2', size: 2, scheduledAt: later },
-});
-const rejected = (host: string, attemptedHosts: string[]): ShareEvent => ({
-  type: 'ReplicaPlacementRejected',
-  data: { replicaId: 'r1', host, message: 'no room', attemptedHosts, rejectedAt: later },
-});
 const readableShare = () => availableShare({ replication_type: 'readable' });
 /** The share as the workflow folds it after `history`. */
 const shareAfter = (history: ShareEvent[]) =>
@@ -41,10 +28,10 @@ const replicaOf = (history: ShareEvent[]) => {
 
 describe('replica scheduling workflow', () => {
   it('given a readable share, when a replica is requested, then it is placed with no pool excluded and the share hints to resolve', () => {
-    const history = [...readableShare(), requested()];
+    const history = [...readableShare(), replicaRequested()];
     spec
       .given(...history)
-      .when(recorded(requested(), 4))
+      .when(recorded(replicaRequested(), 4))
       .then([
         {
           type: 'PlaceReplica',
@@ -54,10 +41,10 @@ describe('replica scheduling workflow', () => {
   });
 
   it("given a replica requested on an admin's only_host, then that pool is the one to consider", () => {
-    const history = [...readableShare(), requested(B_HOST)];
+    const history = [...readableShare(), replicaRequested(B_HOST)];
     spec
       .given(...history)
-      .when(recorded(requested(B_HOST), 4))
+      .when(recorded(replicaRequested(B_HOST), 4))
       .then([
         {
           type: 'PlaceReplica',
@@ -74,13 +61,13 @@ describe('replica scheduling workflow', () => {
   it("given a replica its pool's node refused, when the refusal is handled, then it is placed again without that pool", () => {
     const history = [
       ...readableShare(),
-      requested(),
-      scheduledOn(B_HOST),
-      rejected(B_HOST, [B_HOST]),
+      replicaRequested(),
+      replicaScheduledOn(B_HOST),
+      replicaPlacementRejected(B_HOST, [B_HOST]),
     ];
     spec
       .given(...history)
-      .when(recorded(rejected(B_HOST, [B_HOST]), 6))
+      .when(recorded(replicaPlacementRejected(B_HOST, [B_HOST]), 6))
       .then([
         {
           type: 'PlaceReplica',
@@ -95,8 +82,8 @@ describe('replica scheduling workflow', () => {
 
   it('given a replica placed since, when its request is handled again (a replay), then nothing is placed', () => {
     spec
-      .given(...readableShare(), requested(), scheduledOn(B_HOST))
-      .when(recorded(requested(), 4))
+      .given(...readableShare(), replicaRequested(), replicaScheduledOn(B_HOST))
+      .when(recorded(replicaRequested(), 4))
       .then([]);
   });
 
@@ -104,25 +91,25 @@ describe('replica scheduling workflow', () => {
     spec
       .given(
         ...readableShare(),
-        requested(),
-        scheduledOn(B_HOST),
-        rejected(B_HOST, [B_HOST]),
-        scheduledOn('node3@b3#p1'),
-        rejected('node3@b3#p1', [B_HOST, 'node3@b3#p1']),
+        replicaRequested(),
+        replicaScheduledOn(B_HOST),
+        replicaPlacementRejected(B_HOST, [B_HOST]),
+        replicaScheduledOn('node3@b3#p1'),
+        replicaPlacementRejected('node3@b3#p1', [B_HOST, 'node3@b3#p1']),
       )
-      .when(recorded(rejected(B_HOST, [B_HOST]), 6))
+      .when(recorded(replicaPlacementRejected(B_HOST, [B_HOST]), 6))
       .then([]);
   });
 
   it('given no such replica (deleted meanwhile), when its request is handled, then nothing is placed', () => {
     spec
       .given(...readableShare())
-      .when(recorded(requested(), 4))
+      .when(recorded(replicaRequested(), 4))
       .then([]);
   });
 
   it('when a replica is scheduled, then its pool is debited once for the replica, without reading the share', () => {
-    const event = recorded(scheduledOn(B_HOST), 5);
+    const event = recorded(replicaScheduledOn(B_HOST), 5);
     expect(replicaSchedulingWorkflow.readsHistory(event)).toBe(false);
     spec
       .given()

@@ -23,6 +23,10 @@ import { PlacementAdmission } from './placement-admission.js';
 import { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
 import { shareRequest } from '../../../process-managers/src/test-support/sqlite-log.js';
+import {
+  placementOn,
+  snapshotRequest,
+} from '../../../domain/src/share/test-support/share-history.js';
 
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-25T10:00:00.000Z';
@@ -150,13 +154,7 @@ describe(`share node operations on a full disk${skip}`, () => {
   maybe(
     'given a create whose completion meets a full disk, then it is parked as a storage failure with the share creating, and once space is back the share is available with one driver call',
     async () => {
-      await run({
-        type: 'ScheduleShareInstance',
-        instanceId: 'i1',
-        host: HOST,
-        availabilityZone: 'az-1',
-        now: now(),
-      });
+      await run(placementOn('i1', HOST, 'az-1', now()));
 
       const node = await startNode('createShare');
       const [parked] = await eventually(
@@ -191,24 +189,10 @@ describe(`share node operations on a full disk${skip}`, () => {
   maybe(
     'given a snapshot whose completion meets a full disk, then once space is back it is available, taken once',
     async () => {
-      await run({
-        type: 'ScheduleShareInstance',
-        instanceId: 'i1',
-        host: HOST,
-        availabilityZone: 'az-1',
-        now: now(),
-      });
+      await run(placementOn('i1', HOST, 'az-1', now()));
       const node = await startNode('createSnapshot');
       await eventually(instance, (i) => i?.status === 'available');
-      await run({
-        type: 'RequestSnapshot',
-        snapshotId: 'snap1',
-        projectId: 'p1',
-        userId: 'u1',
-        name: null,
-        description: null,
-        now: now(),
-      });
+      await run(snapshotRequest(now()));
       const snapshot = async () =>
         activeShareOf((await commands.load(shareDecider, shareStream('s1'))).state).snapshots[0];
 

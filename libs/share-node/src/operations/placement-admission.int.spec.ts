@@ -1,9 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CommandHandler } from '#hawser/application';
 import {
-  capabilitiesOf,
   derivedId,
   shareStream,
   type ReplicaScheduled,
@@ -11,8 +6,13 @@ import {
   type ShareScheduled,
 } from '#hawser/domain';
 import { SimulatedShareDriver } from '#hawser/drivers';
-import { SqliteEventStore } from '#hawser/eventstore';
+import type { SqliteEventStore } from '#hawser/eventstore';
 import { PlacementAdmission } from './placement-admission.js';
+import { shareRequested } from '../../../domain/src/share/test-support/share-history.js';
+import {
+  openSqliteLog,
+  type SqliteLog,
+} from '../../../process-managers/src/test-support/sqlite-log.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const HOME = 'n@b#home';
@@ -20,34 +20,15 @@ const P1 = 'n@b#p1';
 const P2 = 'n@b#p2';
 const readable = { replication_type: 'readable' };
 
-const shareRequested = (shareId: string, specs: Record<string, string>): ShareEvent => ({
-  type: 'ShareRequested',
-  data: {
-    shareId,
-    instanceId: `${shareId}-i`,
-    projectId: 'p1',
-    userId: 'u1',
-    name: null,
-    description: null,
-    size: 60,
-    shareProto: 'NFS',
-    shareType: { id: 't1', name: 'type', extraSpecs: specs },
-    capabilities: capabilitiesOf(specs),
-    availabilityZone: null,
-    metadata: {},
-    isPublic: false,
-    snapshotId: null,
-    schedulerHints: null,
-    createdAt: at,
-  },
-});
+const requested = (shareId: string, specs: Record<string, string>): ShareEvent =>
+  shareRequested(specs, { shareId, instanceId: `${shareId}-i`, size: 60, createdAt: at });
 const shareScheduled = (shareId: string, host: string): ShareScheduled => ({
   type: 'ShareScheduled',
   data: { instanceId: `${shareId}-i`, host, availabilityZone: 'az-1', size: 60, scheduledAt: at },
 });
 /** Replicated share s1, available on the home pool, with replica r1 requested. */
 const replicatedShare: ShareEvent[] = [
-  shareRequested('s1', readable),
+  requested('s1', readable),
   shareScheduled('s1', HOME),
   {
     type: 'ShareDriverOperationStarted',
@@ -81,7 +62,7 @@ const replicaScheduled = (host: string): ReplicaScheduled => ({
 
 /** The node's placement check against a real SQLite log and the simulated driver's report. */
 describe('the node admits replicas against the same ledger as shares', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let driver: SimulatedShareDriver;
   let admission: PlacementAdmission;
@@ -101,8 +82,8 @@ describe('the node admits replicas against the same ledger as shares', () => {
     (await events.readStream(shareStream(shareId))).map((e) => e.type);
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-admission-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    log = openSqliteLog('hawser-admission-');
+    events = log.events;
     driver = new SimulatedShareDriver({
       name: 'n@b',
       driver: 'simulated',
@@ -116,18 +97,17 @@ describe('the node admits replicas against the same ledger as shares', () => {
       options: { thinProvisioning: false },
     });
     await driver.initialize();
-    admission = new PlacementAdmission(new CommandHandler(events), () => Date.parse(at));
+    admission = new PlacementAdmission(log.commands, () => Date.parse(at));
     admission.observe(await driver.getPoolStats({ commandId: 'stats' }), Date.parse(at));
     await append('s1', replicatedShare);
   });
   afterEach(async () => {
     await driver.close();
-    await events.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await log.close();
   });
 
   it('hands back a replica that a share accepted on its pool leaves no room for', async () => {
-    await append('s2', [shareRequested('s2', {}), shareScheduled('s2', P1)]);
+    await append('s2', [requested('s2', {}), shareScheduled('s2', P1)]);
     await append('s1', [replicaScheduled(P1)]);
 
     expect(await admission.admit('s2', shareScheduled('s2', P1).data, 'e-s2')).toBe(true);
@@ -149,7 +129,7 @@ describe('the node admits replicas against the same ledger as shares', () => {
 
   it('counts an accepted replica against a share placed after it on the same pool', async () => {
     await append('s1', [replicaScheduled(P2)]);
-    await append('s2', [shareRequested('s2', {}), shareScheduled('s2', P2)]);
+    await append('s2', [requested('s2', {}), shareScheduled('s2', P2)]);
 
     expect(await admission.admitReplica('s1', replicaScheduled(P2).data, 'e-r1')).toBe(true);
     expect(await admission.admit('s2', shareScheduled('s2', P2).data, 'e-s2')).toBe(false);
@@ -159,7 +139,7 @@ describe('the node admits replicas against the same ledger as shares', () => {
     // report shows the pool empty: nothing was built), so another 60 GiB share fits.
     admission.settle('r1');
     admission.observe(await driver.getPoolStats({ commandId: 'stats-2' }), Date.parse(at) + 1);
-    await append('s3', [shareRequested('s3', {}), shareScheduled('s3', P2)]);
+    await append('s3', [requested('s3', {}), shareScheduled('s3', P2)]);
     expect(await admission.admit('s3', shareScheduled('s3', P2).data, 'e-s3')).toBe(true);
   });
 
@@ -198,7 +178,7 @@ describe('the node admits replicas against the same ledger as shares', () => {
     // Claimed already: the node goes on (the claim decides nothing) without reserving again,
     // so a 60 GiB share still fits on P2.
     expect(await admission.admitReplica('s1', replicaScheduled(P2).data, 'e-new')).toBe(true);
-    await append('s2', [shareRequested('s2', {}), shareScheduled('s2', P2)]);
+    await append('s2', [requested('s2', {}), shareScheduled('s2', P2)]);
     expect(await admission.admit('s2', shareScheduled('s2', P2).data, 'e-s2')).toBe(true);
   });
 });

@@ -1,5 +1,3 @@
-import { Logger } from '@nestjs/common';
-import type { CommandHandler } from '#hawser/application';
 import {
   derivedId,
   replicaSnapshotRefreshIsDue,
@@ -20,8 +18,7 @@ import type {
   SnapshotInstanceUpdate,
 } from '#hawser/drivers';
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
-
-type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
+import { NodeDriverCalls, type RefOf } from './node-driver-calls.js';
 
 /** Every placed replica of the share, as Manila's replica_list. */
 export const placedReplicaRefs = (state: ActiveShare, refOf: RefOf): ShareInstanceRef[] =>
@@ -48,16 +45,7 @@ const outcomeOf = (update: SnapshotInstanceUpdate): SnapshotInstanceOutcome => {
  * drivers make a repeated call with the same command id harmless), and refresh the instances on
  * a non-active replica this node holds (Manila's periodic_share_replica_snapshot_update).
  */
-export class ReplicatedSnapshotCalls {
-  private readonly logger = new Logger('share-node');
-
-  constructor(
-    private readonly commands: CommandHandler,
-    private readonly driverFor: (host: string) => ShareDriver | undefined,
-    private readonly clock: () => string,
-    private readonly refOf: RefOf,
-  ) {}
-
+export class ReplicatedSnapshotCalls extends NodeDriverCalls {
   /** Calls the driver for a claimed operation on the active replica; the outcome command. */
   async call(
     driver: ShareDriver,

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   capabilitiesOf,
   derivedId,
@@ -14,13 +12,23 @@ import {
   type ActiveShare,
   activeShareOf,
 } from '#hawser/domain';
-import { OperationJournal, SimulatedShareDriver } from '#hawser/drivers';
-import { SqliteEventStore } from '#hawser/eventstore';
+import type { SimulatedShareDriver } from '#hawser/drivers';
+import { OperationJournal } from '#hawser/drivers';
+import type { SqliteEventStore } from '#hawser/eventstore';
 import type { ProcessManager } from '#hawser/process-managers';
-import { PlacementAdmission } from './placement-admission.js';
 import { replicaNodeOperationsProcessManager } from './replica-node-operations.process-manager.js';
-import { ShareDriverOperations } from './share-driver-operations.js';
+import type { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
+import { simulatedBackend, simulatedNode } from './test-support/simulated-node.js';
+import {
+  placementOn,
+  snapshotRequest,
+} from '../../../domain/src/share/test-support/share-history.js';
+import {
+  openSqliteLog,
+  shareRequest,
+  type SqliteLog,
+} from '../../../process-managers/src/test-support/sqlite-log.js';
 
 const ACTIVE_HOST = 'sim@a#fast';
 const REPLICA_HOST = 'sim@b#fast';
@@ -40,11 +48,11 @@ const ON_REPLICA = snapshotInstanceIdOf('snap1', 'r1');
  * instance with its periodic refresh (update_replicated_snapshot, reference 5.7).
  */
 describe('snapshots of a share with replicas, on two share nodes', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let commands: CommandHandler;
   let drivers: { a: SimulatedShareDriver; b: SimulatedShareDriver };
-  let nodes: { a: ShareDriverOperations; b: ShareDriverOperations };
+  const nodes = {} as { a: ShareDriverOperations; b: ShareDriverOperations };
   let managers: ProcessManager[];
   let checkpoint = 0;
   let counter = 0;
@@ -89,75 +97,40 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
     );
   };
   const history = () => events.readStream('share-s1');
-  const requestSnapshot = () =>
-    run({
-      type: 'RequestSnapshot',
-      snapshotId: 'snap1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      now: now(),
-    });
+  const requestSnapshot = () => run(snapshotRequest(now()));
 
   const backend = (name: string, zone: string) =>
-    new SimulatedShareDriver({
-      name,
-      driver: 'simulated',
-      availabilityZone: zone,
+    simulatedBackend(name, zone, ['fast'], {
       replicationDomain: 'sim-domain',
-      pools: [{ name: 'fast', totalCapacityGb: 100 }],
-      options: { journalFile: path.join(dir, `journal-${name}.jsonl`) },
+      options: { journalFile: path.join(log.dir, `journal-${name}.jsonl`) },
     });
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-replicated-snapshots-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    commands = new CommandHandler(events);
+    log = openSqliteLog('hawser-replicated-snapshots-');
+    ({ events, commands } = log);
     drivers = { a: backend('sim@a', 'az-1'), b: backend('sim@b', 'az-2') };
-    await drivers.a.initialize();
-    await drivers.b.initialize();
-    nodes = {
-      a: new ShareDriverOperations(commands, new Map([['sim@a', drivers.a]]), now),
-      b: new ShareDriverOperations(commands, new Map([['sim@b', drivers.b]]), now),
-    };
     managers = [];
-    for (const [name, driver] of [
-      ['a', drivers.a],
-      ['b', drivers.b],
-    ] as const) {
-      const admission = new PlacementAdmission(commands);
-      admission.observe(await driver.getPoolStats({ commandId: `stats-${name}` }), Date.now());
-      managers.push(shareNodeOperationsProcessManager(name, nodes[name], admission));
-      managers.push(replicaNodeOperationsProcessManager(name, nodes[name], admission));
+    for (const name of ['a', 'b'] as const) {
+      const { operations, admission } = await simulatedNode(
+        commands,
+        `sim@${name}`,
+        drivers[name],
+        now,
+      );
+      nodes[name] = operations;
+      managers.push(shareNodeOperationsProcessManager(name, operations, admission));
+      managers.push(replicaNodeOperationsProcessManager(name, operations, admission));
     }
     checkpoint = 0;
-    await run({
-      type: 'RequestShare',
-      shareId: 's1',
-      instanceId: 'i1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      size: 2,
-      shareProto: 'NFS',
-      shareType: { id: 't1', name: 'readable', extraSpecs: specs },
-      capabilities: capabilitiesOf(specs),
-      availabilityZone: 'az-1',
-      metadata: {},
-      isPublic: false,
-      snapshotId: null,
-      schedulerHints: null,
-      createdAt: now(),
-    });
-    await run({
-      type: 'ScheduleShareInstance',
-      instanceId: 'i1',
-      host: ACTIVE_HOST,
-      availabilityZone: 'az-1',
-      now: now(),
-    });
+    await run(
+      shareRequest('s1', now(), {
+        instanceId: 'i1',
+        shareType: { id: 't1', name: 'readable', extraSpecs: specs },
+        capabilities: capabilitiesOf(specs),
+        availabilityZone: 'az-1',
+      }),
+    );
+    await run(placementOn('i1', ACTIVE_HOST, 'az-1', now()));
     await react();
     await run({ type: 'RequestReplica', replicaId: 'r1', availabilityZone: 'az-2', now: now() });
     await run({
@@ -177,8 +150,7 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
   afterEach(async () => {
     await drivers.a.close();
     await drivers.b.close();
-    await events.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await log.close();
   });
 
   it('given an in_sync replica, when a snapshot is taken, then it is creating until the replica’s refresh makes its instance available', async () => {
@@ -267,7 +239,7 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
     expect(types.filter((t) => t === 'ShareDriverOperationStarted')).toHaveLength(3);
     expect(types.filter((t) => t === 'ReplicatedSnapshotCreated')).toHaveLength(1);
     // The driver ran the call once: the replayed request and the second recovery called nothing.
-    const calls = OperationJournal.read(path.join(dir, 'journal-sim@a.jsonl')).filter(
+    const calls = OperationJournal.read(path.join(log.dir, 'journal-sim@a.jsonl')).filter(
       (entry) => entry.operation === 'createReplicatedSnapshot',
     );
     expect(calls.map((entry) => entry.outcome)).toEqual(['ok']);
@@ -300,7 +272,7 @@ describe('snapshots of a share with replicas, on two share nodes', () => {
     expect(drivers.a.hasSnapshot(ON_ACTIVE)).toBe(false);
     await refreshReplica('round-2');
     expect(await snapshot()).toBeUndefined();
-    const calls = OperationJournal.read(path.join(dir, 'journal-sim@a.jsonl')).filter(
+    const calls = OperationJournal.read(path.join(log.dir, 'journal-sim@a.jsonl')).filter(
       (entry) => entry.operation === 'deleteReplicatedSnapshot',
     );
     expect(calls.map((entry) => entry.outcome)).toEqual(['ok']);

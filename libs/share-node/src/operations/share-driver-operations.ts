@@ -70,8 +70,8 @@ export class ShareDriverOperations {
     this.poller = new CreatingFromSnapshotPoller(
       commands,
       (host) => this.driverFor(host),
-      (state, instance) => this.refOf(state, instance),
       clock,
+      (state, instance) => this.refOf(state, instance),
     );
     this.replicas = new ShareReplicaCalls(
       commands,
@@ -136,7 +136,7 @@ export class ShareDriverOperations {
     const { state } = await this.load(shareId);
     const instance = instancesOf(state).find((i) => i.id === shareInstanceId);
     if (instance?.replicaState && instance.status === 'creating') return;
-    const claimed = await this.claim(
+    await this.claimAndMaintain(
       shareId,
       shareInstanceId,
       'create_snapshot',
@@ -144,8 +144,6 @@ export class ShareDriverOperations {
       causationId,
       target,
     );
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
   async deleteSnapshot(
@@ -155,7 +153,7 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
-    const claimed = await this.claim(
+    await this.claimAndMaintain(
       shareId,
       shareInstanceId,
       'delete_snapshot',
@@ -163,8 +161,6 @@ export class ShareDriverOperations {
       causationId,
       target,
     );
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
   /**
@@ -179,7 +175,7 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
-    const claimed = await this.claim(
+    await this.claimAndMaintain(
       shareId,
       activeInstanceId,
       operation,
@@ -187,15 +183,11 @@ export class ShareDriverOperations {
       causationId,
       target,
     );
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
   /** Applies the rule changes queued on one instance (reference 2.5 step 3). */
   async updateAccess(shareId: string, instanceId: string, commandId: string, causationId: string) {
-    const claimed = await this.claim(shareId, instanceId, 'update_access', commandId, causationId);
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+    await this.claimAndMaintain(shareId, instanceId, 'update_access', commandId, causationId);
   }
 
   async resize(
@@ -206,9 +198,7 @@ export class ShareDriverOperations {
     causationId: string,
   ) {
     const operation = direction === 'extend' ? 'extend_share' : 'shrink_share';
-    const claimed = await this.claim(shareId, instanceId, operation, commandId, causationId);
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+    await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId);
   }
 
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
@@ -219,9 +209,7 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
-    const claimed = await this.claim(shareId, replicaId, operation, commandId, causationId);
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+    await this.claimAndMaintain(shareId, replicaId, operation, commandId, causationId);
   }
 
   /** Settles an operation claimed before a crash, asking the driver what it has. */
@@ -299,6 +287,28 @@ export class ShareDriverOperations {
     const after = activeShareOrUndefined(result.state);
     const claimed = after?.instances.find((i) => i.id === instanceId);
     return after && claimed && { state: after, instance: claimed };
+  }
+
+  /** Claims a maintenance operation on the instance and, once claimed, runs its driver call. */
+  private async claimAndMaintain(
+    shareId: string,
+    instanceId: string,
+    operation: DriverOperation,
+    commandId: string,
+    causationId: string,
+    snapshot?: SnapshotTarget,
+  ) {
+    const claimed = await this.claim(
+      shareId,
+      instanceId,
+      operation,
+      commandId,
+      causationId,
+      snapshot,
+    );
+    if (claimed) {
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+    }
   }
 
   private async runCreate(

@@ -1,11 +1,9 @@
-import type { CommandContext, CommandHandler } from '#hawser/application';
+import type { CommandContext } from '#hawser/application';
 import {
   derivedId,
   shareDecider,
   shareStream,
   type ExportLocation,
-  type ShareInstanceState,
-  type ActiveShare,
   type SnapshotSource,
   isActiveShare,
 } from '#hawser/domain';
@@ -17,8 +15,7 @@ import {
   type ShareInstanceRef,
   type ShareStatusResult,
 } from '#hawser/drivers';
-
-type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
+import { NodeDriverCalls } from './node-driver-calls.js';
 
 /** Export locations as the share's stream records them: ids derived from the command. */
 export const exportLocationsOf = (
@@ -62,14 +59,7 @@ export const createFromSnapshotRequest = (
  * with export locations, or error). The poll id derives from the stream revision polled, so a
  * repeated poll of the same revision appends nothing twice.
  */
-export class CreatingFromSnapshotPoller {
-  constructor(
-    private readonly commands: CommandHandler,
-    private readonly driverFor: (host: string) => ShareDriver | undefined,
-    private readonly refOf: RefOf,
-    private readonly clock: () => string,
-  ) {}
-
+export class CreatingFromSnapshotPoller extends NodeDriverCalls {
   async poll(shareId: string, instanceId: string): Promise<void> {
     const { state, revision } = await this.commands.load(shareDecider, shareStream(shareId));
     if (!isActiveShare(state)) return;

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   capabilitiesOf,
   shareDecider,
@@ -11,12 +8,22 @@ import {
   type SnapshotSource,
   activeShareOf,
 } from '#hawser/domain';
-import { SimulatedShareDriver } from '#hawser/drivers';
-import { SqliteEventStore } from '#hawser/eventstore';
-import { PlacementAdmission } from './placement-admission.js';
+import type { SimulatedShareDriver } from '#hawser/drivers';
+import type { SqliteEventStore } from '#hawser/eventstore';
+import type { PlacementAdmission } from './placement-admission.js';
 import { createFromSnapshotRequest } from './share-from-snapshot-calls.js';
-import { ShareDriverOperations } from './share-driver-operations.js';
+import type { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
+import { simulatedBackend, simulatedNode } from './test-support/simulated-node.js';
+import {
+  placementOn,
+  snapshotRequest,
+} from '../../../domain/src/share/test-support/share-history.js';
+import {
+  openSqliteLog,
+  shareRequest,
+  type SqliteLog,
+} from '../../../process-managers/src/test-support/sqlite-log.js';
 
 const SOURCE_HOST = 'sim@a#fast';
 const now = () => '2026-11-22T10:00:00.000Z';
@@ -32,7 +39,7 @@ const specs = {
  * 75, 100) per get_share_status: the driver call, each poll, and recovery after a crash.
  */
 describe('share node: creating shares from a snapshot', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let commands: CommandHandler;
   let driver: SimulatedShareDriver;
@@ -54,73 +61,29 @@ describe('share node: creating shares from a snapshot', () => {
     const pm = shareNodeOperationsProcessManager('n1', operations, admission);
     for (const event of await events.readStream(shareStream(shareId))) await pm.handle(event);
   };
-  const request = (shareId: string, snapshotSource?: SnapshotSource): ShareCommand => ({
-    type: 'RequestShare',
-    shareId,
-    instanceId: `${shareId}-i`,
-    projectId: 'p1',
-    userId: 'u1',
-    name: null,
-    description: null,
-    size: 2,
-    shareProto: 'NFS',
-    shareType: { id: 't1', name: 'default', extraSpecs: specs },
-    capabilities: capabilitiesOf(specs),
-    availabilityZone: 'az-1',
-    metadata: {},
-    isPublic: false,
-    snapshotId: snapshotSource?.snapshotId ?? null,
-    ...(snapshotSource && { snapshotSource }),
-    schedulerHints: null,
-    createdAt: now(),
-  });
+  const request = (shareId: string, snapshotSource?: SnapshotSource): ShareCommand =>
+    shareRequest(shareId, now(), {
+      shareType: { id: 't1', name: 'default', extraSpecs: specs },
+      capabilities: capabilitiesOf(specs),
+      availabilityZone: 'az-1',
+      snapshotId: snapshotSource?.snapshotId ?? null,
+      ...(snapshotSource && { snapshotSource }),
+    });
   /** A clone requested and placed on `host` (as the scheduler would), not yet reacted to. */
   const placedClone = async (shareId: string, host: string) => {
     await run(shareId, request(shareId, source));
-    await run(shareId, {
-      type: 'ScheduleShareInstance',
-      instanceId: `${shareId}-i`,
-      host,
-      availabilityZone: 'az-1',
-      now: now(),
-    });
+    await run(shareId, placementOn(`${shareId}-i`, host, 'az-1', now()));
   };
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-from-snapshot-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    commands = new CommandHandler(events);
-    driver = new SimulatedShareDriver({
-      name: 'sim@a',
-      driver: 'simulated',
-      availabilityZone: 'az-1',
-      pools: [
-        { name: 'fast', totalCapacityGb: 100 },
-        { name: 'slow', totalCapacityGb: 100 },
-      ],
-    });
-    await driver.initialize();
-    operations = new ShareDriverOperations(commands, new Map([['sim@a', driver]]), now);
-    admission = new PlacementAdmission(commands);
-    admission.observe(await driver.getPoolStats({ commandId: 'stats' }), Date.now());
+    log = openSqliteLog('hawser-from-snapshot-');
+    ({ events, commands } = log);
+    driver = simulatedBackend('sim@a', 'az-1', ['fast', 'slow']);
+    ({ operations, admission } = await simulatedNode(commands, 'sim@a', driver, now));
     await run('src', request('src'));
-    await run('src', {
-      type: 'ScheduleShareInstance',
-      instanceId: 'src-i',
-      host: SOURCE_HOST,
-      availabilityZone: 'az-1',
-      now: now(),
-    });
+    await run('src', placementOn('src-i', SOURCE_HOST, 'az-1', now()));
     await react('src');
-    await run('src', {
-      type: 'RequestSnapshot',
-      snapshotId: 'snap1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      now: now(),
-    });
+    await run('src', snapshotRequest(now()));
     await react('src');
     const snapshot = (await stateOf('src')).snapshots[0];
     expect(snapshot?.instances[0]?.status).toBe('available');
@@ -137,8 +100,7 @@ describe('share node: creating shares from a snapshot', () => {
   });
   afterEach(async () => {
     await driver.close();
-    await events.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await log.close();
   });
 
   it('in the source pool, the driver answers at once: available at 100% with export locations', async () => {

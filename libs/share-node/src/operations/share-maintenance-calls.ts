@@ -9,15 +9,13 @@ import {
   DriverError,
   type AccessRule,
   type ShareDriver,
-  type ShareInstanceRef,
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
+import type { RefOf } from './node-driver-calls.js';
 import { driverFailureMessage } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import type { ShareReplicaCalls } from './share-replica-calls.js';
-
-type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /**
  * The driver calls of a claimed operation on a living share (snapshots, access, resize,

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CommandHandler } from '#hawser/application';
+import type { CommandHandler } from '#hawser/application';
 import {
   capabilitiesOf,
   shareDecider,
@@ -10,12 +7,21 @@ import {
   type ShareCommand,
   activeShareOf,
 } from '#hawser/domain';
-import { SimulatedShareDriver } from '#hawser/drivers';
-import { SqliteEventStore } from '#hawser/eventstore';
-import { PlacementAdmission } from './placement-admission.js';
-import { ShareDriverOperations } from './share-driver-operations.js';
+import type { SimulatedShareDriver } from '#hawser/drivers';
+import type { SqliteEventStore } from '#hawser/eventstore';
+import type { PlacementAdmission } from './placement-admission.js';
+import type { ShareDriverOperations } from './share-driver-operations.js';
 import { shareNodeOperationsProcessManager } from './share-node-operations.process-manager.js';
-import { shareRequest } from '../../../process-managers/src/test-support/sqlite-log.js';
+import { simulatedBackend, simulatedNode } from './test-support/simulated-node.js';
+import {
+  placementOn,
+  snapshotRequest,
+} from '../../../domain/src/share/test-support/share-history.js';
+import {
+  openSqliteLog,
+  shareRequest,
+  type SqliteLog,
+} from '../../../process-managers/src/test-support/sqlite-log.js';
 
 const HOST = 'sim@a#fast';
 const now = () => '2026-11-22T10:00:00.000Z';
@@ -26,7 +32,7 @@ const specs = { driver_handles_share_servers: 'False', snapshot_support: 'True' 
  * operation records, and what recovery does with a claim a crash left open.
  */
 describe('share node operations on a living share', () => {
-  let dir: string;
+  let log: SqliteLog;
   let events: SqliteEventStore;
   let commands: CommandHandler;
   let driver: SimulatedShareDriver;
@@ -50,19 +56,10 @@ describe('share node operations on a living share', () => {
   const revision = async () => (await commands.load(shareDecider, shareStream('s1'))).revision + 1;
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-node-ops-'));
-    events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    commands = new CommandHandler(events);
-    driver = new SimulatedShareDriver({
-      name: 'sim@a',
-      driver: 'simulated',
-      availabilityZone: 'az-1',
-      pools: [{ name: 'fast', totalCapacityGb: 100 }],
-    });
-    await driver.initialize();
-    operations = new ShareDriverOperations(commands, new Map([['sim@a', driver]]), now);
-    admission = new PlacementAdmission(commands);
-    admission.observe(await driver.getPoolStats({ commandId: 'stats' }), Date.now());
+    log = openSqliteLog('hawser-node-ops-');
+    ({ events, commands } = log);
+    driver = simulatedBackend('sim@a');
+    ({ operations, admission } = await simulatedNode(commands, 'sim@a', driver, now));
     await run(
       shareRequest('s1', now(), {
         instanceId: 'i1',
@@ -70,33 +67,18 @@ describe('share node operations on a living share', () => {
         capabilities: capabilitiesOf(specs),
       }),
     );
-    await run({
-      type: 'ScheduleShareInstance',
-      instanceId: 'i1',
-      host: HOST,
-      availabilityZone: 'az-1',
-      now: now(),
-    });
+    await run(placementOn('i1', HOST, 'az-1', now()));
     await react(0);
     expect((await state()).instances[0]?.status).toBe('available');
   });
   afterEach(async () => {
     await driver.close();
-    await events.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await log.close();
   });
 
   it('takes a requested snapshot once, even when its request is handled twice', async () => {
     const from = await revision();
-    await run({
-      type: 'RequestSnapshot',
-      snapshotId: 'snap1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      now: now(),
-    });
+    await run(snapshotRequest(now()));
     await react(from);
     await react(from);
     const snapshot = (await state()).snapshots[0];
@@ -110,15 +92,7 @@ describe('share node operations on a living share', () => {
   });
 
   it('settles a snapshot claim a crash left open by running the call again', async () => {
-    await run({
-      type: 'RequestSnapshot',
-      snapshotId: 'snap1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      now: now(),
-    });
+    await run(snapshotRequest(now()));
     const instanceId = (await state()).snapshots[0]?.instances[0]?.id as string;
     await run({
       type: 'StartDriverOperation',
@@ -145,15 +119,7 @@ describe('share node operations on a living share', () => {
       userMessage: 'pool offline',
     });
     const from = await revision();
-    await run({
-      type: 'RequestSnapshot',
-      snapshotId: 'snap1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      now: now(),
-    });
+    await run(snapshotRequest(now()));
     await react(from);
     expect((await state()).snapshots[0]?.instances[0]?.status).toBe('error');
   });

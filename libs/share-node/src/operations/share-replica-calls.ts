@@ -1,5 +1,3 @@
-import { Logger } from '@nestjs/common';
-import type { CommandHandler } from '#hawser/application';
 import {
   derivedId,
   shareDecider,
@@ -20,24 +18,14 @@ import {
 } from '#hawser/drivers';
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
 import { placedReplicaRefs } from './replicated-snapshot-calls.js';
-
-type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
+import { NodeDriverCalls } from './node-driver-calls.js';
 
 /**
  * The driver calls of replication (reference 5): create, delete and promote a replica once
  * claimed (run by the maintenance calls, again on recovery: the drivers make a repeated call with
  * the same command id harmless), and refresh a replica's state, recorded here.
  */
-export class ShareReplicaCalls {
-  private readonly logger = new Logger('share-node');
-
-  constructor(
-    private readonly commands: CommandHandler,
-    private readonly driverFor: (host: string) => ShareDriver | undefined,
-    private readonly clock: () => string,
-    private readonly refOf: RefOf,
-  ) {}
-
+export class ShareReplicaCalls extends NodeDriverCalls {
   /**
    * Asks the driver how far the replica is behind the active one (Manila's
    * update_replica_state) and records a changed replica_state. Nothing is claimed: the call

@@ -2,6 +2,7 @@ import { fold } from '../../shared/decider.js';
 import { shareDecider } from '../share.decide.js';
 import { isActiveShare, type ActiveShare } from '../share.state.js';
 import { capabilitiesOf } from '../../share-type/extra-specs.js';
+import type { ShareCommand } from '../share.commands.js';
 import type { ShareEvent } from '../share.events.js';
 import type { DriverOperation } from '../share.types.js';
 
@@ -10,7 +11,10 @@ export const now = '2026-11-22T10:00:00.000Z';
 export const later = '2026-11-22T10:05:00.000Z';
 export const HOST = 'node1@b1#p1';
 
-export const shareRequested = (extraSpecs: Record<string, string> = {}): ShareEvent => {
+export const shareRequested = (
+  extraSpecs: Record<string, string> = {},
+  more: Partial<Extract<ShareEvent, { type: 'ShareRequested' }>['data']> = {},
+): ShareEvent => {
   const specs = { driver_handles_share_servers: 'False', snapshot_support: 'True', ...extraSpecs };
   return {
     type: 'ShareRequested',
@@ -31,6 +35,7 @@ export const shareRequested = (extraSpecs: Record<string, string> = {}): ShareEv
       snapshotId: null,
       schedulerHints: null,
       createdAt: now,
+      ...more,
     },
   };
 };
@@ -78,3 +83,43 @@ export const activeShareAfter = (events: readonly ShareEvent[]): ActiveShare => 
   if (!isActiveShare(state)) throw new Error(`the history leaves the share ${state.kind}`);
   return state;
 };
+
+/** Replica r1 asked for (on `onlyHost` when given), placed on a host, refused by one. */
+export const replicaRequested = (onlyHost?: string): ShareEvent => ({
+  type: 'ReplicaRequested',
+  data: {
+    replicaId: 'r1',
+    availabilityZone: null,
+    ...(onlyHost !== undefined && { onlyHost }),
+    snapshotInstances: [],
+    quotaHolderId: 'r1',
+    requestedAt: later,
+  },
+});
+export const replicaScheduledOn = (host: string): ShareEvent => ({
+  type: 'ReplicaScheduled',
+  data: { replicaId: 'r1', host, availabilityZone: 'az-2', size: 2, scheduledAt: later },
+});
+export const replicaPlacementRejected = (host: string, attemptedHosts: string[]): ShareEvent => ({
+  type: 'ReplicaPlacementRejected',
+  data: { replicaId: 'r1', host, message: 'no room', attemptedHosts, rejectedAt: later },
+});
+
+/** Project p1's request for snapshot `snapshotId` of the share, with no name or description. */
+export const snapshotRequest = (now: string, snapshotId = 'snap1'): ShareCommand => ({
+  type: 'RequestSnapshot',
+  snapshotId,
+  projectId: 'p1',
+  userId: 'u1',
+  name: null,
+  description: null,
+  now,
+});
+
+/** The scheduler's placement of instance `instanceId` on `host`. */
+export const placementOn = (
+  instanceId: string,
+  host: string,
+  availabilityZone: string,
+  now: string,
+): ShareCommand => ({ type: 'ScheduleShareInstance', instanceId, host, availabilityZone, now });

@@ -1,0 +1,52 @@
+import { badRequest } from '#hawser/api-contracts';
+import type { Filter } from '#hawser/read-models';
+import { atLeast, type ApiVersion } from '../requester.js';
+
+export interface SortOrder {
+  /** The read-model field the page is sorted by. */
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+  /** The sort the document store takes: the field, then the id so pages never overlap. */
+  readonly sort: readonly (readonly [string, 1 | -1])[];
+}
+
+/**
+ * `sort_key` and `sort_dir` as Manila reads them: `created_at desc` when absent, a key outside
+ * `sortKeys` (API name to read-model field) a 400. Shares and snapshots word a wrong direction
+ * differently in Manila, hence `wrongDirection`.
+ */
+export const sortOrder = (
+  query: Readonly<Record<string, string | undefined>>,
+  sortKeys: Readonly<Record<string, string>>,
+  wrongDirection: (key: string, direction: string) => string,
+): SortOrder => {
+  const key = query.sort_key ?? 'created_at';
+  const field = Object.hasOwn(sortKeys, key) ? sortKeys[key] : undefined;
+  if (!field) throw badRequest(`Wrong sorting key provided - '${key}'.`);
+  const direction = query.sort_dir ?? 'desc';
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw badRequest(wrongDirection(key, direction));
+  }
+  return {
+    field,
+    direction,
+    sort: [
+      [field, direction === 'asc' ? 1 : -1],
+      ['id', 1],
+    ],
+  };
+};
+
+/** `description` and the inexact `name~` / `description~` filters, served from 2.36. */
+export const addTextFilters = (
+  filter: Filter,
+  query: Readonly<Record<string, string | undefined>>,
+  version: ApiVersion,
+): void => {
+  if (!atLeast(version, '2.36')) return;
+  if (query.description !== undefined) filter.description = query.description;
+  if (query['name~'] !== undefined) filter.name = { $like: `%${query['name~']}%` };
+  if (query['description~'] !== undefined) {
+    filter.description = { $like: `%${query['description~']}%` };
+  }
+};
