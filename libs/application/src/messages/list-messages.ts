@@ -16,15 +16,10 @@ const EQUALITY_FILTERS = [
   'message_level',
 ] as const;
 /** Manila's sortable message columns. */
-const SORT_KEYS = new Set([
+const SORT_KEYS = new Set<string>([
   'id',
   'project_id',
-  'request_id',
-  'resource_type',
-  'resource_id',
-  'action_id',
-  'detail_id',
-  'message_level',
+  ...EQUALITY_FILTERS,
   'created_at',
   'expires_at',
 ]);

@@ -6,7 +6,7 @@ import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-mo
 import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
 import { addTextFilters, sortOrder } from '../listing/sort-and-text-params.js';
-import { atLeast, type ApiVersion, type Caller } from '../requester.js';
+import { atLeast } from '../requester.js';
 
 /** Sort keys Manila accepts for snapshots, mapped to read-model fields. */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -52,58 +52,50 @@ export class ListSnapshots extends ListingQuery<SnapshotListPage> {}
 export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, SnapshotListPage> {
   constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
 
-  execute({ query, reader }: ListSnapshots): Promise<SnapshotListPage> {
-    return listSnapshots(this.documents, reader.caller, reader.version, query);
+  async execute({ query, reader }: ListSnapshots): Promise<SnapshotListPage> {
+    const { caller, version } = reader;
+    for (const key of FILTERS) {
+      const value = query[key];
+      if (value !== undefined && (typeof value !== 'string' || value === '')) {
+        throw badRequest(`Invalid value for filter ${key}: it must be a non-empty string.`);
+      }
+    }
+    const asked = nonNegativeParam('limit', query.limit);
+    const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
+    const offset = nonNegativeParam('offset', query.offset) ?? 0;
+    const { sort } = sortOrder(
+      query,
+      SORT_KEYS,
+      (_key, direction) => `Wrong sorting direction provided - '${direction}'.`,
+    );
+    const filter: Filter = {};
+    if (query.name !== undefined) filter.name = query.name;
+    if (query.status !== undefined) filter.status = query.status;
+    if (query.share_id !== undefined) filter.share_id = query.share_id;
+    if (query.size !== undefined) filter.size = Number(nonNegativeParam('size', query.size));
+    addTextFilters(filter, query, version);
+    const metadata =
+      atLeast(version, '2.73') && query.metadata !== undefined
+        ? parseMetadataFilter(query.metadata)
+        : undefined;
+    const allTenants = caller.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;
+    if (!allTenants) filter.project_id = caller.projectId;
+    else if (query.project_id !== undefined) filter.project_id = query.project_id;
+
+    if (!Number.isSafeInteger(offset)) return { snapshots: [], more: false };
+    // One more than asked tells whether a next page exists. A metadata filter is matched after the
+    // read (see matchesMetadata), so the page is cut after it.
+    const found =
+      metadata === undefined
+        ? await this.documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
+            sort,
+            skip: offset,
+            ...(limit !== undefined && { limit: limit + 1 }),
+          })
+        : (await this.documents.find<SnapshotDocument>(SNAPSHOTS, filter, { sort }))
+            .filter((doc) => matchesMetadata(doc.metadata ?? {}, metadata))
+            .slice(offset, limit === undefined ? undefined : offset + limit + 1);
+    const more = limit !== undefined && found.length > limit;
+    return { snapshots: more ? found.slice(0, limit) : found, more };
   }
 }
-
-const listSnapshots = async (
-  documents: DocumentStore,
-  auth: Caller,
-  version: ApiVersion,
-  query: Readonly<Record<string, string | undefined>>,
-): Promise<SnapshotListPage> => {
-  for (const key of FILTERS) {
-    const value = query[key];
-    if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw badRequest(`Invalid value for filter ${key}: it must be a non-empty string.`);
-    }
-  }
-  const asked = nonNegativeParam('limit', query.limit);
-  const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
-  const offset = nonNegativeParam('offset', query.offset) ?? 0;
-  const { sort } = sortOrder(
-    query,
-    SORT_KEYS,
-    (_key, direction) => `Wrong sorting direction provided - '${direction}'.`,
-  );
-  const filter: Filter = {};
-  if (query.name !== undefined) filter.name = query.name;
-  if (query.status !== undefined) filter.status = query.status;
-  if (query.share_id !== undefined) filter.share_id = query.share_id;
-  if (query.size !== undefined) filter.size = Number(nonNegativeParam('size', query.size));
-  addTextFilters(filter, query, version);
-  const metadata =
-    atLeast(version, '2.73') && query.metadata !== undefined
-      ? parseMetadataFilter(query.metadata)
-      : undefined;
-  const allTenants = auth.isAdmin && toBoolean(query.all_tenants ?? 'false') === true;
-  if (!allTenants) filter.project_id = auth.projectId;
-  else if (query.project_id !== undefined) filter.project_id = query.project_id;
-
-  if (!Number.isSafeInteger(offset)) return { snapshots: [], more: false };
-  // One more than asked tells whether a next page exists. A metadata filter is matched after the
-  // read (see matchesMetadata), so the page is cut after it.
-  const found =
-    metadata === undefined
-      ? await documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
-          sort,
-          skip: offset,
-          ...(limit !== undefined && { limit: limit + 1 }),
-        })
-      : (await documents.find<SnapshotDocument>(SNAPSHOTS, filter, { sort }))
-          .filter((doc) => matchesMetadata(doc.metadata ?? {}, metadata))
-          .slice(offset, limit === undefined ? undefined : offset + limit + 1);
-  const more = limit !== undefined && found.length > limit;
-  return { snapshots: more ? found.slice(0, limit) : found, more };
-};

@@ -20,3 +20,6 @@ export abstract class NodeDriverCalls {
     protected readonly refOf: RefOf,
   ) {}
 }
+
+/** The collaborators every group of driver calls is built from, in constructor order. */
+export type NodeDriverCallParts = ConstructorParameters<typeof NodeDriverCalls>;

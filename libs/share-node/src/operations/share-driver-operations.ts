@@ -29,6 +29,7 @@ import { OutcomeRecorder } from './outcome-recorder.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
 import { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import { ShareReplicaCalls } from './share-replica-calls.js';
+import type { NodeDriverCallParts } from './node-driver-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
 
@@ -67,29 +68,18 @@ export class ShareDriverOperations {
     private readonly clock: () => string = () => new Date().toISOString(),
   ) {
     this.outcomes = new OutcomeRecorder(commands);
-    this.poller = new CreatingFromSnapshotPoller(
+    const parts: NodeDriverCallParts = [
       commands,
       (host) => this.driverFor(host),
       clock,
       (state, instance) => this.refOf(state, instance),
-    );
-    this.replicas = new ShareReplicaCalls(
-      commands,
-      (host) => this.driverFor(host),
-      clock,
-      (state, instance) => this.refOf(state, instance),
-    );
-    this.replicatedSnapshots = new ReplicatedSnapshotCalls(
-      commands,
-      (host) => this.driverFor(host),
-      clock,
-      (state, instance) => this.refOf(state, instance),
-    );
+    ];
+    this.poller = new CreatingFromSnapshotPoller(...parts);
+    this.replicas = new ShareReplicaCalls(...parts);
+    this.replicatedSnapshots = new ReplicatedSnapshotCalls(...parts);
     this.maintenance = new ShareMaintenanceCalls(
+      parts,
       this.outcomes,
-      (host) => this.driverFor(host),
-      clock,
-      (state, instance) => this.refOf(state, instance),
       this.replicas,
       this.replicatedSnapshots,
     );

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import {
   type ShareCommand,
   type ShareInstanceState,
@@ -11,7 +10,7 @@ import {
   type ShareDriver,
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
-import type { RefOf } from './node-driver-calls.js';
+import { NodeDriverCalls, type NodeDriverCallParts } from './node-driver-calls.js';
 import { driverFailureMessage } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
@@ -23,17 +22,15 @@ import type { ShareReplicaCalls } from './share-replica-calls.js';
  * by the outcome recorder until its append succeeds). Run once after the claim, or again on
  * recovery: the driver makes a repeated call with the same command id harmless.
  */
-export class ShareMaintenanceCalls {
-  private readonly logger = new Logger('share-node');
-
+export class ShareMaintenanceCalls extends NodeDriverCalls {
   constructor(
+    parts: NodeDriverCallParts,
     private readonly outcomes: OutcomeRecorder,
-    private readonly driverFor: (host: string) => ShareDriver | undefined,
-    private readonly clock: () => string,
-    private readonly refOf: RefOf,
     private readonly replicas: ShareReplicaCalls,
     private readonly replicatedSnapshots: ReplicatedSnapshotCalls,
-  ) {}
+  ) {
+    super(...parts);
+  }
 
   /** Runs the operation claimed on `instance` by `commandId` and records its outcome. */
   async run(
