@@ -2,6 +2,19 @@ import { badRequest } from '#hawser/api-contracts';
 import type { Filter } from '#hawser/read-models';
 import { atLeast, type ApiVersion } from '../requester.js';
 
+/** The sort keys every listing of named, sized resources takes, mapped to read-model fields. */
+export const NAMED_RESOURCE_SORT_KEYS: Readonly<Record<string, string>> = {
+  id: 'id',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  name: 'name',
+  display_name: 'name',
+  description: 'description',
+  display_description: 'description',
+  size: 'size',
+  status: 'status',
+};
+
 export interface SortOrder {
   /** The read-model field the page is sorted by. */
   readonly field: string;

@@ -11,20 +11,16 @@ import {
   parseMetadataFilter,
 } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
-import { addTextFilters, sortOrder } from '../listing/sort-and-text-params.js';
+import {
+  addTextFilters,
+  NAMED_RESOURCE_SORT_KEYS,
+  sortOrder,
+} from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
 const SORT_KEYS: Readonly<Record<string, string>> = {
-  id: 'id',
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  name: 'name',
-  display_name: 'name',
-  description: 'description',
-  display_description: 'description',
-  size: 'size',
-  status: 'status',
+  ...NAMED_RESOURCE_SORT_KEYS,
   share_proto: 'share_proto',
   project_id: 'project_id',
   user_id: 'user_id',

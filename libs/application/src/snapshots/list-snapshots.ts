@@ -5,20 +5,16 @@ import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
-import { addTextFilters, sortOrder } from '../listing/sort-and-text-params.js';
+import {
+  addTextFilters,
+  NAMED_RESOURCE_SORT_KEYS,
+  sortOrder,
+} from '../listing/sort-and-text-params.js';
 import { atLeast } from '../requester.js';
 
 /** Sort keys Manila accepts for snapshots, mapped to read-model fields. */
 const SORT_KEYS: Readonly<Record<string, string>> = {
-  id: 'id',
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  name: 'name',
-  display_name: 'name',
-  description: 'description',
-  display_description: 'description',
-  size: 'size',
-  status: 'status',
+  ...NAMED_RESOURCE_SORT_KEYS,
   share_id: 'share_id',
   project_id: 'project_id',
   user_id: 'user_id',

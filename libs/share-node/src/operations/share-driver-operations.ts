@@ -33,6 +33,16 @@ import type { NodeDriverCallParts } from './node-driver-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
 
+/** What a node claims: an operation on one instance of a share, for a command. */
+type ClaimArgs = [
+  shareId: string,
+  instanceId: string,
+  operation: DriverOperation,
+  commandId: string,
+  causationId: string,
+  snapshot?: SnapshotTarget,
+];
+
 /** Operations settled through ensure_shares; the others are simply run again on recovery. */
 const SHARE_LIFECYCLE: ReadonlySet<DriverOperation> = new Set<DriverOperation>([
   'create_share',
@@ -245,12 +255,7 @@ export class ShareDriverOperations {
   }
 
   private async claim(
-    shareId: string,
-    instanceId: string,
-    operation: DriverOperation,
-    commandId: string,
-    causationId: string,
-    snapshot?: SnapshotTarget,
+    ...[shareId, instanceId, operation, commandId, causationId, snapshot]: ClaimArgs
   ): Promise<{ state: ActiveShare; instance: ShareInstanceState } | undefined> {
     // Handled again after the driver acted but its outcome could not be appended: record it.
     if (await this.outcomes.recordUnrecorded(commandId)) return undefined;
@@ -280,22 +285,9 @@ export class ShareDriverOperations {
   }
 
   /** Claims a maintenance operation on the instance and, once claimed, runs its driver call. */
-  private async claimAndMaintain(
-    shareId: string,
-    instanceId: string,
-    operation: DriverOperation,
-    commandId: string,
-    causationId: string,
-    snapshot?: SnapshotTarget,
-  ) {
-    const claimed = await this.claim(
-      shareId,
-      instanceId,
-      operation,
-      commandId,
-      causationId,
-      snapshot,
-    );
+  private async claimAndMaintain(...args: ClaimArgs) {
+    const [, , , commandId, causationId] = args;
+    const claimed = await this.claim(...args);
     if (claimed) {
       await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
     }
