@@ -15,6 +15,7 @@ import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
+import { ObservabilityApiModule } from './observability/observability-api.module.js';
 import {
   LegacyQuotaSetsController,
   QuotaSetsController,
@@ -46,6 +47,7 @@ import { VersionsController } from './versions/versions.controller.js';
     AuthenticationModule,
     PolicyModule,
     GraphqlApiModule,
+    ObservabilityApiModule,
   ],
   controllers: [
     VersionsController,

@@ -8,6 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { hawserNestLogger } from '#hawser/observability';
 import {
   CAPABILITY_REPORTS,
   NatsTransportModule,
@@ -64,5 +65,5 @@ export const createSchedulerApp = (
   options: { logger?: false } = {},
 ): Promise<INestApplicationContext> =>
   NestFactory.createApplicationContext(SchedulerProcessModule.forRoot(config, nats), {
-    ...(options.logger === false && { logger: false }),
+    logger: options.logger ?? hawserNestLogger('scheduler'),
   });

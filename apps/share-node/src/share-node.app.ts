@@ -8,6 +8,7 @@ import {
   type INestApplicationContext,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { hawserNestLogger } from '#hawser/observability';
 import type { EventStore } from '#hawser/eventstore';
 import {
   DOCUMENT_STORE,
@@ -122,5 +123,5 @@ export const createShareNodeApp = (
 ): Promise<INestApplicationContext> =>
   NestFactory.createApplicationContext(ShareNodeProcessModule.forRoot(config, nats, node), {
     abortOnError: false,
-    ...(options.logger === false && { logger: false }),
+    logger: options.logger ?? hawserNestLogger('share-node'),
   });
