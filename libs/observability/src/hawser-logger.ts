@@ -34,7 +34,14 @@ export const createHawserLogger = (options: HawserLoggerOptions): Logger => {
   const destination =
     options.destination ??
     (process.stdout.isTTY
-      ? pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' })
+      ? pretty({
+          colorize: true,
+          sync: true,
+          singleLine: true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          messageFormat: '[{context}] {msg}',
+          ignore: 'pid,service,context',
+        })
       : pino.destination({ fd: 1, sync: true }));
   return pino(
     {
