@@ -12,6 +12,8 @@ import { hawserNestLogger } from '#hawser/observability';
 import {
   CAPABILITY_REPORTS,
   NatsTransportModule,
+  ObservabilityModule,
+  ObservabilityServerModule,
   PersistenceModule,
   type CapabilityReports,
   type HawserConfig,
@@ -53,6 +55,8 @@ class SchedulerProcessModule {
         PersistenceModule.forRoot(config, createUpcasters()),
         NatsTransportModule.forRoot(nats),
         SchedulerModule.forRoot(),
+        ObservabilityModule.forRoot(),
+        ObservabilityServerModule.forRoot(),
       ],
       providers: [FirstReportLog],
     };

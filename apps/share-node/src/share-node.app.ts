@@ -14,6 +14,8 @@ import {
   DOCUMENT_STORE,
   EVENT_STORE,
   NatsTransportModule,
+  ObservabilityModule,
+  ObservabilityServerModule,
   PersistenceModule,
   READ_MODEL_POSITIONS,
   type HawserConfig,
@@ -106,6 +108,8 @@ class ShareNodeProcessModule {
         NatsTransportModule.forRoot(nats),
         FollowedProjectionsModule,
         ShareNodeModule.forRoot(node),
+        ObservabilityModule.forRoot(),
+        ObservabilityServerModule.forRoot(),
       ],
     };
   }

@@ -1,4 +1,4 @@
 export * from './log-context.js';
 export * from './hawser-logger.js';
 export * from './process-metrics.js';
-export * from './readiness-settings.js';
+export * from './observability-settings.js';

@@ -12,3 +12,4 @@ export * from './observability/observability.module.js';
 export * from './observability/health-probes.js';
 export * from './observability/log-follower-lag.js';
 export * from './observability/service-metrics.js';
+export * from './observability/observability-server.js';
