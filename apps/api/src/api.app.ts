@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { hawserNestLogger } from '#hawser/observability';
 import {
   natsServers,
   NatsTransportModule,
+  ObservabilityModule,
   PersistenceModule,
   ProjectionsModule,
   type HawserConfig,
@@ -31,6 +33,7 @@ class ApiProcessModule {
       imports: [
         PersistenceModule.forRoot(config, createUpcasters()),
         ProjectionsModule.forRoot(),
+        ObservabilityModule.forRoot(),
         ApiModule,
         QuotaWorkflowsModule,
         ShareWorkflowsModule,
@@ -47,7 +50,7 @@ export const createApiApp = async (
 ): Promise<NestExpressApplication> => {
   const app = await NestFactory.create<NestExpressApplication>(ApiProcessModule.forRoot(config), {
     bodyParser: false,
-    ...(options.logger === false && { logger: false }),
+    logger: options.logger ?? hawserNestLogger('api'),
   });
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,

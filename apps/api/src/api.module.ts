@@ -15,6 +15,9 @@ import { ManilaExceptionFilter } from './http/manila-exception.filter.js';
 import { LimitsController } from './limits/limits.controller.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
+import { HealthController } from './observability/health.controller.js';
+import { MetricsController } from './observability/metrics.controller.js';
+import { TerminusModule } from '@nestjs/terminus';
 import {
   LegacyQuotaSetsController,
   QuotaSetsController,
@@ -46,9 +49,12 @@ import { VersionsController } from './versions/versions.controller.js';
     AuthenticationModule,
     PolicyModule,
     GraphqlApiModule,
+    TerminusModule.forRoot({ logger: false }),
   ],
   controllers: [
     VersionsController,
+    HealthController,
+    MetricsController,
     ShareTypesController,
     SharesController,
     ExportLocationsController,

@@ -3,9 +3,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { BackendConfig } from '#hawser/drivers';
+import { hawserNestLogger } from '#hawser/observability';
 import {
   CAPABILITY_REPORTS,
   InProcessCapabilityReports,
+  ObservabilityModule,
   PersistenceModule,
   ProjectionsModule,
   type HawserConfig,
@@ -43,7 +45,8 @@ export class HawserModule {
         PersistenceModule.forRoot(config, createUpcasters()),
         InProcessTransportModule.forRoot(),
         ProjectionsModule.forRoot(),
-        SchedulerModule.forRoot(),
+        ObservabilityModule.forRoot(),
+        SchedulerModule.forRoot({ configuredBackends: backends.map((b) => b.name) }),
         ShareNodeModule.forRoot({ nodeName: 'embedded', backends }),
         ApiModule,
         QuotaWorkflowsModule,
@@ -65,7 +68,7 @@ export const createHawserApp = async (
 ): Promise<NestExpressApplication> => {
   const app = await NestFactory.create<NestExpressApplication>(
     HawserModule.forRoot(config, backends),
-    { bodyParser: false, ...(options.logger === false && { logger: false }) },
+    { bodyParser: false, logger: options.logger ?? hawserNestLogger('hawser') },
   );
   configureHawserApp(app, config);
   return app;

@@ -277,6 +277,20 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: () => '/hawser/v1/openapi.json',
       public: true,
     },
+    {
+      route: 'GET /health/live',
+      rule: '',
+      scope: 'none',
+      path: () => '/health/live',
+      public: true,
+    },
+    {
+      route: 'GET /health/ready',
+      rule: '',
+      scope: 'none',
+      path: () => '/health/ready',
+      public: true,
+    },
 
     // Shares.
     {
@@ -841,6 +855,13 @@ describe('policy role matrix: every route and action for every persona, as the d
       rule: 'hawser:parked_events:retry',
       scope: 'none',
       path: () => `/hawser/v1/parked-events/${UNKNOWN}/retry`,
+    },
+    {
+      route: 'GET /metrics',
+      rule: 'hawser:metrics:get',
+      scope: 'none',
+      path: () => '/metrics',
+      succeeds: true,
     },
     {
       route: 'GET /hawser/v1/projections',

@@ -23,6 +23,8 @@ const PUBLIC_ROUTES = [
   'GET /v2',
   'GET /v2/',
   'GET /healthcheck',
+  'GET /health/live',
+  'GET /health/ready',
   'GET /hawser/v1/openapi.json',
 ];
 

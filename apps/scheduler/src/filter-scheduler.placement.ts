@@ -13,6 +13,7 @@ import type {
   SchedulingRequest,
   ShareTypeRef,
 } from '#hawser/scheduler';
+import { schedulerDecisionDuration, secondsSince } from '#hawser/observability';
 import { replicaSchedulingRequest, typeAvailabilityZones } from './replica-scheduling-request.js';
 import {
   DEFAULT_FILTERS,
@@ -33,6 +34,15 @@ export const SCHEDULER_FILTERS = [...DEFAULT_FILTERS, 'RetryFilter'];
 /** How many kinds of request the scheduler prepares at start (half of the sets it keeps). */
 const PRIMED_KINDS = 128;
 
+/** Times and counts one placement decision by what was placed and whether it found a pool. */
+const timed = (kind: 'share' | 'replica', decide: () => PlacementDecision): PlacementDecision => {
+  const started = performance.now();
+  const decision = decide();
+  const outcome = decision.placed ? 'placed' : 'no_valid_host';
+  schedulerDecisionDuration.observe({ kind, outcome }, secondsSince(started));
+  return decision;
+};
+
 /** The scheduling workflows' placement ports over Manila's filter-weigher pipeline. */
 export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
   constructor(
@@ -46,6 +56,14 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
     request: PlacementRequest,
     attemptedHosts: readonly string[],
     affinity: AffinityConstraint = NO_AFFINITY,
+  ): PlacementDecision {
+    return timed('share', () => this.placeShare(request, attemptedHosts, affinity));
+  }
+
+  private placeShare(
+    request: PlacementRequest,
+    attemptedHosts: readonly string[],
+    affinity: AffinityConstraint,
   ): PlacementDecision {
     const exceeded = this.attemptsExceeded(request.shareId, attemptedHosts);
     if (exceeded) return exceeded;
@@ -139,8 +157,12 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
 
   placeReplica(request: ReplicaPlacementRequest): PlacementDecision {
     // Manila names the share, not the replica, in the message (its request_spec's share_id).
-    const exceeded = this.attemptsExceeded(request.share.id, request.attemptedHosts);
-    return exceeded ?? this.decide(replicaSchedulingRequest(request));
+    return timed(
+      'replica',
+      () =>
+        this.attemptsExceeded(request.share.id, request.attemptedHosts) ??
+        this.decide(replicaSchedulingRequest(request)),
+    );
   }
 
   /**

@@ -8,9 +8,12 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { hawserNestLogger } from '#hawser/observability';
 import {
   CAPABILITY_REPORTS,
   NatsTransportModule,
+  ObservabilityModule,
+  ObservabilityServerModule,
   PersistenceModule,
   type CapabilityReports,
   type HawserConfig,
@@ -52,6 +55,8 @@ class SchedulerProcessModule {
         PersistenceModule.forRoot(config, createUpcasters()),
         NatsTransportModule.forRoot(nats),
         SchedulerModule.forRoot(),
+        ObservabilityModule.forRoot(),
+        ObservabilityServerModule.forRoot(),
       ],
       providers: [FirstReportLog],
     };
@@ -64,5 +69,5 @@ export const createSchedulerApp = (
   options: { logger?: false } = {},
 ): Promise<INestApplicationContext> =>
   NestFactory.createApplicationContext(SchedulerProcessModule.forRoot(config, nats), {
-    ...(options.logger === false && { logger: false }),
+    logger: options.logger ?? hawserNestLogger('scheduler'),
   });

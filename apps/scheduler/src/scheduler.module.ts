@@ -1,9 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SchedulerService } from './scheduler.service.js';
+import { SCHEDULER_OPTIONS, SchedulerService, type SchedulerOptions } from './scheduler.service.js';
 
 @Module({})
 export class SchedulerModule {
-  static forRoot(): DynamicModule {
-    return { module: SchedulerModule, providers: [SchedulerService], exports: [SchedulerService] };
+  static forRoot(options: SchedulerOptions = {}): DynamicModule {
+    return {
+      module: SchedulerModule,
+      providers: [{ provide: SCHEDULER_OPTIONS, useValue: options }, SchedulerService],
+      exports: [SchedulerService],
+    };
   }
 }

@@ -2,6 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
@@ -28,14 +29,28 @@ import {
   HAWSER_CONFIG,
   type CapabilityReports,
   type HawserConfig,
+  HealthProbes,
+  type ProbeResult,
   WorkflowRunners,
 } from '#hawser/platform';
 import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from './filter-scheduler.placement.js';
 
+export const SCHEDULER_OPTIONS = Symbol('SCHEDULER_OPTIONS');
+
+export interface SchedulerOptions {
+  /**
+   * The back ends this process knows are configured (the all-in-one process's own). Placement
+   * waits for their reports only; without it, for every back end the log has registered.
+   */
+  readonly configuredBackends?: readonly string[];
+}
+
 /**
  * Manila's manila-scheduler: keeps every pool's state from the nodes' capability reports and
- * places requested shares. It starts placing once every registered back end has reported (or
- * after two report intervals), so a restart does not fail shares for want of pool data.
+ * places requested shares. It starts placing once the back ends it expects have reported (or
+ * after two report intervals), so a restart does not fail shares for want of pool data. It
+ * expects the configured back ends when it knows them, so a back end removed from the
+ * configuration (still registered in the log, shown as down) does not hold placement up.
  */
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -46,6 +61,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private unsubscribe: (() => void) | undefined;
   private runner: ProcessManagerRunner | undefined;
   private stopped = false;
+  /** The back ends placement is waiting for, until it starts. */
+  private waitingFor: readonly string[] = [];
 
   constructor(
     @Inject(CAPABILITY_REPORTS) private readonly reports: CapabilityReports,
@@ -54,6 +71,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
     private readonly commands: CommandHandler,
     private readonly workflows: WorkflowRunners,
+    @Optional() @Inject(SCHEDULER_OPTIONS) private readonly options: SchedulerOptions = {},
+    @Optional() probes?: HealthProbes,
   ) {
     this.registry = new PoolStateRegistry({ serviceDownTimeMs: config.serviceDownTimeS * 1000 });
     this.placement = new FilterSchedulerPlacement(
@@ -61,6 +80,24 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       new FilterScheduler(this.registry, { filters: SCHEDULER_FILTERS }),
     );
     this.unsubscribe = this.reports.subscribe((report) => this.take(report));
+    probes?.register('scheduler', () => this.readiness());
+  }
+
+  /** Ready once placing, with live reports from at least one back end. */
+  readiness(): ProbeResult {
+    this.registry.refresh(Date.now());
+    const liveBackends = new Set<string>();
+    for (const pool of this.registry.livePools()) {
+      const backend = this.registry.columns.backendIndex[pool];
+      if (backend !== undefined) liveBackends.add(this.registry.backendName(backend));
+    }
+    const placing = this.runner !== undefined;
+    return {
+      ready: placing && liveBackends.size > 0,
+      placing,
+      reportingBackends: [...liveBackends].sort(),
+      ...(!placing && { waitingFor: this.waitingFor }),
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -112,18 +149,31 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.logger.log(`prepared the pools of ${primed} kinds of share request`);
   }
 
+  /** The configured back ends, or else every back end the log has registered. */
+  private async expectedBackends(): Promise<readonly string[]> {
+    const registered = (await this.documents.find<BackendDocument>(BACKENDS, {})).map(
+      (b) => b.backend,
+    );
+    const configured = this.options.configuredBackends;
+    if (!configured) return registered;
+    const removed = registered.filter((name) => !configured.includes(name));
+    if (removed.length > 0) {
+      this.logger.log(
+        `not waiting for back ends no longer configured (shown as down): ${removed.join(', ')}`,
+      );
+    }
+    return configured;
+  }
+
   private async startWhenPoolsAreKnown(): Promise<void> {
     const deadline = Date.now() + 2 * this.config.reportIntervalS * 1000;
+    const expected = await this.expectedBackends();
     for (;;) {
       if (this.stopped) return;
-      const backends = await this.documents.find<BackendDocument>(BACKENDS, {});
-      const waiting = backends.filter((b) => !this.reported.has(b.backend));
-      if (waiting.length === 0 || Date.now() >= deadline) {
-        if (waiting.length > 0) {
-          this.logger.warn(
-            `placing without reports from ${waiting.map((b) => b.backend).join(', ')}`,
-          );
-        }
+      this.waitingFor = expected.filter((backend) => !this.reported.has(backend));
+      if (this.waitingFor.length === 0) break;
+      if (Date.now() >= deadline) {
+        this.logger.warn(`placing without reports from ${this.waitingFor.join(', ')}`);
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -8,11 +8,14 @@ import {
   type INestApplicationContext,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { hawserNestLogger } from '#hawser/observability';
 import type { EventStore } from '#hawser/eventstore';
 import {
   DOCUMENT_STORE,
   EVENT_STORE,
   NatsTransportModule,
+  ObservabilityModule,
+  ObservabilityServerModule,
   PersistenceModule,
   READ_MODEL_POSITIONS,
   type HawserConfig,
@@ -105,6 +108,8 @@ class ShareNodeProcessModule {
         NatsTransportModule.forRoot(nats),
         FollowedProjectionsModule,
         ShareNodeModule.forRoot(node),
+        ObservabilityModule.forRoot(),
+        ObservabilityServerModule.forRoot(),
       ],
     };
   }
@@ -122,5 +127,5 @@ export const createShareNodeApp = (
 ): Promise<INestApplicationContext> =>
   NestFactory.createApplicationContext(ShareNodeProcessModule.forRoot(config, nats, node), {
     abortOnError: false,
-    ...(options.logger === false && { logger: false }),
+    logger: options.logger ?? hawserNestLogger('share-node'),
   });

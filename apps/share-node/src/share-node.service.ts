@@ -2,17 +2,20 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
 import { backendDecider, backendStream, derivedId } from '#hawser/domain';
-import type { BackendConfig, DriverRegistry } from '#hawser/drivers';
+import type { BackendConfig, BackendStatsReport, DriverRegistry } from '#hawser/drivers';
 import type { EventStore } from '#hawser/eventstore';
+import { poolCapacity } from '#hawser/observability';
 import { ProcessManagerRunner } from '#hawser/process-managers';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import {
+  instrumentedDriver,
   PlacementAdmission,
   ShareDriverOperations,
   shareNodeOperationsProcessManager,
@@ -27,6 +30,7 @@ import {
   type CapabilityReports,
   type ReadModelPositions,
   type HawserConfig,
+  HealthProbes,
   WorkflowRunners,
 } from '#hawser/platform';
 import { CreatingFromSnapshotPoll } from './creating-from-snapshot.poll.js';
@@ -34,6 +38,21 @@ import { CreatingFromSnapshotPoll } from './creating-from-snapshot.poll.js';
 import { ReplicaStateRefresh } from './replica-state-refresh.js';
 
 export const SHARE_NODE_OPTIONS = Symbol('SHARE_NODE_OPTIONS');
+
+/** Each pool's capacity as its back end reports it, for `/metrics`. */
+const recordCapacity = (report: BackendStatsReport): void => {
+  const { backend } = report;
+  for (const { pool, capabilities: c } of report.pools) {
+    const figures = [
+      ['total', c.total_capacity_gb],
+      ['free', c.free_capacity_gb],
+      ['allocated', c.allocated_capacity_gb],
+    ] as const;
+    for (const [kind, value] of figures) {
+      if (typeof value === 'number') poolCapacity.set({ backend, pool, kind }, value);
+    }
+  }
+};
 export const DRIVER_REGISTRY = Symbol('DRIVER_REGISTRY');
 
 export interface ShareNodeOptions {
@@ -56,6 +75,8 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   private readonly admission: PlacementAdmission;
   private polling: CreatingFromSnapshotPoll | undefined;
   private replicaRefresh: ReplicaStateRefresh | undefined;
+  /** Back ends registered, reported and following the log. */
+  private initialised = false;
 
   constructor(
     @Inject(SHARE_NODE_OPTIONS) private readonly options: ShareNodeOptions,
@@ -67,8 +88,13 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     private readonly commands: CommandHandler,
     private readonly workflows: WorkflowRunners,
     @Inject(READ_MODEL_POSITIONS) private readonly readModels: ReadModelPositions,
+    @Optional() probes?: HealthProbes,
   ) {
     this.admission = new PlacementAdmission(commands);
+    probes?.register(`share_node:${options.nodeName}`, () => ({
+      ready: this.initialised,
+      backends: options.backends.map((b) => b.name),
+    }));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -99,7 +125,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
 
     const operations = new ShareDriverOperations(
       this.commands,
-      new Map(this.drivers.all().map((d) => [d.backend, d])),
+      new Map(this.drivers.all().map((d) => [d.backend, instrumentedDriver(d)])),
     );
     await this.recover(operations);
     const workflows = [
@@ -124,6 +150,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       this.config.replicaStateUpdateIntervalS * 1000,
     );
     this.replicaRefresh.start();
+    this.initialised = true;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -174,6 +201,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
           commandId: derivedId(driver.backend, measuredAt),
         });
         this.admission.observe(report, measuredAt);
+        recordCapacity(report);
         await this.reports.publish(report);
       } catch (error) {
         this.logger.warn(`pool stats of ${driver.backend} failed: ${String(error)}`);

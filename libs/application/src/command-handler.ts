@@ -6,6 +6,7 @@ import {
   type RecordedEvent,
   type SnapshotStore,
 } from '#hawser/eventstore';
+import { currentLogContext } from '#hawser/observability';
 import { decoderOfStream } from '../../../eventstore/decoders.js';
 import { AggregateSnapshots, type FoldedState } from './aggregate-snapshots.js';
 
@@ -40,15 +41,29 @@ export interface HandleOptions {
   readonly retryOnConflict?: number;
 }
 
-const toMetadata = (ctx: CommandContext): EventMetadata => ({
-  commandId: ctx.commandId,
-  $correlationId: ctx.correlationId ?? ctx.commandId,
-  $causationId: ctx.causationId ?? ctx.commandId,
-  ...(ctx.userId !== undefined && { userId: ctx.userId }),
-  ...(ctx.projectId !== undefined && { projectId: ctx.projectId }),
-  ...(ctx.requestId !== undefined && { requestId: ctx.requestId }),
-  ...(ctx.microversion !== undefined && { microversion: ctx.microversion }),
-});
+/**
+ * A command sent while handling an event or a request (see `withLogContext`) inherits that
+ * work's request id and correlation where its context names none, so the events of a share's
+ * whole creation, down to the node's outcome, carry the request id of the POST.
+ */
+const toMetadata = (ctx: CommandContext): EventMetadata => {
+  const current = currentLogContext();
+  const requestId = ctx.requestId ?? current?.requestId;
+  return {
+    commandId: ctx.commandId,
+    $correlationId: ctx.correlationId ?? current?.correlationId ?? ctx.commandId,
+    $causationId: ctx.causationId ?? ctx.commandId,
+    ...(ctx.userId !== undefined && { userId: ctx.userId }),
+    ...(ctx.projectId !== undefined && { projectId: ctx.projectId }),
+    ...(requestId !== undefined && { requestId }),
+    ...(ctx.microversion !== undefined && { microversion: ctx.microversion }),
+  };
+};
+
+const commandName = (command: unknown): string => {
+  const type = (command as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? type : 'command';
+};
 
 type Folding<State, Event> = Pick<
   Decider<State, unknown, Event>,
@@ -151,6 +166,7 @@ export class CommandHandler {
     ctx: CommandContext,
     options: HandleOptions = {},
   ): Promise<CommandResult<State, Event>> {
+    currentLogContext()?.step?.commands.push(`${commandName(command)} ${streamId}`);
     for (let attempt = 0; ; attempt += 1) {
       const loaded = await this.loadFolded(decider, streamId);
       const { state, revision } = loaded;

@@ -8,3 +8,8 @@ export * from './transport/nats-config.js';
 export * from './transport/nats-capability-reports.js';
 export * from './transport/nats-transport.module.js';
 export * from './config/data-directory.js';
+export * from './observability/observability.module.js';
+export * from './observability/health-probes.js';
+export * from './observability/log-follower-lag.js';
+export * from './observability/service-metrics.js';
+export * from './observability/observability-server.js';

@@ -9,12 +9,18 @@ import type { ManilaHttpError } from './manila-error.js';
 import { faultBody } from './manila-error.js';
 import { negotiateMicroversion } from './microversion.js';
 import type { HawserRequest } from './request-context.js';
+import { requestLog } from './request-log.js';
 
 /** Manila's default project_id_regex; resource names contain other letters, so no ambiguity. */
 const PROJECT_IN_URL = /^\/v2\/([0-9a-f-]+)(\/.*)?$/;
 const UNVERSIONED = new Set(['/', '/v2', '/v2/', '/healthcheck']);
-/** Documents that describe the API and hold no data: readable before a client has a token. */
-const WITHOUT_TOKEN = new Set([...UNVERSIONED, '/hawser/v1/openapi.json']);
+/** Documents that describe the API and hold no data, and health: readable without a token. */
+const WITHOUT_TOKEN = new Set([
+  ...UNVERSIONED,
+  '/hawser/v1/openapi.json',
+  '/health/live',
+  '/health/ready',
+]);
 
 const authLogger = new Logger('auth');
 
@@ -69,6 +75,7 @@ export const configureHttpPipeline = (
     };
     next();
   });
+  app.use(requestLog);
 
   app.use(express.json({ limit: options.bodyLimit, type: () => true }));
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {

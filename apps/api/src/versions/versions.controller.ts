@@ -44,10 +44,4 @@ export class VersionsController {
   v2(@Req() req: Request) {
     return { versions: [entry(contextOf(req).baseUrl, 'v2.0')] };
   }
-
-  @Get('healthcheck')
-  @Public()
-  health() {
-    return 'OK';
-  }
 }

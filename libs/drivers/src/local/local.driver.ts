@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { Logger } from '@nestjs/common';
 import type {
   BackendStatsReport,
   CreateReplicaRequest,
@@ -47,6 +48,8 @@ import { LocalShares } from './local-shares.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
 import { probeReflink, type CloneMethod } from './tree-operations.js';
 
+const logger = new Logger('driver');
+
 /**
  * Shares as directories under a root, with real data: snapshots are reflinked or copied,
  * copies across pools run in the background with byte progress, replicas are kept in sync
@@ -67,7 +70,8 @@ export class LocalShareDriver implements ShareDriver {
 
   constructor(
     config: LocalBackendConfig,
-    report: (message: string) => void = (message) => console.warn(`${config.name}: ${message}`),
+    report: (message: string) => void = (message) =>
+      logger.warn({ msg: `${config.name}: ${message}`, backend: config.name }),
   ) {
     this.context = new LocalContext(config, report);
     this.backend = config.name;

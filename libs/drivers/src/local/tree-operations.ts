@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMissing } from './json-file.js';
+import { copiedBytes as copiedBytesTotal } from '#hawser/observability';
 
 export interface TreeSize {
   readonly bytes: number;
@@ -83,6 +84,7 @@ export async function copyTreeIncremental(
         await output.write(chunk, 0, bytesRead, position);
         position += bytesRead;
         copiedBytes += bytesRead;
+        copiedBytesTotal.inc(bytesRead);
         report();
         await throttle();
       }

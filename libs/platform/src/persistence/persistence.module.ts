@@ -17,6 +17,7 @@ import { createDocumentStore, type DocumentStore } from '#hawser/read-models';
 import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
 import { DOCUMENT_STORE, EVENT_STORE, SNAPSHOT_STORE } from '../tokens/tokens.js';
 import { WorkflowRunners } from '../workflows/workflow-runners.js';
+import { instrumentedEventStore } from '../observability/instrumented-event-store.js';
 
 /** Closes the stores last, after every subscriber has stopped. */
 class StoreCloser implements OnApplicationShutdown {
@@ -48,11 +49,13 @@ export class PersistenceModule {
         {
           provide: EVENT_STORE,
           useFactory: () =>
-            createEventStore({
-              dataDir: config.dataDir,
-              eventstoreUrl: config.eventstoreUrl,
-              upcasters,
-            }),
+            instrumentedEventStore(
+              createEventStore({
+                dataDir: config.dataDir,
+                eventstoreUrl: config.eventstoreUrl,
+                upcasters,
+              }),
+            ),
         },
         {
           provide: DOCUMENT_STORE,

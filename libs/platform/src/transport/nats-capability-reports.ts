@@ -45,12 +45,14 @@ export class NatsCapabilityReports
   private readonly server: ServerNats;
   private listening: Promise<void> | undefined;
   private closed = false;
+  private status = 'disconnected';
 
   constructor(options: NatsConnectionOptions) {
     // Keep reconnecting for as long as the process lives (the client's default gives up).
     const connection = { servers: [...options.servers], maxReconnectAttempts: -1 };
     this.client = new ClientNats({ ...connection, name: `${options.name}-publisher` });
     this.server = new ServerNats({ ...connection, name: `${options.name}-subscriber` });
+    this.client.status.subscribe((status) => (this.status = status));
     this.server.addHandler(
       CAPABILITY_REPORTS_SUBJECT,
       async (data: unknown) => this.deliver(data),
@@ -66,6 +68,11 @@ export class NatsCapabilityReports
 
   async onApplicationShutdown(): Promise<void> {
     await this.close();
+  }
+
+  /** Whether reports can be published now (false while NATS is away and being reconnected). */
+  get connected(): boolean {
+    return !this.closed && this.status === 'connected';
   }
 
   async publish(report: BackendStatsReport): Promise<void> {

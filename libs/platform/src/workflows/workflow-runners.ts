@@ -2,7 +2,7 @@ import type { ProcessManagerRunner } from '#hawser/process-managers';
 
 /**
  * The process-manager runners of this process, so admin endpoints can retry a parked event
- * with the runner that owns its process manager.
+ * with the runner that owns its process manager, and metrics can show how far each has read.
  */
 export class WorkflowRunners {
   private readonly runners = new Map<string, ProcessManagerRunner>();
@@ -13,5 +13,10 @@ export class WorkflowRunners {
 
   runnerFor(processManagerName: string): ProcessManagerRunner | undefined {
     return this.runners.get(processManagerName);
+  }
+
+  /** Every runner once, for what spans them all (their lag behind the log). */
+  all(): ProcessManagerRunner[] {
+    return [...new Set(this.runners.values())];
   }
 }

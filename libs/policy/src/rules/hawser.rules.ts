@@ -45,6 +45,12 @@ export const HAWSER_RULES: readonly RuleDefinition[] = [
     operations: [{ method: 'POST', path: '/hawser/v1/projections/{projection_name}/rebuild' }],
   },
   {
+    name: 'hawser:metrics:get',
+    check: ADMIN,
+    description: "Scrape the process's metrics in Prometheus text.",
+    operations: [{ method: 'GET', path: '/metrics' }],
+  },
+  {
     name: 'hawser:share_events:get',
     check: ADMIN_OR_PROJECT_READER,
     description: "Read a share's own event history (GraphQL Share.events).",

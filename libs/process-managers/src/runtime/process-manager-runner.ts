@@ -69,6 +69,14 @@ export class ProcessManagerRunner {
     return this.workers.waitForPosition(position, timeoutMs);
   }
 
+  /** How far each process manager has dealt with the log. */
+  status(): { name: string; position: number }[] {
+    return this.workers.all().map((worker) => ({
+      name: worker.processManager.name,
+      position: worker.examined,
+    }));
+  }
+
   /** Parked events of this runner's process managers, in log order. */
   listParked(): Promise<ParkedEvent[]> {
     return this.documents.find<ParkedEvent>(

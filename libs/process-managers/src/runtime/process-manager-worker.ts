@@ -11,6 +11,7 @@ import {
 import { failureMessage, PARKED_EVENTS, parkedEvent } from './parked-event.js';
 import type { ProcessManager } from './process-manager.js';
 import { backOffDelay, type RetryPolicy } from './retry-policy.js';
+import { traceStep } from './step-trace.js';
 
 export interface ProcessManagerWorkerOptions {
   readonly retry: RetryPolicy;
@@ -131,7 +132,9 @@ export class ProcessManagerWorker {
     const { retry } = this.options;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.processManager.handle(event);
+        await traceStep(this.processManager.name, event, this.logger, () =>
+          this.processManager.handle(event),
+        );
         return { kind: 'handled' };
       } catch (error) {
         const failed = `${event.type} ${event.id} failed (try ${attempt} of ${retry.attempts}): ${failureMessage(error)}`;

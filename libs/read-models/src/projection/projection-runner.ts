@@ -140,6 +140,20 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Holds one projection where it is (after its running batch) until `resume`: for maintenance
+   * on its read model. Its lag grows meanwhile, and readiness says so.
+   */
+  async pause(name: string): Promise<void> {
+    const worker = this.workers.get(name);
+    if (worker === undefined) throw new Error(`no projection named ${name}`);
+    await worker.pause();
+  }
+
+  resume(name: string): void {
+    this.workers.get(name)?.resume();
+  }
+
   status(): ProjectionStatus[] {
     return this.workers.all().map((worker) => ({
       name: worker.projection.name,
