@@ -3,7 +3,6 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import {
-  natsServers,
   NatsTransportModule,
   PersistenceModule,
   ProjectionsModule,
@@ -25,7 +24,7 @@ import { configureHttpPipeline } from './http/http-pipeline.js';
 class ApiProcessModule {
   static forRoot(config: HawserConfig): DynamicModule {
     // With NATS, the API hears the capability reports too (for the pools and services views).
-    const nats = natsServers();
+    const nats = config.natsServers ? [...config.natsServers] : undefined;
     return {
       module: ApiProcessModule,
       imports: [

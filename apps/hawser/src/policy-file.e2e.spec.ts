@@ -48,7 +48,7 @@ describe('the policy file (HAWSER_POLICY_FILE), at start and on SIGHUP', () => {
   it('refuses to start on a malformed file with one line naming the file and the rule, and no stack trace', async () => {
     fs.writeFileSync(policyFile, MALFORMED);
     const { code, output } = await runUntilExit(env);
-    expect(code).toBe(1);
+    expect(code).toBe(78);
     const refusal = output.split('\n').filter((line) => line.includes(policyFile));
     expect(refusal).toHaveLength(1);
     expect(refusal[0]).toContain('share:create');
