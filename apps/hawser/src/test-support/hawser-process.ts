@@ -16,7 +16,8 @@ export const ENTRY_POINTS = {
   },
   shareNode: {
     main: path.join(ROOT, 'dist/apps/share-node/src/main.js'),
-    ready: 'Hawser share node',
+    // Its ready line, not its refusal ("Hawser share node cannot start: ...").
+    ready: 'capability reports to NATS',
   },
 } as const;
 
