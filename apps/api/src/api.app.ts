@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { hawserNestLogger } from '#hawser/observability';
 import {
-  natsServers,
   NatsTransportModule,
   ObservabilityModule,
   PersistenceModule,
@@ -27,7 +26,7 @@ import { configureHttpPipeline } from './http/http-pipeline.js';
 class ApiProcessModule {
   static forRoot(config: HawserConfig): DynamicModule {
     // With NATS, the API hears the capability reports too (for the pools and services views).
-    const nats = natsServers();
+    const nats = config.natsServers ? [...config.natsServers] : undefined;
     return {
       module: ApiProcessModule,
       imports: [

@@ -1,20 +1,9 @@
+import { Command } from 'commander';
 import { createEventStore } from '#hawser/eventstore';
-import { loadConfig } from '#hawser/platform';
+import { environmentHelp, loadConfig, refuseStart } from '#hawser/platform';
 import { ALL_PROJECTIONS } from '#hawser/projections';
 import { createDocumentStore, ProjectionRunner } from '#hawser/read-models';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
-
-const USAGE = `usage: npm run hawser -- rebuild-projection <name> [--url URL] [--token TOKEN]
-
-Rebuilds a read model from position zero into fresh collections and swaps them in.
-Through the running service at --url (default http://127.0.0.1:$PORT), which keeps answering
-meanwhile; when no service answers there, directly on HAWSER_DATA_DIR.
-Projections: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`;
-
-const option = (args: string[], name: string): string | undefined => {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-};
 
 const rebuildThroughService = async (url: string, token: string, name: string) => {
   const response = await fetch(`${url}/hawser/v1/projections/${encodeURIComponent(name)}/rebuild`, {
@@ -28,7 +17,6 @@ const rebuildThroughService = async (url: string, token: string, name: string) =
 
 const rebuildOffline = async (name: string) => {
   const config = loadConfig();
-  if (!ALL_PROJECTIONS.some((p) => p.name === name)) throw new Error(`no projection named ${name}`);
   const events = createEventStore({
     dataDir: config.dataDir,
     eventstoreUrl: config.eventstoreUrl,
@@ -52,24 +40,37 @@ const rebuildOffline = async (name: string) => {
   }
 };
 
-const main = async (args: string[]) => {
-  const [command, name] = args;
-  if (command !== 'rebuild-projection' || !name) {
-    console.error(USAGE);
-    return 2;
+const rebuildProjection = async (name: string, options: { url?: string; token: string }) => {
+  if (!ALL_PROJECTIONS.some((p) => p.name === name)) {
+    program.error(`error: no projection named ${name}`, { exitCode: 2 });
   }
-  const url = option(args, '--url') ?? `http://127.0.0.1:${loadConfig().port}`;
-  const token = option(args, '--token') ?? 'admin:admin';
+  const url = options.url ?? `http://127.0.0.1:${loadConfig().port}`;
   let result: string;
   try {
-    result = await rebuildThroughService(url, token, name);
+    result = await rebuildThroughService(url, options.token, name);
   } catch (error) {
     const refused = (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
     if (!refused) throw error;
     result = await rebuildOffline(name);
   }
   console.log(result);
-  return 0;
 };
 
-process.exitCode = await main(process.argv.slice(2));
+const program = new Command('npm run hawser --')
+  .description("Hawser's operator commands.")
+  .addHelpText('after', environmentHelp())
+  .showHelpAfterError();
+
+program
+  .command('rebuild-projection')
+  .description(
+    'Rebuild a read model from position zero into fresh collections and swap them in: through ' +
+      'the running service at --url, which keeps answering meanwhile; when no service answers ' +
+      'there, directly on HAWSER_DATA_DIR.',
+  )
+  .argument('<name>', `the projection: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`)
+  .option('--url <url>', "the service's base URL (default http://127.0.0.1:$PORT)")
+  .option('--token <token>', 'X-Auth-Token of an admin', 'admin:admin')
+  .action(rebuildProjection);
+
+await program.parseAsync(process.argv).catch((error: unknown) => refuseStart('hawser', error));

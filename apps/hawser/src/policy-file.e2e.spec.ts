@@ -1,30 +1,14 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually } from './test-support/hawser-test-server.js';
-import { HawserProcess, MAIN, freePort } from './test-support/hawser-process.js';
+import { HawserProcess, freePort, runUntilExit } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = 'cccccccccccccccccccccccccccccccc';
 const MEMBER = `mia:${PROJECT}:member`;
 const MALFORMED = '"share:create": "role:member and ("\n';
-
-/** The service's output and exit code when it refuses to start. */
-const runUntilExit = (
-  env: Record<string, string>,
-): Promise<{ code: number | null; output: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
 
 describe('the policy file (HAWSER_POLICY_FILE), at start and on SIGHUP', () => {
   let dir: string;
@@ -48,7 +32,7 @@ describe('the policy file (HAWSER_POLICY_FILE), at start and on SIGHUP', () => {
   it('refuses to start on a malformed file with one line naming the file and the rule, and no stack trace', async () => {
     fs.writeFileSync(policyFile, MALFORMED);
     const { code, output } = await runUntilExit(env);
-    expect(code).toBe(1);
+    expect(code).toBe(78);
     const refusal = output.split('\n').filter((line) => line.includes(policyFile));
     expect(refusal).toHaveLength(1);
     expect(refusal[0]).toContain('share:create');

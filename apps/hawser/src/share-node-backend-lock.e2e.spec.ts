@@ -115,7 +115,7 @@ suite(title, () => {
 
     expect(refused).toContain('exited (1) before listening');
     expect(refused).toMatch(
-      /Share node two cannot start: Back end lock@alpha is already driven by process \d+ on host /,
+      /Hawser share node cannot start: share node two: Back end lock@alpha is already driven by process \d+ on host /,
     );
     expect(refused).toContain('two share nodes must not serve the same back end');
     // The back end the refused node had locked first was let go.

@@ -3,6 +3,7 @@ export * from './contract/driver-error.js';
 export * from './contract/share-host.js';
 export * from './config/backend-config.js';
 export { validateBackendConfig } from './config/backend-config.validate.js';
+export { backendConfigSchema, backendsFileSchema } from './config/backend-config.schema.js';
 export { createDriver, DriverRegistry } from './registry/driver-registry.js';
 export { SimulatedShareDriver } from './simulated/simulated.driver.js';
 export type { SimulatedShareView } from './simulated/simulated-storage.js';

@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const MAIN = path.join(ROOT, 'dist/apps/hawser/src/main.js');
 
 /** The built entry points and the line each prints once it is ready. */
@@ -16,7 +16,8 @@ export const ENTRY_POINTS = {
   },
   shareNode: {
     main: path.join(ROOT, 'dist/apps/share-node/src/main.js'),
-    ready: 'Hawser share node',
+    // Its ready line, not its refusal ("Hawser share node cannot start: ...").
+    ready: 'capability reports to NATS',
   },
 } as const;
 
@@ -30,6 +31,24 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolve(port));
     });
     server.on('error', reject);
+  });
+
+/** A built service's output and exit code when it runs to its end (a refusal, `--help`). */
+export const runUntilExit = (
+  env: Record<string, string>,
+  entry: EntryPoint = ENTRY_POINTS.hawser,
+  args: readonly string[] = [],
+): Promise<{ code: number | null; output: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [entry.main, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
   });
 
 /** A built Hawser service (the all-in-one unless told otherwise) as a child process. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { StartupRefusal } from '../process/startup-refusal.js';
 
 /** The files Hawser keeps in its data directory (SQLite with their WAL and shared memory). */
 const DATA_FILES = ['events.sqlite', 'read-models.sqlite', 'snapshots.sqlite'].flatMap((file) => [
@@ -83,10 +84,8 @@ export function dataDirectoryProblem(dir: string): string | undefined {
   return undefined;
 }
 
-/** Ends the process with one line on stderr and status 1 when the data directory is unusable. */
-export function exitUnlessDataDirectoryWritable(dir: string, processName: string): void {
+/** Refuses to start, with the one-line reason, when the data directory is unusable. */
+export function refuseUnlessDataDirectoryWritable(dir: string): void {
   const problem = dataDirectoryProblem(dir);
-  if (problem === undefined) return;
-  console.error(`${processName} cannot start: ${problem}`);
-  process.exit(1);
+  if (problem !== undefined) throw new StartupRefusal(problem);
 }

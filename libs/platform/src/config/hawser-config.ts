@@ -1,6 +1,13 @@
 import path from 'node:path';
 import type { QuotaLimits } from '#hawser/domain';
-import { quotaDefaultsFrom } from './quota-defaults.js';
+import { ConfigurationError, describeIssues } from './configuration-error.js';
+import {
+  environmentSchema,
+  KNOWN_VARIABLES,
+  quotaDefaultsOf,
+  relevantVariables,
+  type Environment,
+} from './environment.schema.js';
 
 export type AuthMode = 'noauth' | 'keystone';
 
@@ -36,6 +43,15 @@ export interface HawserConfig {
   readonly eventstoreUrl: string | undefined;
   /** MONGO_URL: use MongoDB for read models instead of SQLite. */
   readonly mongoUrl: string | undefined;
+  /**
+   * NATS_URL: the NATS servers between Hawser's processes (comma-separated for a cluster).
+   * Unset: in-process, the embedded default; the separate scheduler and share nodes need it.
+   */
+  readonly natsServers: readonly string[] | undefined;
+  /** HAWSER_STORE_WAIT_S (default 30): how long start waits for MONGO_URL and EVENTSTORE_URL. */
+  readonly storeWaitS: number;
+  /** HAWSER_NODE_NAME: a share-node process's name, its workflow checkpoint's (required there). */
+  readonly nodeName: string | undefined;
   /** HAWSER_BACKENDS: a JSON file of back ends; default: the sample configuration. */
   readonly backendsFile: string | undefined;
   /** HAWSER_READ_YOUR_WRITES_MS: how long a read after a write waits for the projections. */
@@ -83,114 +99,65 @@ export interface HawserConfig {
   readonly policyEnforceNewDefaults: boolean;
 }
 
-const integer = (name: string, value: string | undefined, fallback: number): number => {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) {
-    throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(value)}`);
-  }
-  return parsed;
-};
-
-const positiveInteger = (name: string, value: string | undefined, fallback: number): number => {
-  const parsed = integer(name, value, fallback);
-  if (parsed < 1) throw new Error(`${name} must be at least 1, not ${JSON.stringify(value)}`);
-  return parsed;
-};
-
-const flag = (name: string, value: string | undefined): boolean => {
-  const normalised = (value ?? '').trim().toLowerCase();
-  if (['', 'false', '0', 'no', 'off'].includes(normalised)) return false;
-  if (['true', '1', 'yes', 'on'].includes(normalised)) return true;
-  throw new Error(`${name} must be true or false, not ${JSON.stringify(value)}`);
-};
-
-const authMode = (value: string | undefined): AuthMode => {
-  const mode = value ?? 'noauth';
-  if (mode !== 'noauth' && mode !== 'keystone') {
-    throw new Error(`HAWSER_AUTH must be noauth or keystone, not ${JSON.stringify(mode)}`);
-  }
-  return mode;
-};
-
 const keystoneUrl = (value: string): string => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`HAWSER_KEYSTONE_URL must be an http(s) URL, not ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`HAWSER_KEYSTONE_URL must be an http(s) URL, not ${JSON.stringify(value)}`);
-  }
-  const base = url.href.replace(/\/+$/, '');
+  const base = new URL(value).href.replace(/\/+$/, '');
   return base.endsWith('/v3') ? base : `${base}/v3`;
 };
 
-const keystoneConfig = (env: NodeJS.ProcessEnv): KeystoneConfig => {
-  const required = ['HAWSER_KEYSTONE_URL', 'HAWSER_KEYSTONE_USERNAME', 'HAWSER_KEYSTONE_PASSWORD'];
-  const missing = required.filter((name) => !env[name]);
-  if (missing.length > 0) {
-    throw new Error(
-      `HAWSER_AUTH=keystone needs ${required.join(', ')} (missing: ${missing.join(', ')})`,
-    );
-  }
-  return {
-    url: keystoneUrl(env.HAWSER_KEYSTONE_URL as string),
-    username: env.HAWSER_KEYSTONE_USERNAME as string,
-    password: env.HAWSER_KEYSTONE_PASSWORD as string,
-    project: env.HAWSER_KEYSTONE_PROJECT || 'service',
-    userDomain: env.HAWSER_KEYSTONE_USER_DOMAIN || 'Default',
-    projectDomain: env.HAWSER_KEYSTONE_PROJECT_DOMAIN || 'Default',
-    cacheS: integer('HAWSER_KEYSTONE_CACHE_S', env.HAWSER_KEYSTONE_CACHE_S, 300),
-  };
+const keystoneConfig = (env: Environment): KeystoneConfig | undefined =>
+  env.HAWSER_AUTH === 'keystone'
+    ? {
+        url: keystoneUrl(env.HAWSER_KEYSTONE_URL as string),
+        username: env.HAWSER_KEYSTONE_USERNAME as string,
+        password: env.HAWSER_KEYSTONE_PASSWORD as string,
+        project: env.HAWSER_KEYSTONE_PROJECT,
+        userDomain: env.HAWSER_KEYSTONE_USER_DOMAIN,
+        projectDomain: env.HAWSER_KEYSTONE_PROJECT_DOMAIN,
+        cacheS: env.HAWSER_KEYSTONE_CACHE_S,
+      }
+    : undefined;
+
+/** The environment, checked against its schema: refused with a ConfigurationError, one line. */
+export const parseEnvironment = (env: NodeJS.ProcessEnv = process.env): Environment => {
+  const input = relevantVariables(env);
+  const parsed = environmentSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problems = describeIssues(parsed.error, input, {
+    name: (path) => `environment variable ${String(path[0])}`,
+    knownKeys: () => KNOWN_VARIABLES,
+  });
+  throw new ConfigurationError(problems.join('; '));
 };
 
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig => ({
-  port: integer('PORT', env.PORT, 8786),
-  bind: env.HAWSER_BIND || '127.0.0.1',
-  dataDir: path.resolve(env.HAWSER_DATA_DIR || './data'),
-  auth: authMode(env.HAWSER_AUTH),
-  keystone: authMode(env.HAWSER_AUTH) === 'keystone' ? keystoneConfig(env) : undefined,
-  eventstoreUrl: env.EVENTSTORE_URL || undefined,
-  aggregateSnapshots:
-    (env.HAWSER_AGGREGATE_SNAPSHOTS ?? '') === '' ||
-    flag('HAWSER_AGGREGATE_SNAPSHOTS', env.HAWSER_AGGREGATE_SNAPSHOTS),
-  mongoUrl: env.MONGO_URL || undefined,
-  backendsFile: env.HAWSER_BACKENDS || undefined,
-  readYourWritesMs: integer('HAWSER_READ_YOUR_WRITES_MS', env.HAWSER_READ_YOUR_WRITES_MS, 5000),
-  bodyLimit: env.HAWSER_BODY_LIMIT || '256kb',
-  defaultShareType: env.HAWSER_DEFAULT_SHARE_TYPE || undefined,
-  enabledShareProtocols: (env.HAWSER_ENABLED_SHARE_PROTOCOLS || 'NFS,CIFS')
-    .split(',')
-    .map((p) => p.trim().toUpperCase())
-    .filter(Boolean),
-  serviceDownTimeS: integer('HAWSER_SERVICE_DOWN_TIME_S', env.HAWSER_SERVICE_DOWN_TIME_S, 60),
-  reportIntervalS: integer('HAWSER_REPORT_INTERVAL_S', env.HAWSER_REPORT_INTERVAL_S, 10),
-  useSchedulerCreatingShareFromSnapshot: flag(
-    'HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT',
-    env.HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT,
-  ),
-  shareStatusPollMs: integer(
-    'HAWSER_SHARE_STATUS_POLL_MS',
-    env.HAWSER_SHARE_STATUS_POLL_MS,
-    60_000,
-  ),
-  replicaStateUpdateIntervalS: integer(
-    'HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S',
-    env.HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S,
-    300,
-  ),
-  quotaDefaults: quotaDefaultsFrom(env),
-  reservationExpireS: positiveInteger(
-    'HAWSER_RESERVATION_EXPIRE_S',
-    env.HAWSER_RESERVATION_EXPIRE_S,
-    300,
-  ),
-  policyFile: env.HAWSER_POLICY_FILE ? path.resolve(env.HAWSER_POLICY_FILE) : undefined,
-  policyEnforceNewDefaults:
-    (env.HAWSER_POLICY_ENFORCE_NEW_DEFAULTS ?? '') === '' ||
-    flag('HAWSER_POLICY_ENFORCE_NEW_DEFAULTS', env.HAWSER_POLICY_ENFORCE_NEW_DEFAULTS),
-});
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig => {
+  const vars = parseEnvironment(env);
+  return {
+    port: vars.PORT,
+    bind: vars.HAWSER_BIND,
+    dataDir: path.resolve(vars.HAWSER_DATA_DIR),
+    auth: vars.HAWSER_AUTH,
+    keystone: keystoneConfig(vars),
+    eventstoreUrl: vars.EVENTSTORE_URL,
+    aggregateSnapshots: vars.HAWSER_AGGREGATE_SNAPSHOTS,
+    mongoUrl: vars.MONGO_URL,
+    natsServers: vars.NATS_URL,
+    storeWaitS: vars.HAWSER_STORE_WAIT_S,
+    nodeName: vars.HAWSER_NODE_NAME,
+    backendsFile: vars.HAWSER_BACKENDS,
+    readYourWritesMs: vars.HAWSER_READ_YOUR_WRITES_MS,
+    bodyLimit: vars.HAWSER_BODY_LIMIT,
+    defaultShareType: vars.HAWSER_DEFAULT_SHARE_TYPE,
+    enabledShareProtocols: vars.HAWSER_ENABLED_SHARE_PROTOCOLS,
+    serviceDownTimeS: vars.HAWSER_SERVICE_DOWN_TIME_S,
+    reportIntervalS: vars.HAWSER_REPORT_INTERVAL_S,
+    useSchedulerCreatingShareFromSnapshot: vars.HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT,
+    shareStatusPollMs: vars.HAWSER_SHARE_STATUS_POLL_MS,
+    replicaStateUpdateIntervalS: vars.HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S,
+    quotaDefaults: quotaDefaultsOf(vars) as QuotaLimits,
+    reservationExpireS: vars.HAWSER_RESERVATION_EXPIRE_S,
+    policyFile: vars.HAWSER_POLICY_FILE ? path.resolve(vars.HAWSER_POLICY_FILE) : undefined,
+    policyEnforceNewDefaults: vars.HAWSER_POLICY_ENFORCE_NEW_DEFAULTS,
+  };
+};
 
 export const HAWSER_CONFIG = Symbol('HAWSER_CONFIG');

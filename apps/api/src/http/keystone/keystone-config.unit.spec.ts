@@ -49,13 +49,14 @@ describe('Keystone settings', () => {
     expect(() =>
       loadConfig({ HAWSER_AUTH: 'keystone', HAWSER_KEYSTONE_USERNAME: 'hawser' }),
     ).toThrow(
-      'HAWSER_AUTH=keystone needs HAWSER_KEYSTONE_URL, HAWSER_KEYSTONE_USERNAME, HAWSER_KEYSTONE_PASSWORD (missing: HAWSER_KEYSTONE_URL, HAWSER_KEYSTONE_PASSWORD)',
+      'environment variable HAWSER_KEYSTONE_URL: expected a value with HAWSER_AUTH=keystone, given nothing; ' +
+        'environment variable HAWSER_KEYSTONE_PASSWORD: expected a value with HAWSER_AUTH=keystone, given nothing',
     );
   });
 
   it.each(['keystone:5000', 'ftp://keystone/v3'])('given the URL %s, refuses it', (url) => {
     expect(() => loadConfig({ ...credentials, HAWSER_KEYSTONE_URL: url })).toThrow(
-      'HAWSER_KEYSTONE_URL must be an http(s) URL',
+      `environment variable HAWSER_KEYSTONE_URL: expected an http(s) URL, given "${url}"`,
     );
   });
 

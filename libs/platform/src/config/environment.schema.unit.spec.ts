@@ -1,0 +1,86 @@
+import { loadConfig } from './hawser-config.js';
+import { closestKey } from './configuration-error.js';
+
+describe('the environment schema', () => {
+  it('given no variables, then every setting has its documented default', () => {
+    const config = loadConfig({});
+
+    expect(config).toMatchObject({
+      port: 8786,
+      bind: '127.0.0.1',
+      auth: 'noauth',
+      natsServers: undefined,
+      storeWaitS: 30,
+      readYourWritesMs: 5000,
+      bodyLimit: '256kb',
+      enabledShareProtocols: ['NFS', 'CIFS'],
+      reservationExpireS: 300,
+      aggregateSnapshots: true,
+      policyEnforceNewDefaults: true,
+      useSchedulerCreatingShareFromSnapshot: false,
+    });
+  });
+
+  it('given empty values, then they count as unset', () => {
+    expect(loadConfig({ PORT: '', HAWSER_AUTH: '', NATS_URL: '' })).toMatchObject({
+      port: 8786,
+      auth: 'noauth',
+      natsServers: undefined,
+    });
+  });
+
+  it('given flags, lists and quotas in their accepted spellings, then they are read', () => {
+    const config = loadConfig({
+      HAWSER_AGGREGATE_SNAPSHOTS: 'off',
+      HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'Yes',
+      HAWSER_ENABLED_SHARE_PROTOCOLS: 'nfs, cephfs',
+      NATS_URL: 'nats://a:4222, b:4222',
+      HAWSER_QUOTA_SHARES: '-1',
+    });
+
+    expect(config).toMatchObject({
+      aggregateSnapshots: false,
+      useSchedulerCreatingShareFromSnapshot: true,
+      enabledShareProtocols: ['NFS', 'CEPHFS'],
+      natsServers: ['nats://a:4222', 'b:4222'],
+    });
+    expect(config.quotaDefaults.shares).toBe(-1);
+  });
+
+  it.each([
+    ['PORT', '70000', 'expected a whole number from 0 to 65535, given "70000"'],
+    ['HAWSER_AGGREGATE_SNAPSHOTS', 'maybe', 'expected true or false, given "maybe"'],
+    ['HAWSER_ENABLED_SHARE_PROTOCOLS', 'NFS,SMB', 'expected protocols among NFS, CIFS'],
+    ['HAWSER_QUOTA_GIGABYTES', '-2', 'expected a whole number >= -1, given "-2"'],
+    ['MONGO_URL', 'localhost:27017', 'expected a MongoDB URL (mongodb://host:27017/hawser)'],
+    [
+      'HAWSER_LOG_LEVEL',
+      'verbose',
+      'expected one of fatal, error, warn, info, debug, trace, silent',
+    ],
+  ])(
+    'given %s=%s, then it is refused naming the variable and what was expected',
+    (name, value, message) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(
+        `environment variable ${name}: ${message}`,
+      );
+    },
+  );
+
+  it('given a variable outside HAWSER_* the schema does not name, then it is ignored', () => {
+    expect(() =>
+      loadConfig({ HOME: '/root', NODE_OPTIONS: '--max-old-space-size=512' }),
+    ).not.toThrow();
+  });
+});
+
+describe('closestKey', () => {
+  it.each([
+    ['totalCapacityGB', 'totalCapacityGb'],
+    ['reserved_percentage', 'reservedPercentage'],
+    ['reservedPercentag', 'reservedPercentage'],
+    ['somethingElse', undefined],
+  ])('given %s, then it suggests %s', (typo, suggestion) => {
+    expect(closestKey(typo, ['name', 'totalCapacityGb', 'reservedPercentage'])).toBe(suggestion);
+  });
+});

@@ -1,0 +1,46 @@
+import net from 'node:net';
+import { StartupRefusal } from './startup-refusal.js';
+
+const REASONS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'another process is listening there',
+  EACCES: 'permission denied (a port below 1024 needs privileges)',
+  EADDRNOTAVAIL: 'the address is not one of this machine',
+};
+
+/** The one-line reason a listen failed, or undefined for an error that is not about the port. */
+export const listenProblem = (error: unknown, port: number, host: string): string | undefined => {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code && REASONS[code];
+  return reason
+    ? `cannot listen on ${host}:${port} (PORT, HAWSER_BIND): ${reason} (${code})`
+    : undefined;
+};
+
+/**
+ * Binds the port and lets it go before anything starts, so a port in use is refused up front
+ * rather than after the service has announced itself.
+ */
+export const refuseUnlessPortFree = async (port: number, host: string): Promise<void> => {
+  if (port === 0) return;
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error) => {
+      reject(new StartupRefusal(listenProblem(error, port, host) ?? String(error)));
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+};
+
+/** Listens, turning a port problem met after all (another process was quicker) into a refusal. */
+export const listenOrRefuse = async (
+  app: { listen(port: number, host: string): Promise<unknown> },
+  port: number,
+  host: string,
+): Promise<void> => {
+  try {
+    await app.listen(port, host);
+  } catch (error) {
+    const problem = listenProblem(error, port, host);
+    throw problem ? new StartupRefusal(problem) : error;
+  }
+};
