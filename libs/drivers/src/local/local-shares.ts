@@ -46,7 +46,7 @@ export class LocalShares {
           this.materialise(share, commandId),
         );
       }
-      return { exportLocations: this.context.exportLocations(share.host, share.instanceId) };
+      return { exportLocations: this.context.exportLocations(share) };
     });
   }
 
@@ -192,7 +192,7 @@ export class LocalShares {
         return {
           status: 'available',
           progress: 100,
-          exportLocations: this.context.exportLocations(share.host, share.instanceId),
+          exportLocations: this.context.exportLocations(share),
         };
       }
       const { bytes } = await measureTree(source);
@@ -269,7 +269,7 @@ export class LocalShares {
     return {
       status: 'available',
       progress: 100,
-      exportLocations: this.context.exportLocations(meta.host, meta.instanceId),
+      exportLocations: this.context.exportLocations(meta),
       usage: {
         usedBytes,
         limitBytes,
