@@ -68,6 +68,7 @@ export class CifsExportLayer {
       executable: cifs.executable ?? 'smbd',
       args: ['--foreground', '--no-process-group', '-s', files.configFile],
       cwd: files.dir,
+      ownProcessGroup: true,
       configFile: files.configFile,
       pidFile: path.join(dirs.pidDir, 'smbd.pid'),
       prepare: async () => {

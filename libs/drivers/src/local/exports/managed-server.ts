@@ -9,6 +9,8 @@ export interface ManagedServerOptions {
   /** Arguments that run it in the foreground; they must hold `configFile`. */
   readonly args: readonly string[];
   readonly cwd: string;
+  /** Runs it in a process group of its own: smbd signals its whole group when it stops. */
+  readonly ownProcessGroup?: boolean;
   /** Its configuration file: a process whose command line names it is a server of ours. */
   readonly configFile: string;
   /** Where it writes its pid, read to find a server a killed share node left behind. */
@@ -66,9 +68,13 @@ export class ManagedServer {
   }
 
   private async launch(): Promise<void> {
-    const { name, executable, args, cwd } = this.options;
+    const { name, executable, args, cwd, ownProcessGroup } = this.options;
     await this.options.prepare();
-    const child = spawn(executable, [...args], { stdio: 'ignore', cwd });
+    const child = spawn(executable, [...args], {
+      stdio: 'ignore',
+      cwd,
+      detached: ownProcessGroup ?? false,
+    });
     this.child = child;
     const running = () => child.exitCode === null && child.signalCode === null;
     const failed = new Promise<Error>((resolve) => {
