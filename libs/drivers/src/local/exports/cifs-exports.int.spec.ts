@@ -110,8 +110,8 @@ if (unavailable) {
       root = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-cifs-layer-'));
       port = await freePort();
       await start();
-      alice = await createSambaUser(configFile(), `hwa${process.pid % 100000}`);
-      bob = await createSambaUser(configFile(), `hwb${process.pid % 100000}`);
+      alice = await createSambaUser([configFile()], `hwa${process.pid % 100000}`);
+      bob = await createSambaUser([configFile()], `hwb${process.pid % 100000}`);
       fs.writeFileSync(path.join(root, 'upload'), 'uploaded');
     });
 

@@ -63,7 +63,7 @@ export const smbclient = (
 };
 
 /**
- * A Unix user with a Samba password in the passdb of the smbd configured by `configFile`
+ * A Unix user with a Samba password in the passdb of each smbd configured by `configFiles`
  * (Manila creates no users: the operator does this). `remove` deletes both.
  */
 export interface SambaUser {
@@ -72,23 +72,28 @@ export interface SambaUser {
   remove(): Promise<void>;
 }
 
-export const createSambaUser = async (configFile: string, user: string): Promise<SambaUser> => {
+export const createSambaUser = async (
+  configFiles: readonly string[],
+  user: string,
+): Promise<SambaUser> => {
   const password = `pw-${user}-${process.pid}`;
   const remove = async () => {
-    await exec('smbpasswd', ['-c', configFile, '-x', user]);
+    for (const configFile of configFiles) await exec('smbpasswd', ['-c', configFile, '-x', user]);
     await exec('userdel', [user]);
   };
   await remove();
   const added = await exec('useradd', ['-M', '-s', '/usr/sbin/nologin', user]);
   if (added.code !== 0) throw new Error(`useradd ${user} failed: ${added.stderr.trim()}`);
-  const stored = await exec(
-    'smbpasswd',
-    ['-c', configFile, '-a', '-s', user],
-    `${password}\n${password}\n`,
-  );
-  if (stored.code !== 0) {
-    await remove();
-    throw new Error(`smbpasswd -a ${user} failed: ${stored.stderr.trim()} ${stored.stdout.trim()}`);
+  for (const configFile of configFiles) {
+    const stored = await exec(
+      'smbpasswd',
+      ['-c', configFile, '-a', '-s', user],
+      `${password}\n${password}\n`,
+    );
+    if (stored.code !== 0) {
+      await remove();
+      throw new Error(`smbpasswd -a ${user} failed: ${stored.stderr.trim()}`);
+    }
   }
   return { user, password, remove };
 };
