@@ -12,6 +12,7 @@ import { ownPlacement, shareNotFound } from '../common/driver-checks.js';
 import type { LocalBackendConfig } from '../config/backend-config.js';
 import { renderNfsExports, type ExportedShare } from './access-files.js';
 import { applySambaShares, CifsExportLayer } from './exports/cifs-exports.js';
+import { withExportsLock } from './exports/exports-lock.js';
 import { applyGaneshaExports, NfsExportLayer } from './exports/nfs-exports.js';
 import { isMissing, writeFileAtomic } from './json-file.js';
 import { LocalLayout } from './local-layout.js';
@@ -218,16 +219,21 @@ export class LocalContext {
    * and brings its NFS and CIFS servers to match where they serve it.
    */
   async rewriteAccessFiles(backend: string): Promise<void> {
-    await this.store.withBackendLock(backend, async () => {
-      const hosts = await this.poolHostsOf(backend);
-      const metas = await this.store.listShares(hosts);
-      const exported: ExportedShare[] = metas
-        .filter((meta) => meta.status !== 'error' && !this.hiddenReplica(meta))
-        .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
-      await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
-      await applySambaShares(this.layout, backend, exported);
-      await applyGaneshaExports(this.layout, backend, exported);
-    });
+    const lockDir = this.layout.exportsLockDir(backend);
+    await this.store.withBackendLock(backend, () =>
+      withExportsLock(lockDir, backend, () => this.writeAccessFiles(backend)),
+    );
+  }
+
+  private async writeAccessFiles(backend: string): Promise<void> {
+    const hosts = await this.poolHostsOf(backend);
+    const metas = await this.store.listShares(hosts);
+    const exported: ExportedShare[] = metas
+      .filter((meta) => meta.status !== 'error' && !this.hiddenReplica(meta))
+      .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
+    await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
+    await applySambaShares(this.layout, backend, exported);
+    await applyGaneshaExports(this.layout, backend, exported);
   }
 
   /** Pools of any back end under the root, read from disk so peers' pools are found too. */
