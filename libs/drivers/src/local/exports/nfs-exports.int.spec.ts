@@ -3,7 +3,6 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DriverError } from '../../contract/driver-error.js';
 import { command, newShare } from '../../contract/share-driver.contract.js';
 import type { AccessRule, ShareInstanceRef } from '../../contract/share-driver.js';
 import { LocalShareDriver } from '../local.driver.js';
@@ -130,18 +129,28 @@ if (unavailable) {
       expect(pidOfServer()).not.toBe(first);
     });
 
-    it('fails an access update the server refuses, keeping the previous rules in force', async () => {
+    it('puts a rule the server refuses to error, applying the others and keeping the previous in force', async () => {
       const running = await start();
       const share = await createShare(running);
       fs.writeFileSync(path.join(running.shareDirectory(share.host, share.instanceId), 'f'), 'x');
       const kept = rule('r1', '127.0.0.1', 'ro');
       await setRules(running, share, [kept]);
+      const added = rule('r3', '10.9.9.0/24', 'rw');
       // Node takes an IPv6 zone id as an address; Ganesha's parser does not.
-      const refused = setRules(running, share, [kept, rule('r2', 'fe80::1%eth0', 'rw')]);
-
-      await expect(refused).rejects.toBeInstanceOf(DriverError);
-      await expect(refused).rejects.toMatchObject({ code: 'invalid_access' });
-      expect(await running.appliedRules(share)).toEqual([kept]);
+      const result = await setRules(running, share, [
+        kept,
+        rule('r2', 'fe80::1%eth0', 'rw'),
+        added,
+      ]);
+      expect(result.ruleUpdates).toEqual({
+        r1: { state: 'active' },
+        r2: { state: 'error' },
+        r3: { state: 'active' },
+      });
+      expect(await running.appliedRules(share)).toEqual([kept, added]);
+      expect(fs.readFileSync(path.join(ganeshaDir(), 'exports.conf'), 'utf8')).toContain(
+        '10.9.9.0/24',
+      );
       expect(await readable(share, 'f')).toBe(true);
     });
 
