@@ -236,7 +236,7 @@ if (unavailable) {
       expect((await readBack('hello.txt')).code).not.toBe(0);
     });
 
-    it('puts a cert rule, which CIFS cannot honour, to error and the share to access error', async () => {
+    it('puts a cert rule, which CIFS cannot honour, to error with a user message, and the share to access error', async () => {
       const ruleId = await allow('cert', 'client.example.com', 'rw', 'error');
       await eventually(
         async () =>
@@ -245,6 +245,15 @@ if (unavailable) {
             : undefined,
         15_000,
         'the share to show the access error',
+      );
+      const messages = (await member('GET', `/v2/messages?resource_id=${shareId}`)).body
+        .messages as { action_id: string; detail_id: string; user_message: string }[];
+      expect(messages).toContainEqual(
+        expect.objectContaining({
+          action_id: '010',
+          detail_id: '904',
+          user_message: expect.stringContaining('cannot enforce some of the access rules'),
+        }),
       );
       await deny(ruleId);
     });
