@@ -16,12 +16,12 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
-import { cliSteps, findManilaCli, parseProperties, parseTable } from './test-support/manila-cli.js';
 import {
   createClientNamespace,
   freePort,
   type ClientNamespace,
 } from './test-support/nfs-client.js';
+import { servedShareSteps } from './test-support/served-share.js';
 
 /*
  * CIFS shares on local back ends served by the smbd each share node runs: a real client
@@ -31,8 +31,6 @@ import {
 
 jest.setTimeout(120_000);
 
-const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
-const ADMIN = 'admin:22222222222222222222222222222222:admin,member,reader';
 const unavailable = cifsUnavailableReason();
 const NAMES = ['alpha', 'bravo'] as const;
 
@@ -60,6 +58,7 @@ if (unavailable) {
 } else {
   describe('CIFS exports through Samba (local back ends, real client)', () => {
     let hawser: HawserTestServer;
+    let steps: ReturnType<typeof servedShareSteps>;
     let ports: Record<(typeof NAMES)[number], number>;
     let dataDir: string;
     let user: SambaUser;
@@ -68,54 +67,13 @@ if (unavailable) {
     let shareId: string;
     let location: string;
     let directory: string;
+    let reads = 0;
 
-    const member = (method: string, route: string, body?: unknown) =>
-      hawser.request(method, route, body, { token: MEMBER });
-    const admin = (method: string, route: string, body?: unknown) =>
-      hawser.request(method, route, body, { token: ADMIN });
     const sambaConfig = (index: number) =>
       path.join(dataDir, 'pools', `node-az${index + 1}@${NAMES[index]}`, 'samba', 'smb.conf');
-    const locationsOf = async (route: string) =>
-      (await admin('GET', route)).body.export_locations as {
-        path: string;
-        is_admin_only: boolean;
-        preferred: boolean;
-      }[];
-    const ruleState = (id: string, state: string) =>
-      eventually(
-        async () => {
-          const shown = await member('GET', `/v2/share-access-rules/${id}`);
-          return shown.body.access?.state === state ? shown.body.access : undefined;
-        },
-        15_000,
-        `rule ${id} to be ${state}`,
-      );
-    const allow = async (
-      accessType: string,
-      accessTo: string,
-      level: 'rw' | 'ro',
-      state = 'active',
-    ) => {
-      const allowed = await member('POST', `/v2/shares/${shareId}/action`, {
-        allow_access: { access_type: accessType, access_to: accessTo, access_level: level },
-      });
-      expect(allowed.status).toBe(200);
-      const id = allowed.body.access.id as string;
-      await ruleState(id, state);
-      return id;
-    };
-    const deny = async (id: string) => {
-      const denied = await member('POST', `/v2/shares/${shareId}/action`, {
-        deny_access: { access_id: id },
-      });
-      expect(denied.status).toBe(202);
-      await eventually(
-        async () =>
-          (await member('GET', `/v2/share-access-rules/${id}`)).status === 404 ? true : undefined,
-        15_000,
-        `rule ${id} to be gone`,
-      );
-    };
+    const allow = (type: string, to: string, level: 'rw' | 'ro', state = 'active') =>
+      steps.allow(shareId, { type, to, level }, state);
+    const deny = (id: string) => steps.deny(shareId, id);
     const localFile = (name: string, content: string) => {
       const file = path.join(scratch, name);
       fs.writeFileSync(file, content);
@@ -136,7 +94,6 @@ if (unavailable) {
         `put ${localFile(name, content)} ${name}`,
         netns,
       );
-    let reads = 0;
     /** Gets a file into the scratch directory (smbclient cannot write to a pipe) and reads it. */
     const readBack = async (
       name: string,
@@ -163,30 +120,9 @@ if (unavailable) {
         },
         env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' },
       });
+      steps = servedShareSteps(hawser);
       user = await createSambaUser([sambaConfig(0), sambaConfig(1)], `hwc${process.pid % 100000}`);
-      const type = await admin('POST', '/v2/types', {
-        share_type: {
-          name: 'readable',
-          extra_specs: { driver_handles_share_servers: 'false', replication_type: 'readable' },
-        },
-      });
-      expect(type.status).toBe(200);
-      const created = await member('POST', '/v2/shares', {
-        share: { share_proto: 'CIFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-      });
-      expect(created.status).toBe(200);
-      shareId = created.body.share.id;
-      await eventually(
-        async () =>
-          (await member('GET', `/v2/shares/${shareId}`)).body.share?.status === 'available'
-            ? true
-            : undefined,
-        15_000,
-        'the share to be available',
-      );
-      const locations = await locationsOf(`/v2/shares/${shareId}/export_locations`);
-      location = locations.find((l) => l.preferred && !l.is_admin_only)?.path ?? '';
-      directory = locations.find((l) => l.is_admin_only)?.path ?? '';
+      ({ shareId, location, directory } = await steps.createShare('CIFS'));
       namespace = await createClientNamespace(
         `smb${process.pid % 10000}`,
         '169.254.78.1',
@@ -240,13 +176,14 @@ if (unavailable) {
       const ruleId = await allow('cert', 'client.example.com', 'rw', 'error');
       await eventually(
         async () =>
-          (await member('GET', `/v2/shares/${shareId}`)).body.share?.access_rules_status === 'error'
+          (await steps.member('GET', `/v2/shares/${shareId}`)).body.share?.access_rules_status ===
+          'error'
             ? true
             : undefined,
         15_000,
         'the share to show the access error',
       );
-      const messages = (await member('GET', `/v2/messages?resource_id=${shareId}`)).body
+      const messages = (await steps.member('GET', `/v2/messages?resource_id=${shareId}`)).body
         .messages as { action_id: string; detail_id: string; user_message: string }[];
       expect(messages).toContainEqual(
         expect.objectContaining({
@@ -278,83 +215,26 @@ if (unavailable) {
       expect((await readBack('hello.txt', null, namespace.name, host)).code).not.toBe(0);
     });
 
+    // Each CLI call starts a Python interpreter: slow on a loaded machine.
     it('the manila CLI: create CIFS, access-allow user, then smbclient at the export location it lists', async () => {
-      const manila = findManilaCli();
-      if (!manila)
-        throw new Error('no manila command on PATH (apt-get install python3-manilaclient)');
-      const cli = async (...args: string[]) =>
-        (
-          await cliSteps(manila, {
-            url: hawser.url,
-            userId: 'alice',
-            projectId: '22222222222222222222222222222222',
-            microversion: '2.72',
-          })(...args)
-        ).stdout;
-      const created = parseProperties(
-        await cli(
-          'create',
-          'CIFS',
-          '1',
-          '--name',
-          'cli_cifs',
-          '--share-type',
-          'readable',
-          '--availability-zone',
-          'az-1',
-        ),
-      );
-      await eventually(
-        async () =>
-          parseProperties(await cli('show', created.id as string)).status === 'available'
-            ? true
-            : undefined,
-        30_000,
-        'the CLI share to be available',
-      );
-      await cli('access-allow', 'cli_cifs', 'user', user.user);
-      await eventually(
-        async () =>
-          parseTable(await cli('access-list', 'cli_cifs'))[0]?.state === 'active'
-            ? true
-            : undefined,
-        30_000,
-        'the CLI rule to be active',
-      );
-      const rows = parseTable(await cli('share-export-location-list', 'cli_cifs'));
-      const preferred = rows.find((row) => row.Preferred === 'True')?.Path as string;
-      expect(preferred).toMatch(/^\\\\127\.0\.0\.1\\share-/);
+      const served = await steps.createWithCli('CIFS', 'cli_cifs', { type: 'user', to: user.user });
+      expect(served.location).toMatch(/^\\\\127\.0\.0\.1\\share-/);
       const written = await smbclient(
-        smbService(preferred),
+        smbService(served.location),
         ports.alpha,
         user,
         `put ${localFile('cli.txt', 'through the CLI location')} cli.txt; ls`,
       );
       expect(written.code).toBe(0);
       expect(written.stdout).toContain('cli.txt');
-    });
+      expect(fs.readFileSync(path.join(served.directory, 'cli.txt'), 'utf8')).toBe(
+        'through the CLI location',
+      );
+    }, 300_000);
 
     it('serves a readable replica read-only from its own back end', async () => {
       await allow('user', user.user, 'rw');
-      const created = await member('POST', '/v2/share-replicas', {
-        share_replica: { share_id: shareId, availability_zone: 'az-2' },
-      });
-      expect(created.status).toBe(202);
-      const replicaId = created.body.share_replica.id as string;
-      await eventually(
-        async () => {
-          const replica = (await member('GET', `/v2/share-replicas/${replicaId}`)).body
-            .share_replica;
-          return replica?.status === 'available' && replica.replica_state === 'in_sync'
-            ? true
-            : undefined;
-        },
-        30_000,
-        'the replica to be available and in sync',
-      );
-      const replicaLocation = (
-        await locationsOf(`/v2/share-replicas/${replicaId}/export-locations`)
-      ).find((l) => !l.is_admin_only)?.path as string;
+      const replicaLocation = await steps.createReadableReplica(shareId);
       expect(replicaLocation).toMatch(/^\\\\127\.0\.0\.1\\share-/);
       expect(replicaLocation).not.toBe(location);
       const service = smbService(replicaLocation);
@@ -364,7 +244,7 @@ if (unavailable) {
         service,
         ports.bravo,
         user,
-        `put ${localFile('replica.txt', 'x')} replica.txt`,
+        `put ${localFile('replica.txt', 'must not land')} replica.txt`,
       );
       expect(write.code).not.toBe(0);
     });

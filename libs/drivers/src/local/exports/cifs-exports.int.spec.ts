@@ -13,7 +13,7 @@ import {
   smbService,
   type SambaUser,
 } from '../test-support/cifs-tools.js';
-import { freePort } from '../test-support/nfs-tools.js';
+import { freePort, processAlive, waitFor } from '../test-support/nfs-tools.js';
 
 /*
  * The CIFS export layer against a real smbd and a real client (smbclient): the smbd the driver
@@ -25,14 +25,6 @@ jest.setTimeout(90_000);
 
 const BACKEND = 'node-a@alpha';
 const unavailable = cifsUnavailableReason();
-
-const waitFor = async (check: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 if (unavailable) {
   describe('CIFS export layer', () => {
@@ -51,14 +43,6 @@ if (unavailable) {
     const configFile = () => path.join(sambaDir(), 'smb.conf');
     const pidOfServer = () =>
       Number(fs.readFileSync(path.join(sambaDir(), 'run', 'smbd.pid'), 'utf8'));
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     const start = async (): Promise<LocalShareDriver> => {
       driver = new LocalShareDriver(
         {
@@ -146,7 +130,7 @@ if (unavailable) {
       expect(await readable(share, alice)).toBe(true);
       const first = pidOfServer();
       process.kill(first, 'SIGKILL');
-      await waitFor(async () => !alive(first), 'the killed smbd to be gone');
+      await waitFor(async () => !processAlive(first), 'the killed smbd to be gone');
       await waitFor(() => readable(share, alice), 'the restarted smbd to serve the share');
       expect(pidOfServer()).not.toBe(first);
     });

@@ -9,7 +9,7 @@ import type { LocalLayout } from '../local-layout.js';
 import { ManagedServer } from './managed-server.js';
 import { renderSambaServerConfig, renderSambaShares, sambaShareNameOf } from './samba-config.js';
 import { reloadSamba } from './samba-reload.js';
-import { findExecutable } from './executables.js';
+import { clientAddressOf, findExecutable, managedServing } from './serving.js';
 
 /** Written by the back end's owner while its smbd serves; any process applying shares reads it. */
 interface SambaServerFile {
@@ -109,10 +109,8 @@ export class CifsExportLayer {
   exportLocation(instanceId: string): ExportLocation | null {
     const cifs = this.config.options.cifsServer;
     if (!cifs || !this.serving.served) return null;
-    const address =
-      cifs.address ?? this.config.options.exportAddress ?? this.config.name.split('@')[0];
     return {
-      path: `\\\\${address}\\${sambaShareNameOf(instanceId)}`,
+      path: `\\\\${clientAddressOf(this.config, cifs.address)}\\${sambaShareNameOf(instanceId)}`,
       isAdminOnly: false,
       preferred: true,
     };
@@ -157,27 +155,12 @@ function servingOf(cifs: CifsServerOptions | undefined): NetworkExports {
       reason: `served by the operator's smbd (${cifs.configFile})`,
     };
   }
-  const executable = cifs.executable ?? 'smbd';
-  if (!findExecutable(executable)) {
-    return {
-      protocol: 'CIFS',
-      served: false,
-      reason: `${executable} is not installed (not found on PATH)`,
-    };
-  }
-  const uid = process.getuid?.();
-  if (uid !== 0) {
-    return {
-      protocol: 'CIFS',
-      served: false,
-      reason: `smbd acts as the share's owner, which needs root, and this share node runs as uid ${uid}`,
-    };
-  }
-  return {
-    protocol: 'CIFS',
-    served: true,
-    reason: `served by smbd on port ${cifs.port ?? DEFAULT_PORT}`,
-  };
+  return managedServing(
+    'CIFS',
+    cifs.executable ?? 'smbd',
+    "smbd acts as the share's owner, which needs root",
+    `served by smbd on port ${cifs.port ?? DEFAULT_PORT}`,
+  );
 }
 
 function sambaFiles(layout: LocalLayout, backend: string) {

@@ -6,7 +6,12 @@ import path from 'node:path';
 import { command, newShare } from '../../contract/share-driver.contract.js';
 import type { AccessRule, ShareInstanceRef } from '../../contract/share-driver.js';
 import { LocalShareDriver } from '../local.driver.js';
-import { freePort, nfsUnavailableReason } from '../test-support/nfs-tools.js';
+import {
+  freePort,
+  processAlive,
+  waitFor,
+  nfsUnavailableReason,
+} from '../test-support/nfs-tools.js';
 
 /*
  * The export layer against a real ganesha.nfsd and a real NFS client (libnfs' nfs-cat and
@@ -34,14 +39,6 @@ const rule = (accessId: string, accessTo: string, accessLevel: 'rw' | 'ro'): Acc
   accessLevel,
 });
 
-const waitFor = async (check: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
 if (unavailable) {
   describe('NFS export layer', () => {
     it.skip(`skipped: ${unavailable}`, () => {
@@ -56,14 +53,6 @@ if (unavailable) {
     const ganeshaDir = () => path.join(root, BACKEND, 'ganesha');
     const pidOfServer = () =>
       Number(fs.readFileSync(path.join(ganeshaDir(), 'ganesha.pid'), 'utf8'));
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
 
     const start = async (): Promise<LocalShareDriver> => {
       driver = new LocalShareDriver(
@@ -123,7 +112,7 @@ if (unavailable) {
 
       const first = pidOfServer();
       process.kill(first, 'SIGKILL');
-      await waitFor(async () => !alive(first), 'the killed server to be gone');
+      await waitFor(async () => !processAlive(first), 'the killed server to be gone');
 
       await waitFor(() => readable(share, 'f'), 'the restarted server to serve the share');
       expect(pidOfServer()).not.toBe(first);

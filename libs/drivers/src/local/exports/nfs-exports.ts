@@ -10,7 +10,7 @@ import { pseudoPathOf, renderGaneshaExports } from './ganesha-config.js';
 import { managedGanesha } from './ganesha-process.js';
 import type { ManagedServer } from './managed-server.js';
 import { reloadGanesha, type GaneshaTarget } from './ganesha-reload.js';
-import { findExecutable } from './executables.js';
+import { clientAddressOf, managedServing } from './serving.js';
 
 /** Written by the back end's owner while its Ganesha serves; any process applying exports reads it. */
 interface ServerFile extends GaneshaTarget {
@@ -89,8 +89,7 @@ export class NfsExportLayer {
   exportLocation(instanceId: string): ExportLocation | null {
     const nfs = this.config.options.nfsServer;
     if (!nfs || !this.serving.served) return null;
-    const address =
-      nfs.address ?? this.config.options.exportAddress ?? this.config.name.split('@')[0];
+    const address = clientAddressOf(this.config, nfs.address);
     return { path: `${address}:${pseudoPathOf(instanceId)}`, isAdminOnly: false, preferred: true };
   }
 }
@@ -154,26 +153,12 @@ function servingOf(nfs: NfsServerOptions | undefined): NetworkExports {
     };
   }
   const executable = nfs.executable ?? 'ganesha.nfsd';
-  if (!findExecutable(executable)) {
-    return {
-      protocol: 'NFS',
-      served: false,
-      reason: `${executable} is not installed (not found on PATH)`,
-    };
-  }
-  const uid = process.getuid?.();
-  if (uid !== 0) {
-    return {
-      protocol: 'NFS',
-      served: false,
-      reason: `Ganesha's VFS exports need root, and this share node runs as uid ${uid}`,
-    };
-  }
-  return {
-    protocol: 'NFS',
-    served: true,
-    reason: `served by ganesha.nfsd on port ${nfs.port ?? DEFAULT_PORT}`,
-  };
+  return managedServing(
+    'NFS',
+    executable,
+    "Ganesha's VFS exports need root",
+    `served by ganesha.nfsd on port ${nfs.port ?? DEFAULT_PORT}`,
+  );
 }
 
 function ganeshaFiles(layout: LocalLayout, backend: string) {
