@@ -1,11 +1,12 @@
 import { jest } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { command, newShare } from '../../contract/share-driver.contract.js';
 import type { AccessRule, ShareInstanceRef } from '../../contract/share-driver.js';
 import { LocalShareDriver } from '../local.driver.js';
+import { renderSambaServerConfig } from './samba-config.js';
 import {
   cifsUnavailableReason,
   createSambaUser,
@@ -173,6 +174,85 @@ if (unavailable) {
       expect(sections).toContain(kept.instanceId);
       expect(sections).toContain(revoked.instanceId);
       expect(sections).not.toContain(deleted.instanceId);
+    });
+
+    it("drives an operator's smbd (external mode) through the shares file its smb.conf includes", async () => {
+      const backend = 'node-b@ext';
+      const operatorDir = path.join(root, 'operator');
+      const dirs = ['private', 'lock', 'state', 'cache', 'run'].map((name) =>
+        path.join(operatorDir, name),
+      );
+      for (const dir of dirs) fs.mkdirSync(dir, { recursive: true });
+      const [privateDir, lockDir, stateDir, cacheDir, pidDir] = dirs as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      const operatorPort = await freePort();
+      const operatorConfig = path.join(operatorDir, 'smb.conf');
+      fs.writeFileSync(
+        operatorConfig,
+        renderSambaServerConfig({
+          port: operatorPort,
+          bindAddress: '127.0.0.1',
+          privateDir,
+          lockDir,
+          stateDir,
+          cacheDir,
+          pidDir,
+          logFile: path.join(operatorDir, 'smbd.log'),
+          passdbFile: path.join(privateDir, 'passdb.tdb'),
+          sharesFile: path.join(root, backend, 'smb-access.conf'),
+        }),
+      );
+      execFileSync('smbpasswd', ['-c', operatorConfig, '-a', '-s', alice.user], {
+        input: `${alice.password}\n${alice.password}\n`,
+      });
+      const operator = spawn('smbd', ['--foreground', '--no-process-group', '-s', operatorConfig], {
+        stdio: 'ignore',
+        detached: true,
+      });
+      const external = new LocalShareDriver(
+        {
+          driver: 'local',
+          name: backend,
+          availabilityZone: 'az-1',
+          pools: [{ name: 'p1' }],
+          options: {
+            root,
+            cifsServer: { mode: 'external', address: '127.0.0.1', configFile: operatorConfig },
+          },
+        },
+        () => undefined,
+      );
+      try {
+        await external.initialize();
+        expect(external.networkExports()).toContainEqual(
+          expect.objectContaining({ protocol: 'CIFS', served: true }),
+        );
+        const share = { ...newShare(backend, 'p1'), protocol: 'CIFS' as const };
+        await external.createShare({ commandId: command(), share });
+        fs.writeFileSync(
+          path.join(external.shareDirectory(share.host, share.instanceId), 'f'),
+          'x',
+        );
+        const reads = async () =>
+          (await smbclient(service(share), operatorPort, alice, 'get f /dev/null')).code === 0;
+        await waitFor(async () => {
+          const probe = await smbclient(service(share), operatorPort, null, 'ls');
+          return !probe.stderr.includes('NT_STATUS_CONNECTION_REFUSED');
+        }, "the operator's smbd to listen");
+        expect(await reads()).toBe(false);
+        await setRules(external, share, [userRule('a', alice, 'ro')]);
+        expect(await reads()).toBe(true);
+        await setRules(external, share, []);
+        expect(await reads()).toBe(false);
+      } finally {
+        await external.close();
+        operator.kill('SIGTERM');
+      }
     });
 
     it('puts a rule CIFS cannot honour to error and keeps the others active', async () => {
