@@ -10,13 +10,15 @@ import { freePort } from '../../libs/drivers/src/local/test-support/nfs-tools.js
 import { median, round } from '../scheduler/bench-statistics.js';
 
 /**
- * Real exports on a local back end served by the share node's own ganesha.nfsd:
+ * Real exports on a local back end served by the share node's own ganesha.nfsd and smbd:
  * - `throughput`: one file of `--size-mib` MiB (default 1024) copied into the share and back out
  *   to the local disk with libnfs' nfs-cp, against the same two copies from disk to disk
  *   (fsync'd; reads of a file just written come from the page cache on both sides);
+ * - `cifs throughput`: the same file into a CIFS share and back out with smbclient (a guest let
+ *   in by an ip rule);
  * - `allow`: `--samples` times (default 5), the time from POST allow_access to the first client
  *   let in (nfs-ls polled every 20 ms), over HTTP against the all-in-one service.
- * Needs ganesha.nfsd, nfs-cp and root; prints one JSON line per measure.
+ * Needs ganesha.nfsd, nfs-cp, smbd, smbclient and root; prints one JSON line per measure.
  */
 const argument = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name);
@@ -72,6 +74,7 @@ const report = (measure: Record<string, unknown>) =>
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-exports-'));
 const port = await freePort();
+const smbPort = await freePort();
 const backend: LocalBackendConfig = {
   name: 'bench@nfs',
   driver: 'local',
@@ -80,6 +83,7 @@ const backend: LocalBackendConfig = {
   options: {
     root: path.join(dataDir, 'pools'),
     nfsServer: { address: '127.0.0.1', port, bindAddress: '127.0.0.1' },
+    cifsServer: { address: '127.0.0.1', port: smbPort, bindAddress: '127.0.0.1' },
   },
 };
 const app = await createHawserApp(loadConfig({ HAWSER_DATA_DIR: dataDir }), [backend], {
@@ -109,10 +113,12 @@ const until = async <T>(check: () => Promise<T | undefined>, what: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
-const availableShare = async (): Promise<{ id: string; location: string; dir: string }> => {
+const availableShare = async (
+  protocol: 'NFS' | 'CIFS' = 'NFS',
+): Promise<{ id: string; location: string; dir: string }> => {
   const id = (
     await call<{ share: { id: string } }>('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: Math.ceil(SIZE_MIB / 1024) + 1, share_type: 'bench' },
+      share: { share_proto: protocol, size: Math.ceil(SIZE_MIB / 1024) + 1, share_type: 'bench' },
     })
   ).share.id;
   await until(
@@ -182,6 +188,29 @@ try {
     ...(written.code === 0 ? {} : { nfsWriteFailed: written.stderr }),
     localReadMiBps: mibPerS(localReadS),
     nfsReadMiBps: mibPerS(nfsReadS),
+  });
+
+  const cifsShare = await availableShare('CIFS');
+  await allow(cifsShare.id);
+  const service = cifsShare.location.replace(/\\/g, '/');
+  const smb = (command: string) =>
+    runWithOutput('smbclient', [service, '-p', String(smbPort), '-N', '-c', command]);
+  await until(async () => ((await smb('ls')).code === 0 ? true : undefined), 'the guest let in');
+  const cifsWriteS = await timed(async () => {
+    const put = await smb(`put ${source} f.bin`);
+    if (put.code !== 0) throw new Error(`smbclient put failed: ${put.stderr}`);
+  });
+  const cifsReadBack = path.join(scratch, 'cifs-read-back.bin');
+  const cifsReadS = await timed(async () => {
+    const got = await smb(`get f.bin ${cifsReadBack}`);
+    if (got.code !== 0) throw new Error(`smbclient get failed: ${got.stderr}`);
+  });
+  if (fs.statSync(cifsReadBack).size !== SIZE_MIB * MIB) throw new Error('the CIFS read is short');
+  report({
+    measure: 'cifs throughput',
+    sizeMiB: SIZE_MIB,
+    cifsWriteMiBps: mibPerS(cifsWriteS),
+    cifsReadMiBps: mibPerS(cifsReadS),
   });
   fs.rmSync(scratch, { recursive: true });
 

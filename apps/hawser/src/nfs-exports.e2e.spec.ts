@@ -3,12 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BackendConfig } from '#hawser/drivers';
-import {
-  eventually,
-  startHawser,
-  type HawserTestServer,
-} from './test-support/hawser-test-server.js';
-import { cliSteps, findManilaCli, parseProperties, parseTable } from './test-support/manila-cli.js';
+import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
 import {
   createClientNamespace,
   freePort,
@@ -17,6 +12,7 @@ import {
   nfsUrl,
   type ClientNamespace,
 } from './test-support/nfs-client.js';
+import { servedShareSteps } from './test-support/served-share.js';
 
 /*
  * Shares on local back ends served over NFSv4 by the Ganesha each share node runs: a real
@@ -26,8 +22,6 @@ import {
 
 jest.setTimeout(120_000);
 
-const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
-const ADMIN = 'admin:22222222222222222222222222222222:admin,member,reader';
 const unavailable = nfsUnavailableReason();
 
 const exportingBackends =
@@ -54,6 +48,7 @@ if (unavailable) {
 } else {
   describe('NFS exports through Ganesha (local back ends, real client)', () => {
     let hawser: HawserTestServer;
+    let steps: ReturnType<typeof servedShareSteps>;
     let ports: { alpha: number; bravo: number };
     let namespace: ClientNamespace;
     let scratch: string;
@@ -61,46 +56,9 @@ if (unavailable) {
     let location: string;
     let directory: string;
 
-    const member = (method: string, route: string, body?: unknown) =>
-      hawser.request(method, route, body, { token: MEMBER });
-    const admin = (method: string, route: string, body?: unknown) =>
-      hawser.request(method, route, body, { token: ADMIN });
-    const locationsOf = async (route: string) =>
-      (await admin('GET', route)).body.export_locations as {
-        path: string;
-        is_admin_only: boolean;
-        preferred: boolean;
-      }[];
-    const allow = async (accessTo: string, level: 'rw' | 'ro') => {
-      const allowed = await member('POST', `/v2/shares/${shareId}/action`, {
-        allow_access: { access_type: 'ip', access_to: accessTo, access_level: level },
-      });
-      expect(allowed.status).toBe(200);
-      const id = allowed.body.access.id as string;
-      await ruleState(id, 'active');
-      return id;
-    };
-    const ruleState = (id: string, state: string) =>
-      eventually(
-        async () => {
-          const shown = await member('GET', `/v2/share-access-rules/${id}`);
-          return shown.body.access?.state === state ? shown.body.access : undefined;
-        },
-        15_000,
-        `rule ${id} to be ${state}`,
-      );
-    const deny = async (id: string) => {
-      const denied = await member('POST', `/v2/shares/${shareId}/action`, {
-        deny_access: { access_id: id },
-      });
-      expect(denied.status).toBe(202);
-      await eventually(
-        async () =>
-          (await member('GET', `/v2/share-access-rules/${id}`)).status === 404 ? true : undefined,
-        15_000,
-        `rule ${id} to be gone`,
-      );
-    };
+    const allow = (to: string, level: 'rw' | 'ro') =>
+      steps.allow(shareId, { type: 'ip', to, level });
+    const deny = (id: string) => steps.deny(shareId, id);
     const localFile = (name: string, content: string) => {
       const file = path.join(scratch, name);
       fs.writeFileSync(file, content);
@@ -118,29 +76,8 @@ if (unavailable) {
         backends: exportingBackends(ports),
         env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' },
       });
-      const type = await admin('POST', '/v2/types', {
-        share_type: {
-          name: 'readable',
-          extra_specs: { driver_handles_share_servers: 'false', replication_type: 'readable' },
-        },
-      });
-      expect(type.status).toBe(200);
-      const created = await member('POST', '/v2/shares', {
-        share: { share_proto: 'NFS', size: 1, share_type: 'readable', availability_zone: 'az-1' },
-      });
-      expect(created.status).toBe(200);
-      shareId = created.body.share.id;
-      await eventually(
-        async () =>
-          (await member('GET', `/v2/shares/${shareId}`)).body.share?.status === 'available'
-            ? true
-            : undefined,
-        15_000,
-        'the share to be available',
-      );
-      const locations = await locationsOf(`/v2/shares/${shareId}/export_locations`);
-      location = locations.find((l) => l.preferred && !l.is_admin_only)?.path ?? '';
-      directory = locations.find((l) => l.is_admin_only)?.path ?? '';
+      steps = servedShareSteps(hawser);
+      ({ shareId, location, directory } = await steps.createShare('NFS'));
       namespace = await createClientNamespace(
         `nfs${process.pid % 10000}`,
         '169.254.77.1',
@@ -206,82 +143,19 @@ if (unavailable) {
       expect((await readBack('hello.txt', namespace.name, host)).code).not.toBe(0);
     });
 
+    // Each CLI call starts a Python interpreter: slow on a loaded machine.
     it('the manila CLI: create, access-allow ip 127.0.0.1, then nfs-ls the export location it lists', async () => {
-      const manila = findManilaCli();
-      if (!manila)
-        throw new Error('no manila command on PATH (apt-get install python3-manilaclient)');
-      const cli = async (...args: string[]) =>
-        (
-          await cliSteps(manila, {
-            url: hawser.url,
-            userId: 'alice',
-            projectId: '22222222222222222222222222222222',
-            microversion: '2.72',
-          })(...args)
-        ).stdout;
-      const created = parseProperties(
-        await cli(
-          'create',
-          'NFS',
-          '1',
-          '--name',
-          'cli_share',
-          '--share-type',
-          'readable',
-          '--availability-zone',
-          'az-1',
-        ),
-      );
-      await eventually(
-        async () =>
-          parseProperties(await cli('show', created.id as string)).status === 'available'
-            ? true
-            : undefined,
-        30_000,
-        'the CLI share to be available',
-      );
-      await cli('access-allow', 'cli_share', 'ip', '127.0.0.1');
-      await eventually(
-        async () =>
-          parseTable(await cli('access-list', 'cli_share'))[0]?.state === 'active'
-            ? true
-            : undefined,
-        30_000,
-        'the CLI rule to be active',
-      );
-      const rows = parseTable(await cli('share-export-location-list', 'cli_share'));
-      const preferred = rows.find((row) => row.Preferred === 'True')?.Path as string;
-      expect(preferred).toMatch(/^127\.0\.0\.1:\/share-/);
-      const directory = (await locationsOf(`/v2/shares/${created.id}/export_locations`)).find(
-        (l) => l.is_admin_only,
-      )?.path as string;
-      fs.writeFileSync(path.join(directory, 'seen-by-cli.txt'), 'listed over NFS');
-      const listed = await nfs('nfs-ls', [nfsUrl(preferred, ports.alpha)]);
+      const served = await steps.createWithCli('NFS', 'cli_share', { type: 'ip', to: '127.0.0.1' });
+      expect(served.location).toMatch(/^127\.0\.0\.1:\/share-/);
+      fs.writeFileSync(path.join(served.directory, 'seen-by-cli.txt'), 'listed over NFS');
+      const listed = await nfs('nfs-ls', [nfsUrl(served.location, ports.alpha)]);
       expect(listed.code).toBe(0);
       expect(listed.stdout).toContain('seen-by-cli.txt');
-    });
+    }, 300_000);
 
     it('serves a readable replica read-only from its own back end', async () => {
       await allow('127.0.0.1', 'rw');
-      const created = await member('POST', '/v2/share-replicas', {
-        share_replica: { share_id: shareId, availability_zone: 'az-2' },
-      });
-      expect(created.status).toBe(202);
-      const replicaId = created.body.share_replica.id as string;
-      await eventually(
-        async () => {
-          const replica = (await member('GET', `/v2/share-replicas/${replicaId}`)).body
-            .share_replica;
-          return replica?.status === 'available' && replica.replica_state === 'in_sync'
-            ? true
-            : undefined;
-        },
-        30_000,
-        'the replica to be available and in sync',
-      );
-      const replicaLocation = (
-        await locationsOf(`/v2/share-replicas/${replicaId}/export-locations`)
-      ).find((l) => !l.is_admin_only)?.path as string;
+      const replicaLocation = await steps.createReadableReplica(shareId);
       expect(replicaLocation).toMatch(/^127\.0\.0\.1:\/share-/);
       expect(replicaLocation).not.toBe(location);
       const read = await nfs('nfs-cat', [nfsUrl(replicaLocation, ports.bravo, 'hello.txt')]);

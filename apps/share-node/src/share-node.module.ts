@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { DriverRegistry } from '#hawser/drivers';
 import {
   DRIVER_REGISTRY,
@@ -14,7 +14,15 @@ export class ShareNodeModule {
       module: ShareNodeModule,
       providers: [
         { provide: SHARE_NODE_OPTIONS, useValue: options },
-        { provide: DRIVER_REGISTRY, useFactory: () => DriverRegistry.start(options.backends) },
+        {
+          provide: DRIVER_REGISTRY,
+          useFactory: () => {
+            const logger = new Logger('share-node');
+            return DriverRegistry.start(options.backends, (backend, message) =>
+              logger.warn(`${backend}: ${message}`),
+            );
+          },
+        },
         ShareNodeService,
       ],
       exports: [ShareNodeService],

@@ -164,15 +164,16 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   /** Says once per back end with real data whether its shares reach clients, and why not. */
   private reportNetworkExports(): void {
     for (const driver of this.drivers.all()) {
-      const exports = driver.networkExports?.();
-      if (!exports) continue;
-      if (exports.served) {
-        this.logger.log(`${driver.backend}: NFS shares ${exports.reason}`);
-      } else {
-        this.logger.warn(
-          `${driver.backend}: shares are not served over the network (${exports.reason}); ` +
-            'export locations are directory paths',
-        );
+      for (const exports of driver.networkExports?.() ?? []) {
+        const shares = `${driver.backend}: ${exports.protocol} shares`;
+        if (exports.served) {
+          this.logger.log(`${shares} ${exports.reason}`);
+        } else {
+          this.logger.warn(
+            `${shares} are not served over the network (${exports.reason}); ` +
+              'export locations are directory paths',
+          );
+        }
       }
     }
   }

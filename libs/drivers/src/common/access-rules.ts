@@ -28,12 +28,29 @@ export function accessRuleProblem(rule: AccessRule, protocol: ShareProtocol): st
     if (rule.accessType !== 'ip') return `NFS shares only accept ip rules, not ${rule.accessType}`;
     return isIpOrCidr(rule.accessTo) ? null : `"${rule.accessTo}" is not an IP address or CIDR`;
   }
-  if (protocol === 'CIFS') {
-    if (rule.accessType !== 'user')
-      return `CIFS shares only accept user rules, not ${rule.accessType}`;
-    return CIFS_USER.test(rule.accessTo) ? null : `"${rule.accessTo}" is not a valid user name`;
-  }
+  if (protocol === 'CIFS') return cifsRuleProblem(rule);
   return `protocol ${protocol} is not supported`;
+}
+
+/**
+ * Samba takes users as `valid users` / `read list` and addresses as `hosts allow`. An address
+ * cannot be made read-only for itself alone (clients it lets in are guests of the whole share),
+ * so ip rules are rw, as Manila's own CIFS helper has them. A leading `@`, `+` or `&` would name
+ * a Unix group to Samba, not a user.
+ */
+function cifsRuleProblem(rule: AccessRule): string | null {
+  if (rule.accessType === 'ip') {
+    if (!isIpOrCidr(rule.accessTo)) return `"${rule.accessTo}" is not an IP address or CIDR`;
+    return rule.accessLevel === 'rw'
+      ? null
+      : 'CIFS shares take ip rules as rw only; use a user rule for read-only access';
+  }
+  if (rule.accessType !== 'user') {
+    return `CIFS shares only accept user and ip rules, not ${rule.accessType}`;
+  }
+  return CIFS_USER.test(rule.accessTo) && !/^[@+&]/.test(rule.accessTo)
+    ? null
+    : `"${rule.accessTo}" is not a valid user name`;
 }
 
 function isIpOrCidr(value: string): boolean {

@@ -34,7 +34,7 @@ describe('access rules', () => {
     else expect(found).toContain(problem);
   });
 
-  it('a CIFS share accepts user rules only', () => {
+  it('a CIFS share accepts user rules at either level and ip rules as rw only', () => {
     const user: AccessRule = {
       accessId: 'u',
       accessType: 'user',
@@ -43,8 +43,14 @@ describe('access rules', () => {
     };
 
     expect(accessRuleProblem(user, 'CIFS')).toBeNull();
-    expect(accessRuleProblem(ip('r', '10.0.0.1'), 'CIFS')).toContain('only accept user rules');
+    expect(accessRuleProblem(ip('r', '10.0.0.0/24'), 'CIFS')).toBeNull();
+    expect(accessRuleProblem(ip('r', '10.0.0.1', 'ro'), 'CIFS')).toContain('rw only');
+    expect(accessRuleProblem(ip('r', 'nowhere'), 'CIFS')).toContain('not an IP');
+    expect(accessRuleProblem({ ...user, accessType: 'cert' }, 'CIFS')).toContain(
+      'only accept user and ip rules',
+    );
     expect(accessRuleProblem({ ...user, accessTo: 'bad user' }, 'CIFS')).toContain('not a valid');
+    expect(accessRuleProblem({ ...user, accessTo: '@wheel' }, 'CIFS')).toContain('not a valid');
   });
 
   it('given current rules, when rules are added and deleted, then the delta applies and unknown deletions are ignored', () => {

@@ -74,6 +74,8 @@ export interface LocalBackendOptions extends BackendCapabilityOptions {
   readonly copyBytesPerSecond?: number;
   /** Serves NFS shares through NFS-Ganesha; unset: shares are directories only. */
   readonly nfsServer?: NfsServerOptions;
+  /** Serves CIFS shares through Samba's smbd; unset: CIFS shares are directories only. */
+  readonly cifsServer?: CifsServerOptions;
 }
 
 /**
@@ -95,6 +97,26 @@ export interface NfsServerOptions {
   /** First Export_Id given out; back ends sharing one external Ganesha need disjoint ranges. */
   readonly firstExportId?: number;
   /** The Ganesha executable (managed); default `ganesha.nfsd` on PATH. */
+  readonly executable?: string;
+}
+
+/**
+ * One smbd per back end. `managed` (default): the share node starts smbd itself, with its
+ * smb.conf, passdb, state and log under the back end's directory, and restarts it when it dies.
+ * `external`: the operator's smb.conf includes the shares file Hawser writes, and Hawser sends
+ * `reload-config` to the smbd whose configuration is `configFile`.
+ */
+export interface CifsServerOptions {
+  readonly mode?: 'managed' | 'external';
+  /** Address clients connect to, in export locations; defaults to `exportAddress`. */
+  readonly address?: string;
+  /** TCP port smbd listens on (managed); default 445. */
+  readonly port?: number;
+  /** Address smbd binds to (managed); default all interfaces. */
+  readonly bindAddress?: string;
+  /** The operator's smb.conf (external; required there): smbcontrol finds its smbd through it. */
+  readonly configFile?: string;
+  /** The smbd executable (managed); default `smbd` on PATH. */
   readonly executable?: string;
 }
 

@@ -1,4 +1,4 @@
-import type { BackendConfig, NfsServerOptions } from './backend-config.js';
+import type { BackendConfig, CifsServerOptions, NfsServerOptions } from './backend-config.js';
 
 /** Refuses configurations Manila would refuse at service start, with the reason. */
 export function validateBackendConfig(config: BackendConfig): void {
@@ -25,6 +25,7 @@ export function validateBackendConfig(config: BackendConfig): void {
       problems.push('the local driver cannot keep writable replicas in sync');
     }
     problems.push(...nfsServerProblems(config.options?.nfsServer));
+    problems.push(...cifsServerProblems(config.options?.cifsServer));
   }
   if (problems.length > 0) {
     throw new Error(`invalid back end ${config.name}: ${problems.join('; ')}`);
@@ -37,7 +38,7 @@ function nfsServerProblems(nfs: NfsServerOptions | undefined): string[] {
   if (nfs.mode !== undefined && nfs.mode !== 'managed' && nfs.mode !== 'external') {
     problems.push('nfsServer.mode must be managed or external');
   }
-  if (nfs.port !== undefined && !(Number.isInteger(nfs.port) && nfs.port > 0 && nfs.port < 65536)) {
+  if (!isPort(nfs.port)) {
     problems.push('nfsServer.port must be a TCP port');
   }
   if (nfs.mode === 'external' && !nfs.pidFile) {
@@ -48,4 +49,21 @@ function nfsServerProblems(nfs: NfsServerOptions | undefined): string[] {
     problems.push('nfsServer.firstExportId must be between 1 and 65534');
   }
   return problems;
+}
+
+function cifsServerProblems(cifs: CifsServerOptions | undefined): string[] {
+  if (!cifs) return [];
+  const problems: string[] = [];
+  if (cifs.mode !== undefined && cifs.mode !== 'managed' && cifs.mode !== 'external') {
+    problems.push('cifsServer.mode must be managed or external');
+  }
+  if (!isPort(cifs.port)) problems.push('cifsServer.port must be a TCP port');
+  if (cifs.mode === 'external' && !cifs.configFile) {
+    problems.push('cifsServer.configFile is required with an external smbd');
+  }
+  return problems;
+}
+
+function isPort(port: number | undefined): boolean {
+  return port === undefined || (Number.isInteger(port) && port > 0 && port < 65536);
 }

@@ -184,6 +184,7 @@ export interface UpdateAccessResult {
 }
 
 export interface NetworkExports {
+  readonly protocol: ShareProtocol;
   readonly served: boolean;
   /** What serves the shares, or why nothing does. */
   readonly reason: string;
@@ -430,8 +431,8 @@ export interface ShareDriver {
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
 
-  /** Drivers with real data: whether shares reach clients over the network, and why not. */
-  networkExports?(): NetworkExports;
+  /** Drivers with real data: per protocol, whether shares reach clients over the network, and why not. */
+  networkExports?(): readonly NetworkExports[];
 
   ensureShares(request: EnsureSharesRequest): Promise<EnsureSharesResult>;
 

@@ -18,26 +18,6 @@ export function renderNfsExports(shares: readonly ExportedShare[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** smb.conf-style sections: one per CIFS share, users split into read and write lists. */
-export function renderSmbAccess(shares: readonly ExportedShare[]): string {
-  const sections = ['# Managed by Hawser: rewritten on every access change.'];
-  for (const { dir, meta } of sortByDir(shares)) {
-    if (meta.protocol !== 'CIFS' || meta.rules.length === 0) continue;
-    const writers = meta.rules.filter((rule) => rule.accessLevel === 'rw').map((r) => r.accessTo);
-    const readers = meta.rules.filter((rule) => rule.accessLevel === 'ro').map((r) => r.accessTo);
-    sections.push(
-      [
-        `[share-${meta.instanceId}]`,
-        `  path = ${dir}`,
-        `  valid users = ${[...writers, ...readers].join(' ')}`,
-        `  write list = ${writers.join(' ')}`,
-        `  read list = ${readers.join(' ')}`,
-      ].join('\n'),
-    );
-  }
-  return `${sections.join('\n')}\n`;
-}
-
 function sortByDir(shares: readonly ExportedShare[]): ExportedShare[] {
   return [...shares].sort((a, b) => a.dir.localeCompare(b.dir));
 }

@@ -33,6 +33,15 @@ export async function readJson<T>(file: string): Promise<T | null> {
   }
 }
 
+/** A text file's content, or '' when it cannot be read (not written yet). */
+export async function readText(file: string): Promise<string> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 export async function removeFile(file: string): Promise<void> {
   await fs.rm(file, { force: true });
 }

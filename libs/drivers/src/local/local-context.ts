@@ -10,7 +10,9 @@ import type {
 import { parseShareHost } from '../contract/share-host.js';
 import { ownPlacement, shareNotFound } from '../common/driver-checks.js';
 import type { LocalBackendConfig } from '../config/backend-config.js';
-import { renderNfsExports, renderSmbAccess, type ExportedShare } from './access-files.js';
+import { renderNfsExports, type ExportedShare } from './access-files.js';
+import { applySambaShares, CifsExportLayer } from './exports/cifs-exports.js';
+import { withExportsLock } from './exports/exports-lock.js';
 import { applyGaneshaExports, NfsExportLayer } from './exports/nfs-exports.js';
 import { isMissing, writeFileAtomic } from './json-file.js';
 import { LocalLayout } from './local-layout.js';
@@ -19,6 +21,9 @@ import { LocalStore } from './local-store.js';
 import { detectSizeEnforcement } from './size-enforcement/detect.js';
 import type { SizeEnforcementStrategy } from './size-enforcement/size-enforcement.js';
 import { cloneTree, type CloneMethod } from './tree-operations.js';
+
+/** What names an instance's export locations. */
+type ExportedInstance = Pick<ShareInstanceRef, 'host' | 'instanceId' | 'protocol'>;
 
 /** What the local driver's parts share: configuration, layout, metadata and common steps. */
 export class LocalContext {
@@ -32,6 +37,7 @@ export class LocalContext {
   private readonly enforcements = new Map<string, Promise<SizeEnforcementStrategy>>();
   private readonly exportAddress: string;
   readonly nfs: NfsExportLayer;
+  readonly cifs: CifsExportLayer;
 
   constructor(
     readonly config: LocalBackendConfig,
@@ -46,6 +52,7 @@ export class LocalContext {
       : null;
     this.exportAddress = config.options.exportAddress ?? config.name.split('@')[0] ?? config.name;
     this.nfs = new NfsExportLayer(config, this.layout, report);
+    this.cifs = new CifsExportLayer(config, this.layout, report);
   }
 
   /** Checks that the share belongs to one of this back end's pools. */
@@ -70,10 +77,16 @@ export class LocalContext {
     return this.replicationType;
   }
 
-  /** The NFS server's `address:/pseudo` when it serves the share, else `address:/directory`. */
-  exportLocations(host: string, instanceId: string): ExportLocation[] {
+  /**
+   * Where clients reach an instance: the NFS server's `address:/pseudo` or the CIFS server's
+   * `\\address\share-<id>` when one serves its protocol, else `address:/directory`.
+   */
+  exportLocations({ host, instanceId, protocol }: ExportedInstance): ExportLocation[] {
     const dir = this.layout.shareDir(host, instanceId);
-    const served = this.nfs.exportLocation(instanceId);
+    const served =
+      protocol === 'CIFS'
+        ? this.cifs.exportLocation(instanceId)
+        : this.nfs.exportLocation(instanceId);
     if (served) return [served, { path: dir, isAdminOnly: true, preferred: false }];
     return [
       { path: `${this.exportAddress}:${dir}`, isAdminOnly: false, preferred: true },
@@ -202,20 +215,25 @@ export class LocalContext {
   }
 
   /**
-   * Regenerates a back end's exports and SMB access files from its shares' metadata, and brings
-   * its NFS server to match where one serves it.
+   * Regenerates a back end's exports file and Samba share sections from its shares' metadata,
+   * and brings its NFS and CIFS servers to match where they serve it.
    */
   async rewriteAccessFiles(backend: string): Promise<void> {
-    await this.store.withBackendLock(backend, async () => {
-      const hosts = await this.poolHostsOf(backend);
-      const metas = await this.store.listShares(hosts);
-      const exported: ExportedShare[] = metas
-        .filter((meta) => meta.status !== 'error' && !this.hiddenReplica(meta))
-        .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
-      await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
-      await writeFileAtomic(this.layout.smbAccessFile(backend), renderSmbAccess(exported));
-      await applyGaneshaExports(this.layout, backend, exported);
-    });
+    const lockDir = this.layout.exportsLockDir(backend);
+    await this.store.withBackendLock(backend, () =>
+      withExportsLock(lockDir, backend, () => this.writeAccessFiles(backend)),
+    );
+  }
+
+  private async writeAccessFiles(backend: string): Promise<void> {
+    const hosts = await this.poolHostsOf(backend);
+    const metas = await this.store.listShares(hosts);
+    const exported: ExportedShare[] = metas
+      .filter((meta) => meta.status !== 'error' && !this.hiddenReplica(meta))
+      .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
+    await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
+    await applySambaShares(this.layout, backend, exported);
+    await applyGaneshaExports(this.layout, backend, exported);
   }
 
   /** Pools of any back end under the root, read from disk so peers' pools are found too. */

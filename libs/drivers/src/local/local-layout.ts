@@ -61,6 +61,11 @@ export class LocalLayout {
     return path.join(this.backendDir(backend), '.hawser', 'lock');
   }
 
+  /** Held across processes while a back end's exports are rewritten. */
+  exportsLockDir(backend: string): string {
+    return path.join(this.backendDir(backend), '.hawser', 'exports-lock');
+  }
+
   markerFile(backend: string, operation: string, resourceId: string): string {
     return path.join(this.markersDir(backend), `${operation}-${safeSegment(resourceId)}.json`);
   }

@@ -75,7 +75,7 @@ export class LocalReplication {
       ));
     await this.context.rewriteAccessFiles(this.context.backend);
     return {
-      exportLocations: this.context.exportLocations(newReplica.host, newReplica.instanceId),
+      exportLocations: this.context.exportLocations(newReplica),
       replicaState: meta.replicaState ?? 'in_sync',
       accessRulesStatus: meta.rules.length === accessRules.length ? 'active' : 'error',
     };
@@ -166,7 +166,7 @@ export class LocalReplication {
     updates.push({
       instanceId: replica.instanceId,
       replicaState: 'active',
-      exportLocations: this.context.exportLocations(replica.host, replica.instanceId),
+      exportLocations: this.context.exportLocations(replica),
       accessRulesStatus: 'active',
     });
     return { replicas: updates };

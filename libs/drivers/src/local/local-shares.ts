@@ -46,7 +46,7 @@ export class LocalShares {
           this.materialise(share, commandId),
         );
       }
-      return { exportLocations: this.context.exportLocations(share.host, share.instanceId) };
+      return { exportLocations: this.context.exportLocations(share) };
     });
   }
 
@@ -192,7 +192,7 @@ export class LocalShares {
         return {
           status: 'available',
           progress: 100,
-          exportLocations: this.context.exportLocations(share.host, share.instanceId),
+          exportLocations: this.context.exportLocations(share),
         };
       }
       const { bytes } = await measureTree(source);
@@ -269,7 +269,7 @@ export class LocalShares {
     return {
       status: 'available',
       progress: 100,
-      exportLocations: this.context.exportLocations(meta.host, meta.instanceId),
+      exportLocations: this.context.exportLocations(meta),
       usage: {
         usedBytes,
         limitBytes,
@@ -323,25 +323,69 @@ export class LocalShares {
     this.context.own(share);
     let ruleUpdates: UpdateAccessResult['ruleUpdates'] = {};
     let previousRules: LocalShareMeta['rules'] = [];
+    let wantedRules: LocalShareMeta['rules'] = [];
     const updated = await this.context.store.updateShare(share.host, share.instanceId, (meta) => {
       const change = applyAccessRequest(meta.rules, request);
       ruleUpdates = change.ruleUpdates;
       previousRules = meta.rules;
-      return { ...meta, rules: meta.readOnly ? castReadOnly(change.rules) : change.rules };
+      wantedRules = meta.readOnly ? castReadOnly(change.rules) : change.rules;
+      return { ...meta, rules: wantedRules };
     });
     if (!updated) throw shareNotFound(share.instanceId);
     try {
       await this.context.rewriteAccessFiles(this.context.backend);
     } catch (error) {
-      // The NFS server kept the previous rules: so does the metadata it is rebuilt from.
-      await this.context.store.updateShare(share.host, share.instanceId, (meta) => ({
-        ...meta,
-        rules: previousRules,
-      }));
-      await this.context.rewriteAccessFiles(this.context.backend);
-      throw error;
+      if (!isServerRefusal(error)) {
+        // The server kept the previous rules: so does the metadata it is rebuilt from.
+        await this.setRules(share, previousRules);
+        throw error;
+      }
+      const refused = await this.addRulesOneByOne(share, previousRules, wantedRules);
+      ruleUpdates = {
+        ...ruleUpdates,
+        ...Object.fromEntries(refused.map((accessId) => [accessId, { state: 'error' as const }])),
+      };
     }
     return { ruleUpdates };
+  }
+
+  /**
+   * After the server refused a rule set: the rules kept from before, then each new rule on its
+   * own, so the rules it refuses go to `error` and the others still apply. Returns the refused.
+   */
+  private async addRulesOneByOne(
+    share: ShareInstanceRef,
+    previous: LocalShareMeta['rules'],
+    wanted: LocalShareMeta['rules'],
+  ): Promise<string[]> {
+    const before = new Set(previous.map((rule) => rule.accessId));
+    let applied = wanted.filter((rule) => before.has(rule.accessId));
+    try {
+      await this.setRules(share, applied);
+    } catch (error) {
+      await this.setRules(share, previous);
+      throw error;
+    }
+    const refused: string[] = [];
+    for (const rule of wanted.filter((candidate) => !before.has(candidate.accessId))) {
+      try {
+        await this.setRules(share, [...applied, rule]);
+        applied = [...applied, rule];
+      } catch (error) {
+        if (!isServerRefusal(error)) throw error;
+        refused.push(rule.accessId);
+        await this.setRules(share, applied);
+      }
+    }
+    return refused;
+  }
+
+  private async setRules(share: ShareInstanceRef, rules: LocalShareMeta['rules']): Promise<void> {
+    await this.context.store.updateShare(share.host, share.instanceId, (meta) => ({
+      ...meta,
+      rules,
+    }));
+    await this.context.rewriteAccessFiles(this.context.backend);
   }
 
   private async resize(
@@ -409,4 +453,9 @@ export function newMeta(
     rules: [],
     commandId,
   };
+}
+
+/** The export server refused the rules it was given (and kept the ones it had). */
+function isServerRefusal(error: unknown): boolean {
+  return error instanceof DriverError && error.code === 'invalid_access';
 }

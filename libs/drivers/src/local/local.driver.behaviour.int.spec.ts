@@ -176,7 +176,7 @@ describe('local driver', () => {
         'utf8',
       );
       expect(smb).toContain(`[share-${cifs.instanceId}]`);
-      expect(smb).toContain('  write list = alice\n');
+      expect(smb).toContain('  valid users = alice bob\n');
       expect(smb).toContain('  read list = bob\n');
       expect(
         fs.readdirSync(path.dirname(driver.exportsFile())).filter((n) => n.endsWith('.tmp')),

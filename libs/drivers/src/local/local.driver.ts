@@ -53,8 +53,8 @@ const logger = new Logger('driver');
 /**
  * Shares as directories under a root, with real data: snapshots are reflinked or copied,
  * copies across pools run in the background with byte progress, replicas are kept in sync
- * by copying changes, access rules go to an exports file and, where configured, to an NFS-Ganesha
- * that serves the shares. See the lib README for what is and is not enforced.
+ * by copying changes, access rules go to an exports file and, where configured, to the NFS-Ganesha
+ * and smbd that serve the shares. See the lib README for what is and is not enforced.
  */
 export class LocalShareDriver implements ShareDriver {
   readonly backend: string;
@@ -98,9 +98,12 @@ export class LocalShareDriver implements ShareDriver {
     this.lock = await BackendLock.acquire(this.context.layout.lockDir(this.backend), this.backend);
     try {
       await this.preparePools();
-      await this.context.nfs.start(() => this.context.rewriteAccessFiles(this.backend));
+      const rewrite = () => this.context.rewriteAccessFiles(this.backend);
+      await this.context.nfs.start(rewrite);
+      await this.context.cifs.start(rewrite);
     } catch (error) {
       await this.context.nfs.stop();
+      await this.context.cifs.stop();
       await this.releaseLock();
       throw error;
     }
@@ -111,14 +114,15 @@ export class LocalShareDriver implements ShareDriver {
     try {
       await this.copies.stopAll();
       await this.context.nfs.stop();
+      await this.context.cifs.stop();
     } finally {
       await this.releaseLock();
     }
   }
 
-  /** Whether NFS shares are served over the network, and why not when they are not. */
-  networkExports(): NetworkExports {
-    return this.context.nfs.serving;
+  /** Whether NFS and CIFS shares are served over the network, and why not when they are not. */
+  networkExports(): readonly NetworkExports[] {
+    return [this.context.nfs.serving, this.context.cifs.serving];
   }
 
   /**

@@ -4,14 +4,19 @@ import { validateBackendConfig } from '../config/backend-config.validate.js';
 import { LocalShareDriver } from '../local/local.driver.js';
 import { SimulatedShareDriver } from '../simulated/simulated.driver.js';
 
+/** Where a driver says what happens outside requests (a file server restarted), per back end. */
+export type DriverReport = (backend: string, message: string) => void;
+
 /** Builds the driver a back-end configuration entry names (not yet initialized). */
-export function createDriver(config: BackendConfig): ShareDriver {
+export function createDriver(config: BackendConfig, report?: DriverReport): ShareDriver {
   validateBackendConfig(config);
   switch (config.driver) {
     case 'simulated':
       return new SimulatedShareDriver(config);
     case 'local':
-      return new LocalShareDriver(config);
+      return report
+        ? new LocalShareDriver(config, (message) => report(config.name, message))
+        : new LocalShareDriver(config);
     default:
       return assertNever(config);
   }
@@ -26,14 +31,17 @@ export class DriverRegistry {
   private readonly drivers = new Map<string, ShareDriver>();
 
   /** Initializes every back end's driver; if one fails, closes those already started. */
-  static async start(configs: readonly BackendConfig[]): Promise<DriverRegistry> {
+  static async start(
+    configs: readonly BackendConfig[],
+    report?: DriverReport,
+  ): Promise<DriverRegistry> {
     const registry = new DriverRegistry();
     try {
       for (const config of configs) {
         if (registry.drivers.has(config.name)) {
           throw new Error(`back end ${config.name} is configured twice`);
         }
-        const driver = createDriver(config);
+        const driver = createDriver(config, report);
         await driver.initialize();
         registry.drivers.set(config.name, driver);
       }

@@ -80,6 +80,43 @@ describe('messages projection', () => {
         });
       }));
 
+  it('given a requested share, when an access update puts some rules to error, then one message says so; none when all apply', () =>
+    projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested] })
+      .when({
+        'share-s1': [
+          {
+            type: 'ShareAccessUpdated',
+            data: {
+              instanceId: 'i1',
+              commandId: 'c2',
+              ruleUpdates: { r1: { state: 'active' } },
+              updatedAt: '2026-11-22T10:00:03.000Z',
+            },
+          },
+          {
+            type: 'ShareAccessUpdated',
+            data: {
+              instanceId: 'i1',
+              commandId: 'c3',
+              ruleUpdates: { r1: { state: 'active' }, r2: { state: 'error' } },
+              updatedAt: '2026-11-22T10:00:04.000Z',
+            },
+          },
+        ],
+      })
+      .then(async (docs) => {
+        const messages = await docs.find<MessageDocument>(MESSAGES, {});
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatchObject({
+          action_id: '010',
+          detail_id: '904',
+          resource_id: 's1',
+          created_at: '2026-11-22T10:00:04.000Z',
+        });
+        expect(messages[0]?.user_message).toContain('cannot enforce some of the access rules');
+      }));
+
   it('given a requested share, when placement fails, then the message has the recorded detail', () =>
     projectionSpec(messagesProjection)
       .given({ 'share-s1': [requested] })

@@ -48,6 +48,14 @@ const ACCESS_UPDATE_FAILED = {
   text: 'The back end could not apply the access rules; the rules it was applying are in error.',
 } as const;
 
+/** Hawser's detail for rules the back end cannot enforce while it applied the others. */
+const ACCESS_RULES_REFUSED = {
+  id: '904',
+  text:
+    'The back end cannot enforce some of the access rules (their type, level or value is not ' +
+    "one the share's protocol takes); those rules are in error, the others apply.",
+} as const;
+
 /** One user message as Manila's messages API shows it (reference 1.11). */
 export interface MessageDocument {
   id: string;
@@ -136,6 +144,7 @@ export const messagesProjection: Projection = {
       'ReplicaSchedulingFailed',
       'ReplicaCreationFailed',
       'ReplicaPromotionFailed',
+      'ShareAccessUpdated',
       'ShareAccessUpdateFailed',
       'UserMessageDeleted',
     ],
@@ -218,6 +227,13 @@ export const messagesProjection: Projection = {
           type: 'SHARE_REPLICA',
           id: data.replicaId,
         });
+        return;
+      }
+      case 'ShareAccessUpdated': {
+        const refused = Object.values(event.data.ruleUpdates).some((u) => u.state === 'error');
+        if (!refused) return;
+        const message = messageOf('010', ACCESS_RULES_REFUSED);
+        await putMessage(ctx, event, shareId, message, event.data.updatedAt);
         return;
       }
       case 'ShareAccessUpdateFailed': {

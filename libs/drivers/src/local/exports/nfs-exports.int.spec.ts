@@ -3,11 +3,15 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DriverError } from '../../contract/driver-error.js';
 import { command, newShare } from '../../contract/share-driver.contract.js';
 import type { AccessRule, ShareInstanceRef } from '../../contract/share-driver.js';
 import { LocalShareDriver } from '../local.driver.js';
-import { freePort, nfsUnavailableReason } from '../test-support/nfs-tools.js';
+import {
+  freePort,
+  processAlive,
+  waitFor,
+  nfsUnavailableReason,
+} from '../test-support/nfs-tools.js';
 
 /*
  * The export layer against a real ganesha.nfsd and a real NFS client (libnfs' nfs-cat and
@@ -35,14 +39,6 @@ const rule = (accessId: string, accessTo: string, accessLevel: 'rw' | 'ro'): Acc
   accessLevel,
 });
 
-const waitFor = async (check: () => Promise<boolean>, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
 if (unavailable) {
   describe('NFS export layer', () => {
     it.skip(`skipped: ${unavailable}`, () => {
@@ -57,14 +53,6 @@ if (unavailable) {
     const ganeshaDir = () => path.join(root, BACKEND, 'ganesha');
     const pidOfServer = () =>
       Number(fs.readFileSync(path.join(ganeshaDir(), 'ganesha.pid'), 'utf8'));
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
 
     const start = async (): Promise<LocalShareDriver> => {
       driver = new LocalShareDriver(
@@ -124,24 +112,34 @@ if (unavailable) {
 
       const first = pidOfServer();
       process.kill(first, 'SIGKILL');
-      await waitFor(async () => !alive(first), 'the killed server to be gone');
+      await waitFor(async () => !processAlive(first), 'the killed server to be gone');
 
       await waitFor(() => readable(share, 'f'), 'the restarted server to serve the share');
       expect(pidOfServer()).not.toBe(first);
     });
 
-    it('fails an access update the server refuses, keeping the previous rules in force', async () => {
+    it('puts a rule the server refuses to error, applying the others and keeping the previous in force', async () => {
       const running = await start();
       const share = await createShare(running);
       fs.writeFileSync(path.join(running.shareDirectory(share.host, share.instanceId), 'f'), 'x');
       const kept = rule('r1', '127.0.0.1', 'ro');
       await setRules(running, share, [kept]);
+      const added = rule('r3', '10.9.9.0/24', 'rw');
       // Node takes an IPv6 zone id as an address; Ganesha's parser does not.
-      const refused = setRules(running, share, [kept, rule('r2', 'fe80::1%eth0', 'rw')]);
-
-      await expect(refused).rejects.toBeInstanceOf(DriverError);
-      await expect(refused).rejects.toMatchObject({ code: 'invalid_access' });
-      expect(await running.appliedRules(share)).toEqual([kept]);
+      const result = await setRules(running, share, [
+        kept,
+        rule('r2', 'fe80::1%eth0', 'rw'),
+        added,
+      ]);
+      expect(result.ruleUpdates).toEqual({
+        r1: { state: 'active' },
+        r2: { state: 'error' },
+        r3: { state: 'active' },
+      });
+      expect(await running.appliedRules(share)).toEqual([kept, added]);
+      expect(fs.readFileSync(path.join(ganeshaDir(), 'exports.conf'), 'utf8')).toContain(
+        '10.9.9.0/24',
+      );
       expect(await readable(share, 'f')).toBe(true);
     });
 

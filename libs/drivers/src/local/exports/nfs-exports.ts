@@ -1,15 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { DriverError } from '../../contract/driver-error.js';
 import type { ExportLocation, NetworkExports } from '../../contract/share-driver.js';
 import type { LocalBackendConfig, NfsServerOptions } from '../../config/backend-config.js';
 import type { ExportedShare } from '../access-files.js';
-import { readJson, removeFile, writeFileAtomic, writeJsonAtomic } from '../json-file.js';
+import { readJson, readText, removeFile, writeFileAtomic, writeJsonAtomic } from '../json-file.js';
 import type { LocalLayout } from '../local-layout.js';
 import { ExportIds } from './export-ids.js';
 import { pseudoPathOf, renderGaneshaExports } from './ganesha-config.js';
-import { ManagedGanesha } from './ganesha-process.js';
+import { managedGanesha } from './ganesha-process.js';
+import type { ManagedServer } from './managed-server.js';
 import { reloadGanesha, type GaneshaTarget } from './ganesha-reload.js';
+import { clientAddressOf, managedServing } from './serving.js';
 
 /** Written by the back end's owner while its Ganesha serves; any process applying exports reads it. */
 interface ServerFile extends GaneshaTarget {
@@ -25,7 +26,7 @@ const DEFAULT_FIRST_EXPORT_ID = 100;
  */
 export class NfsExportLayer {
   readonly serving: NetworkExports;
-  private managed: ManagedGanesha | null = null;
+  private managed: ManagedServer | null = null;
 
   constructor(
     private readonly config: LocalBackendConfig,
@@ -57,7 +58,7 @@ export class NfsExportLayer {
       await writeExports();
       return;
     }
-    this.managed = new ManagedGanesha({
+    this.managed = managedGanesha({
       executable: nfs.executable ?? 'ganesha.nfsd',
       files,
       settings: {
@@ -88,8 +89,7 @@ export class NfsExportLayer {
   exportLocation(instanceId: string): ExportLocation | null {
     const nfs = this.config.options.nfsServer;
     if (!nfs || !this.serving.served) return null;
-    const address =
-      nfs.address ?? this.config.options.exportAddress ?? this.config.name.split('@')[0];
+    const address = clientAddressOf(this.config, nfs.address);
     return { path: `${address}:${pseudoPathOf(instanceId)}`, isAdminOnly: false, preferred: true };
   }
 }
@@ -139,23 +139,26 @@ export async function applyGaneshaExports(
 
 function servingOf(nfs: NfsServerOptions | undefined): NetworkExports {
   if (!nfs) {
-    return { served: false, reason: 'no nfsServer is configured for this back end' };
-  }
-  if (nfs.mode === 'external') {
-    return { served: true, reason: `served by the operator's Ganesha (pid file ${nfs.pidFile})` };
-  }
-  const executable = nfs.executable ?? 'ganesha.nfsd';
-  if (!findExecutable(executable)) {
-    return { served: false, reason: `${executable} is not installed (not found on PATH)` };
-  }
-  const uid = process.getuid?.();
-  if (uid !== 0) {
     return {
+      protocol: 'NFS',
       served: false,
-      reason: `Ganesha's VFS exports need root, and this share node runs as uid ${uid}`,
+      reason: 'no nfsServer is configured for this back end',
     };
   }
-  return { served: true, reason: `served by ganesha.nfsd on port ${nfs.port ?? DEFAULT_PORT}` };
+  if (nfs.mode === 'external') {
+    return {
+      protocol: 'NFS',
+      served: true,
+      reason: `served by the operator's Ganesha (pid file ${nfs.pidFile})`,
+    };
+  }
+  const executable = nfs.executable ?? 'ganesha.nfsd';
+  return managedServing(
+    'NFS',
+    executable,
+    "Ganesha's VFS exports need root",
+    `served by ganesha.nfsd on port ${nfs.port ?? DEFAULT_PORT}`,
+  );
 }
 
 function ganeshaFiles(layout: LocalLayout, backend: string) {
@@ -169,29 +172,4 @@ function ganeshaFiles(layout: LocalLayout, backend: string) {
     serverFile: path.join(dir, 'server.json'),
     exportIdsFile: path.join(dir, 'export-ids.json'),
   };
-}
-
-function findExecutable(name: string): boolean {
-  const candidates = name.includes('/')
-    ? [name]
-    : (process.env.PATH ?? '')
-        .split(path.delimiter)
-        .filter(Boolean)
-        .map((dir) => path.join(dir, name));
-  return candidates.some((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function readText(file: string): Promise<string> {
-  try {
-    return await fs.promises.readFile(file, 'utf8');
-  } catch {
-    return '';
-  }
 }

@@ -36,3 +36,22 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolve(port));
     });
   });
+
+/** Resolves once `check` holds, polling every 100 ms; throws after 30 s naming `what`. */
+export const waitFor = async (check: () => Promise<boolean>, what: string): Promise<void> => {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/** Whether a process of that pid runs (or is a zombie not yet reaped). */
+export const processAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
