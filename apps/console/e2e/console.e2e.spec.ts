@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { fromSnapshotBackends } from '../../hawser/src/test-support/from-snapshot-backends.js';
+import {
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from '../../hawser/src/test-support/hawser-test-server.js';
+import {
+  describeInBrowser,
+  documentStillMarked,
+  launchBrowser,
+  markDocument,
+  progressSeen,
+  recordProgress,
+  screenshot,
+  signIn,
+} from './test-support/console-browser.js';
+
+const PROJECT = '44444444444444444444444444444444';
+const MEMBER = `alice:${PROJECT}:member`;
+const READER = `carol:${PROJECT}:reader`;
+const MIB = 1024 * 1024;
+const SLOW = 60_000;
+
+describeInBrowser('web console in Chromium, against a real Hawser (embedded default)', () => {
+  let hawser: HawserTestServer;
+  let browser: Browser;
+  let page: Page;
+
+  /** An available share of the member's, made through the API (what the page offers as hints). */
+  const memberShare = async (name: string): Promise<string> => {
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      {
+        share: {
+          share_proto: 'NFS',
+          size: 1,
+          share_type: 'readable',
+          availability_zone: 'az-1',
+          name,
+        },
+      },
+      { token: MEMBER },
+    );
+    expect(created.status).toBe(200);
+    const id = created.body.share.id as string;
+    await eventually(
+      async () =>
+        (await hawser.request('GET', `/v2/shares/${id}`)).body.share.status === 'available'
+          ? true
+          : undefined,
+      20_000,
+      `share ${name} to be available`,
+    );
+    return id;
+  };
+
+  /** The share's directory on the local back end (its admin-only export location). */
+  const directoryOf = async (shareId: string): Promise<string> => {
+    const listed = await hawser.request('GET', `/v2/shares/${shareId}/export_locations`);
+    const local = (listed.body.export_locations as { path: string; is_admin_only: boolean }[]).find(
+      (l) => l.is_admin_only,
+    );
+    return (local as { path: string }).path;
+  };
+
+  const shareIdInUrl = () => decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+  const section = (title: string) => page.getByRole('region', { name: title });
+
+  beforeAll(async () => {
+    hawser = await startHawser({
+      backends: (dataDir) => fromSnapshotBackends(dataDir),
+      env: {
+        HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
+        HAWSER_SHARE_STATUS_POLL_MS: '100',
+        HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1',
+        HAWSER_REPORT_INTERVAL_S: '1',
+      },
+    });
+    const type = await hawser.request('POST', '/v2/types', {
+      share_type: {
+        name: 'readable',
+        extra_specs: {
+          driver_handles_share_servers: 'false',
+          replication_type: 'readable',
+          snapshot_support: 'true',
+          create_share_from_snapshot_support: 'true',
+        },
+      },
+    });
+    expect(type.status).toBe(200);
+    browser = await launchBrowser();
+  }, SLOW);
+
+  afterAll(async () => {
+    await browser?.close();
+    await hawser?.close();
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+
+  it(
+    'a member creates a share apart from another, follows it to available, allows access, snapshots it, clones it into the other zone with a rising progress bar, adds and promotes a replica and reads its history, all without a reload',
+    async () => {
+      const anchor = await memberShare('anchor');
+      await signIn(page, hawser.url, MEMBER);
+      await markDocument(page);
+      await page.getByRole('row').filter({ hasText: 'anchor' }).waitFor();
+      await screenshot(page, 'shares');
+
+      // Create, placed apart from the anchor (an anti-affinity hint chosen from the user's shares).
+      await page.getByRole('link', { name: 'Create share' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('web');
+      await page.getByLabel('Share type').selectOption('readable');
+      await page.getByLabel('Availability zone').selectOption('az-1');
+      await page.getByLabel(/Place apart from/).selectOption(anchor);
+      await screenshot(page, 'create-share');
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.getByRole('heading', { name: 'web' }).waitFor();
+      const web = shareIdInUrl();
+      await page.getByTestId('share-status').getByText('available').waitFor({ timeout: 30_000 });
+      const shown = (await hawser.request('GET', `/v2/shares/${web}`)).body.share;
+      const anchorHost = (await hawser.request('GET', `/v2/shares/${anchor}`)).body.share.host;
+      expect(shown.host).not.toBe(anchorHost);
+      expect(
+        await section('Placement links').getByText(`Placed apart from ${anchor}`).count(),
+      ).toBe(1);
+
+      // Allow access.
+      await section('Access rules').getByLabel('To').fill('10.0.0.0/24');
+      await section('Access rules').getByRole('button', { name: 'Allow access' }).click();
+      await section('Access rules')
+        .getByRole('row')
+        .filter({ hasText: '10.0.0.0/24' })
+        .filter({ hasText: 'active' })
+        .waitFor({ timeout: 20_000 });
+
+      // Data to copy, so that the clone's copy takes a while and shows its progress.
+      fs.writeFileSync(path.join(await directoryOf(web), 'data.bin'), Buffer.alloc(8 * MIB, 7));
+
+      // Snapshot.
+      await section('Snapshots').getByLabel('Snapshot name').fill('snap');
+      await section('Snapshots').getByRole('button', { name: 'Take snapshot' }).click();
+      await section('Snapshots')
+        .getByRole('row')
+        .filter({ hasText: 'snap' })
+        .filter({ hasText: 'available' })
+        .waitFor({ timeout: 20_000 });
+      await screenshot(page, 'share');
+
+      // A share from the snapshot, in the other zone: its progress bar rises to 100.
+      await section('Snapshots')
+        .getByRole('link', { name: /Create a share from snapshot snap/ })
+        .click();
+      await page.getByLabel('Name', { exact: true }).fill('clone');
+      await page.getByLabel('Availability zone').selectOption('az-2');
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.getByRole('heading', { name: 'clone' }).waitFor();
+      await recordProgress(page);
+      await page.getByTestId('share-status').getByText('available').waitFor({ timeout: 30_000 });
+      const seen = await eventually(
+        async () => {
+          const values = await progressSeen(page);
+          return values[values.length - 1] === 100 ? values : undefined;
+        },
+        10_000,
+        'the progress bar to read 100',
+        100,
+      );
+      expect(seen[seen.length - 1]).toBe(100);
+      expect(seen.filter((p) => p > 0 && p < 100).length).toBeGreaterThan(0);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(await page.getByText('az-2').first().isVisible()).toBe(true);
+
+      // A replica in az-2, then promoted.
+      await page.goto(`${hawser.url}/ui/#/shares/${web}`);
+      await markDocument(page);
+      const replicas = section('Replicas');
+      await replicas.getByLabel('Zone').selectOption('az-2');
+      await replicas.getByRole('button', { name: 'Add replica' }).click();
+      const inAz2 = replicas.getByRole('row').filter({ hasText: 'az-2' });
+      await inAz2.filter({ hasText: 'in_sync' }).waitFor({ timeout: 30_000 });
+      await replicas.getByRole('button', { name: 'Promote replica in az-2' }).click();
+      await inAz2.filter({ hasText: 'active' }).waitFor({ timeout: 30_000 });
+      await replicas
+        .getByRole('row')
+        .filter({ hasText: 'az-1' })
+        .filter({ hasNotText: /\bactive\b/ })
+        .waitFor({ timeout: 30_000 });
+
+      // The history: who did what, caused by what.
+      const history = section('History');
+      await history
+        .getByText('ReplicaPromoted', { exact: true })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      expect(await history.getByText('ShareAccessAllowed', { exact: true }).count()).toBe(1);
+      expect(await history.getByText(/by alice/).count()).toBeGreaterThan(0);
+      expect(await history.getByText(/caused by /).count()).toBeGreaterThan(0);
+      await screenshot(page, 'share-replicated');
+      expect(await documentStillMarked(page)).toBe(true);
+    },
+    3 * SLOW,
+  );
+
+  it('a reader sees the shares and a share but no control that writes', async () => {
+    await signIn(page, hawser.url, READER);
+    await page.getByRole('row').filter({ hasText: 'anchor' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Create share' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'anchor' }).click();
+    await page.getByTestId('share-status').getByText('available').waitFor();
+    await page.getByRole('region', { name: 'History' }).waitFor();
+    const buttons = await page.getByRole('button').allInnerTexts();
+    // Copying an export path and signing out change nothing on the server.
+    expect(buttons.filter((b) => !['Sign out', 'Copy'].includes(b))).toEqual([]);
+    expect(await page.locator('form').count()).toBe(0);
+    await screenshot(page, 'share-as-reader');
+  });
+});
