@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { DOCUMENT_STORE } from '#hawser/platform';
+import { PARKED_EVENTS, type ParkedEvent } from '#hawser/process-managers';
+import type { DocumentStore } from '#hawser/read-models';
 import { fromSnapshotBackends } from '../../hawser/src/test-support/from-snapshot-backends.js';
+import { createReadableType } from '../../hawser/src/test-support/replicated-share.js';
 import {
   eventually,
   startHawser,
@@ -21,6 +25,8 @@ import {
 const PROJECT = '44444444444444444444444444444444';
 const MEMBER = `alice:${PROJECT}:member`;
 const READER = `carol:${PROJECT}:reader`;
+// noauth's `user:project` without roles is an admin, as in Manila.
+const ADMIN = 'root:55555555555555555555555555555555';
 const MIB = 1024 * 1024;
 const SLOW = 60_000;
 
@@ -80,18 +86,7 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
         HAWSER_REPORT_INTERVAL_S: '1',
       },
     });
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: {
-        name: 'readable',
-        extra_specs: {
-          driver_handles_share_servers: 'false',
-          replication_type: 'readable',
-          snapshot_support: 'true',
-          create_share_from_snapshot_support: 'true',
-        },
-      },
-    });
-    expect(type.status).toBe(200);
+    await createReadableType(hawser.request, { create_share_from_snapshot_support: 'true' });
     browser = await launchBrowser();
   }, SLOW);
 
@@ -223,5 +218,127 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     expect(buttons.filter((b) => !['Sign out', 'Copy'].includes(b))).toEqual([]);
     expect(await page.locator('form').count()).toBe(0);
     await screenshot(page, 'share-as-reader');
+  });
+
+  it(
+    'an admin watches the pools chart change when a share is created, without reloading',
+    async () => {
+      await signIn(page, hawser.url, ADMIN);
+      await page.getByRole('link', { name: 'Pools' }).click();
+      const allocated = () => page.getByTestId('allocated').allInnerTexts();
+      const chart = () =>
+        page.evaluate('document.querySelector(".chart-box canvas").toDataURL()') as Promise<string>;
+      await page.getByRole('row').filter({ hasText: 'charlie' }).waitFor();
+      await eventually(
+        async () => ((await chart()).length > 1000 ? true : undefined),
+        10_000,
+        'the chart',
+      );
+      await markDocument(page);
+      const before = { allocated: await allocated(), chart: await chart() };
+      await screenshot(page, 'pools');
+
+      const created = await hawser.request(
+        'POST',
+        '/v2/shares',
+        {
+          share: {
+            share_proto: 'NFS',
+            size: 7,
+            share_type: 'readable',
+            availability_zone: 'az-2',
+            name: 'big',
+          },
+        },
+        { token: ADMIN },
+      );
+      expect(created.status).toBe(200);
+      const after = await eventually(
+        async () => {
+          const now = await allocated();
+          return now.join() !== before.allocated.join() ? now : undefined;
+        },
+        30_000,
+        'the allocated capacity to change',
+        200,
+      );
+      const total = (cells: string[]) => cells.reduce((sum, cell) => sum + Number(cell), 0);
+      expect(total(after) - total(before.allocated)).toBe(7);
+      await eventually(
+        async () => ((await chart()) !== before.chart ? true : undefined),
+        10_000,
+        'the chart to be drawn again',
+      );
+      expect(await documentStillMarked(page)).toBe(true);
+    },
+    SLOW,
+  );
+
+  it('an admin retries a parked workflow event from the page and it goes through', async () => {
+    // A workflow parks an event only after its retries all failed; that failure is put in place
+    // here as the runner records it (a seeded parked event, named as such), for a real event
+    // of the log and a real workflow, which the retry then runs for real.
+    const { body } = await hawser.request(
+      'GET',
+      '/hawser/v1/events?event_type=ShareRequested&limit=1',
+    );
+    const event = body.events[0];
+    const seeded: ParkedEvent = {
+      id: `affinity-links:${event.id}`,
+      processManager: 'affinity-links',
+      eventId: event.id,
+      eventType: event.type,
+      streamId: event.stream_id,
+      revision: event.revision,
+      position: event.position,
+      error: 'seeded failure: the store was unavailable',
+      attempts: 5,
+      parkedAt: new Date().toISOString(),
+    };
+    const documents = hawser.app.get<DocumentStore>(DOCUMENT_STORE);
+    await documents.write([{ kind: 'put', collection: PARKED_EVENTS, document: seeded }]);
+
+    await signIn(page, hawser.url, ADMIN);
+    await page.getByRole('link', { name: 'Parked events' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'seeded failure' });
+    await row.waitFor();
+    await screenshot(page, 'parked-events');
+    await row.getByRole('button', { name: `Retry ShareRequested of ${event.stream_id}` }).click();
+    await page.getByRole('status').getByText('ShareRequested went through this time.').waitFor();
+    await page.getByText('No parked events.').waitFor();
+    expect((await hawser.request('GET', '/hawser/v1/parked-events')).body.parked_events).toEqual(
+      [],
+    );
+
+    await page.getByRole('link', { name: 'Event log' }).click();
+    await page.getByLabel('Event types (comma-separated)').fill('ShareRequested');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('row').filter({ hasText: 'ShareRequested' }).first().waitFor();
+    const types = await page.locator('tbody tr td:nth-child(2)').allInnerTexts();
+    expect(new Set(types)).toEqual(new Set(['ShareRequested']));
+    await screenshot(page, 'event-log');
+  });
+
+  it("works from the keyboard alone, and a phone's width shows the share page without sideways scrolling", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${hawser.url}/ui/`);
+    await page.getByLabel(/Token/).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(READER);
+    await page.keyboard.press('Enter');
+    await page.getByRole('row').filter({ hasText: 'anchor' }).waitFor();
+    // Tab until the anchor share's link has the focus, then follow it with Enter.
+    for (let presses = 0; presses < 40; presses += 1) {
+      const focused = (await page.evaluate('document.activeElement?.textContent ?? ""')) as string;
+      if (focused === 'anchor') break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByTestId('share-status').getByText('available').waitFor();
+    const overflow = (await page.evaluate(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    )) as number;
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'share-phone');
   });
 });

@@ -68,3 +68,35 @@ export const Section = ({
 
 export const when = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString() : '';
+
+/**
+ * A table whose header names `columns` (a falsy entry leaves its column out) and whose body is
+ * `children`, scrolling sideways inside its card on a narrow screen.
+ */
+export const Table = ({
+  columns,
+  caption,
+  busy,
+  children,
+}: {
+  columns: readonly (string | false)[];
+  caption?: string;
+  busy?: boolean;
+  children: ComponentChildren;
+}) => (
+  <div class="table-wrap">
+    <table aria-busy={busy}>
+      {caption && <caption>{caption}</caption>}
+      <thead>
+        <tr>
+          {columns.filter(Boolean).map((column) => (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  </div>
+);

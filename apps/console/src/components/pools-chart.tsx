@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Chart } from 'chart.js';
+import { Table } from './common';
 
 export interface PoolCapacity {
   readonly name: string;
@@ -15,8 +16,9 @@ const labelOf = (p: PoolCapacity) =>
   `${p.backend ?? p.name}#${p.pool ?? ''} (${p.availabilityZone ?? 'no zone'})`;
 
 /**
- * Each pool's capacity as a stacked bar (allocated and free, out of its total), drawn by
- * Chart.js (loaded with this page only); the table beside it holds the same figures as text.
+ * Each pool's capacity as three bars (total, allocated, free), labelled with its back end, pool
+ * and zone, drawn by Chart.js (loaded with this page only); the table below holds the same
+ * figures as text.
  */
 export const PoolsChart = ({ pools }: { pools: readonly PoolCapacity[] }) => {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -55,10 +57,7 @@ export const PoolsChart = ({ pools }: { pools: readonly PoolCapacity[] }) => {
           responsive: true,
           maintainAspectRatio: false,
           animation: false,
-          scales: {
-            x: { stacked: true, title: { display: true, text: 'GiB' } },
-            y: { stacked: true },
-          },
+          scales: { x: { title: { display: true, text: 'GiB' } } },
         },
       });
     });
@@ -70,36 +69,23 @@ export const PoolsChart = ({ pools }: { pools: readonly PoolCapacity[] }) => {
 
   return (
     <div class="pools">
-      <div class="chart-box" style={{ height: `${Math.max(160, sorted.length * 48)}px` }}>
+      <div class="chart-box" style={{ height: `${Math.max(180, sorted.length * 72)}px` }}>
         <canvas
           ref={canvas}
           role="img"
-          aria-label="Pool capacity chart: allocated and free GiB per pool"
+          aria-label="Pool capacity chart: total, allocated and free GiB per pool"
         />
       </div>
-      <div class="table-wrap">
-        <table>
-          <caption>Pool capacity</caption>
-          <thead>
-            <tr>
-              <th scope="col">Pool</th>
-              <th scope="col">Total GiB</th>
-              <th scope="col">Allocated GiB</th>
-              <th scope="col">Free GiB</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((p) => (
-              <tr key={p.name} data-pool={p.name}>
-                <td>{labelOf(p)}</td>
-                <td>{p.totalCapacityGb ?? 'unknown'}</td>
-                <td data-testid="allocated">{p.allocatedCapacityGb}</td>
-                <td>{p.freeCapacityGb ?? 'unknown'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={['Pool', 'Total GiB', 'Allocated GiB', 'Free GiB']} caption="Pool capacity">
+        {sorted.map((p) => (
+          <tr key={p.name} data-pool={p.name}>
+            <td>{labelOf(p)}</td>
+            <td>{p.totalCapacityGb ?? 'unknown'}</td>
+            <td data-testid="allocated">{p.allocatedCapacityGb}</td>
+            <td>{p.freeCapacityGb ?? 'unknown'}</td>
+          </tr>
+        ))}
+      </Table>
     </div>
   );
 };

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { subscribe } from '../api/live';
 import { PROJECT_SHARES_CHANGED } from '../api/shares';
 import { useCaller } from '../caller';
-import { ErrorText, Section, Status, when } from '../components/common';
+import { ErrorText, Section, Status, when, Table } from '../components/common';
 import { PoolsChart, type PoolCapacity } from '../components/pools-chart';
 import { useAction, useLoad } from '../hooks';
 import type { AdminSection } from '../lib/route';
@@ -33,6 +33,9 @@ export const AdminPage = ({ section }: { section: AdminSection }) => {
 
 const POOLS = `{ pools { name host backend pool availabilityZone totalCapacityGb freeCapacityGb allocatedCapacityGb provisionedCapacityGb reportedAt } }`;
 
+/** The default capability report interval: pools change no faster than the reports come. */
+const POOLS_REREAD_MS = 10_000;
+
 const Pools = () => {
   const { api, live, permissions } = useCaller();
   const pools = useLoad(
@@ -40,7 +43,12 @@ const Pools = () => {
     [],
   );
   const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // A share placed or removed changes what is allocated: read the pools again.
+  // Back ends report their pools every few seconds (HAWSER_REPORT_INTERVAL_S): read them as often.
+  useEffect(() => {
+    const timer = setInterval(pools.reload, POOLS_REREAD_MS);
+    return () => clearInterval(timer);
+  }, [pools.reload]);
+  // A share of the caller's project placed or removed changes what is allocated: read at once.
   useEffect(
     () =>
       subscribe(
@@ -83,34 +91,20 @@ const Services = () => {
   return (
     <>
       <ErrorText message={services.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Binary</th>
-              <th scope="col">Host</th>
-              <th scope="col">Zone</th>
-              <th scope="col">Status</th>
-              <th scope="col">State</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {services.data?.services.map((s) => (
-              <tr key={`${s.binary}@${s.host}`}>
-                <td>{s.binary}</td>
-                <td>{s.host}</td>
-                <td>{s.zone}</td>
-                <td>{s.status}</td>
-                <td>
-                  <Status status={s.state} />
-                </td>
-                <td>{when(s.updated_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={['Binary', 'Host', 'Zone', 'Status', 'State', 'Updated']}>
+        {services.data?.services.map((s) => (
+          <tr key={`${s.binary}@${s.host}`}>
+            <td>{s.binary}</td>
+            <td>{s.host}</td>
+            <td>{s.zone}</td>
+            <td>{s.status}</td>
+            <td>
+              <Status status={s.state} />
+            </td>
+            <td>{when(s.updated_at)}</td>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 };
@@ -199,48 +193,43 @@ const ParkedEvents = () => {
       <ErrorText message={parked.error ?? action.error} />
       {outcome && <p role="status">{outcome}</p>}
       {parked.data?.parked_events.length === 0 && <p>No parked events.</p>}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Workflow</th>
-              <th scope="col">Event</th>
-              <th scope="col">Stream</th>
-              <th scope="col">Error</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Parked</th>
-              {can('hawser:parked_events:retry') && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {parked.data?.parked_events.map((p) => (
-              <tr key={p.id}>
-                <td>{p.process_manager}</td>
-                <td>{p.event_type}</td>
-                <td>
-                  <code>{p.stream_id}</code>
-                </td>
-                <td>{p.error}</td>
-                <td>{p.attempts}</td>
-                <td>{when(p.parked_at)}</td>
-                {can('hawser:parked_events:retry') && (
-                  <td>
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={action.busy}
-                      aria-label={`Retry ${p.event_type} of ${p.stream_id}`}
-                      onClick={() => retry(p)}
-                    >
-                      Retry
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={[
+          'Workflow',
+          'Event',
+          'Stream',
+          'Error',
+          'Attempts',
+          'Parked',
+          can('hawser:parked_events:retry') && 'Actions',
+        ]}
+      >
+        {parked.data?.parked_events.map((p) => (
+          <tr key={p.id}>
+            <td>{p.process_manager}</td>
+            <td>{p.event_type}</td>
+            <td>
+              <code>{p.stream_id}</code>
+            </td>
+            <td>{p.error}</td>
+            <td>{p.attempts}</td>
+            <td>{when(p.parked_at)}</td>
+            {can('hawser:parked_events:retry') && (
+              <td>
+                <button
+                  type="button"
+                  class="small"
+                  disabled={action.busy}
+                  aria-label={`Retry ${p.event_type} of ${p.stream_id}`}
+                  onClick={() => retry(p)}
+                >
+                  Retry
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
     </>
   );
 };
@@ -282,47 +271,42 @@ const Projections = () => {
     <>
       <ErrorText message={projections.error ?? action.error} />
       {done && <p role="status">{done}</p>}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Projection</th>
-              <th scope="col">Position</th>
-              <th scope="col">State</th>
-              {can('hawser:projections:rebuild') && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {projections.data?.projections.map((p) => (
-              <tr key={p.name}>
-                <td>{p.name}</td>
-                <td>{p.position}</td>
-                <td>
-                  {rebuilding === p.name || p.rebuilding ? (
-                    // The runner reports no percentage while it rebuilds: an indeterminate bar.
-                    <progress aria-label={`Rebuilding ${p.name}`} />
-                  ) : (
-                    (p.error ?? 'following the log')
-                  )}
-                </td>
-                {can('hawser:projections:rebuild') && (
-                  <td>
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={action.busy}
-                      onClick={() => rebuild(p.name)}
-                      aria-label={`Rebuild ${p.name}`}
-                    >
-                      Rebuild
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        columns={[
+          'Projection',
+          'Position',
+          'State',
+          can('hawser:projections:rebuild') && 'Actions',
+        ]}
+      >
+        {projections.data?.projections.map((p) => (
+          <tr key={p.name}>
+            <td>{p.name}</td>
+            <td>{p.position}</td>
+            <td>
+              {rebuilding === p.name || p.rebuilding ? (
+                // The runner reports no percentage while it rebuilds: an indeterminate bar.
+                <progress aria-label={`Rebuilding ${p.name}`} />
+              ) : (
+                (p.error ?? 'following the log')
+              )}
+            </td>
+            {can('hawser:projections:rebuild') && (
+              <td>
+                <button
+                  type="button"
+                  class="small"
+                  disabled={action.busy}
+                  onClick={() => rebuild(p.name)}
+                  aria-label={`Rebuild ${p.name}`}
+                >
+                  Rebuild
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
     </>
   );
 };
@@ -375,38 +359,24 @@ const EventLog = () => {
         <button type="submit">Filter</button>
       </form>
       <ErrorText message={log.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Type</th>
-              <th scope="col">Stream</th>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Caused by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data?.events.map((e) => (
-              <tr key={e.id}>
-                <td>{e.position}</td>
-                <td>{e.type}</td>
-                <td>
-                  <code>
-                    {e.stream_id}@{e.revision}
-                  </code>
-                </td>
-                <td>{when(e.recorded_at)}</td>
-                <td>{e.user_id ?? 'Hawser'}</td>
-                <td>
-                  <code>{e.causation_id?.slice(0, 8)}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={['#', 'Type', 'Stream', 'When', 'Who', 'Caused by']}>
+        {log.data?.events.map((e) => (
+          <tr key={e.id}>
+            <td>{e.position}</td>
+            <td>{e.type}</td>
+            <td>
+              <code>
+                {e.stream_id}@{e.revision}
+              </code>
+            </td>
+            <td>{when(e.recorded_at)}</td>
+            <td>{e.user_id ?? 'Hawser'}</td>
+            <td>
+              <code>{e.causation_id?.slice(0, 8)}</code>
+            </td>
+          </tr>
+        ))}
+      </Table>
       <nav class="pager" aria-label="Event log pages">
         <button
           type="button"
@@ -480,40 +450,28 @@ const Quotas = () => {
       <ErrorText message={quota.error ?? action.error} />
       <Section id="quota" title={`Quotas of ${project}`}>
         <form onSubmit={save} aria-label="Quota limits">
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Resource</th>
-                  <th scope="col">In use</th>
-                  <th scope="col">Reserved</th>
-                  <th scope="col">Limit (-1: unlimited)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map(([name, q]) => (
-                  <tr key={`${project}-${name}`}>
-                    <td>{name}</td>
-                    <td>{q.in_use}</td>
-                    <td>{q.reserved}</td>
-                    <td>
-                      {can('quota_set:update') ? (
-                        <input
-                          name={name}
-                          type="number"
-                          min={-1}
-                          defaultValue={String(q.limit)}
-                          aria-label={`Limit of ${name}`}
-                        />
-                      ) : (
-                        q.limit
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Resource', 'In use', 'Reserved', 'Limit (-1: unlimited)']}>
+            {rows.map(([name, q]) => (
+              <tr key={`${project}-${name}`}>
+                <td>{name}</td>
+                <td>{q.in_use}</td>
+                <td>{q.reserved}</td>
+                <td>
+                  {can('quota_set:update') ? (
+                    <input
+                      name={name}
+                      type="number"
+                      min={-1}
+                      defaultValue={String(q.limit)}
+                      aria-label={`Limit of ${name}`}
+                    />
+                  ) : (
+                    q.limit
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
           {can('quota_set:update') && (
             <button type="submit" disabled={action.busy}>
               Save limits

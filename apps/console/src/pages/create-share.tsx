@@ -6,8 +6,31 @@ import { useAction, useLoad } from '../hooks';
 import { hrefOf } from '../lib/route';
 import { navigate } from '../routing';
 
-const selected = (select: HTMLSelectElement): string[] =>
-  [...select.selectedOptions].map((option) => option.value);
+/** A list of the user's shares to pick several from (the ids a scheduler hint names). */
+const SharesChoice = ({
+  label,
+  shares,
+  onChange,
+}: {
+  label: string;
+  shares: readonly ShareView[];
+  onChange: (ids: string[]) => void;
+}) => (
+  <label>
+    {label}
+    <select
+      multiple
+      size={4}
+      onChange={(e) => onChange([...e.currentTarget.selectedOptions].map((o) => o.value))}
+    >
+      {shares.map((s) => (
+        <option key={s.id} value={s.id}>
+          {s.name || s.id}
+        </option>
+      ))}
+    </select>
+  </label>
+);
 
 /** POST /v2/shares: type, zone, size, protocol, affinity hints among the user's shares, a snapshot. */
 export const CreateShare = ({ snapshotId }: { snapshotId: string | undefined }) => {
@@ -125,26 +148,16 @@ export const CreateShare = ({ snapshotId }: { snapshotId: string | undefined }) 
         </label>
         <fieldset>
           <legend>Placement hints</legend>
-          <label>
-            Place with (same host as)
-            <select multiple size={4} onChange={(e) => setSameHost(selected(e.currentTarget))}>
-              {shareOptions.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name || s.id}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Place apart from (different host than)
-            <select multiple size={4} onChange={(e) => setDifferentHost(selected(e.currentTarget))}>
-              {shareOptions.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name || s.id}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SharesChoice
+            label="Place with (same host as)"
+            shares={shareOptions}
+            onChange={setSameHost}
+          />
+          <SharesChoice
+            label="Place apart from (different host than)"
+            shares={shareOptions}
+            onChange={setDifferentHost}
+          />
         </fieldset>
         <ErrorText message={action.error ?? types.error ?? shares.error} />
         <button type="submit" disabled={action.busy}>

@@ -3,7 +3,15 @@ import { subscribe } from '../api/live';
 import { SHARE_CHANGED, type ShareChange, type ZoneView } from '../api/shares';
 import { isInternalMetadata, SHARE_PAGE, type ShareDetail } from '../api/share-detail';
 import { useCaller } from '../caller';
-import { CopyButton, ErrorText, Progress, Section, Status, when } from '../components/common';
+import {
+  CopyButton,
+  ErrorText,
+  Progress,
+  Section,
+  Status,
+  when,
+  Table,
+} from '../components/common';
 import { AffinityGraph } from '../components/affinity-graph';
 import { Timeline } from '../components/timeline';
 import { useAction, useLoad } from '../hooks';
@@ -192,46 +200,33 @@ const AccessRules = ({ share, reload }: { share: ShareDetail; reload: () => void
         Rules status: <Status status={share.accessRulesStatus} />
       </p>
       {share.accessRules.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col">To</th>
-                <th scope="col">Level</th>
-                <th scope="col">State</th>
-                {can('share:deny_access') && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {share.accessRules.map((rule) => (
-                <tr key={rule.id}>
-                  <td>{rule.accessType}</td>
-                  <td>
-                    <code>{rule.accessTo}</code>
-                  </td>
-                  <td>{rule.accessLevel}</td>
-                  <td>
-                    <Status status={rule.state} />
-                  </td>
-                  {can('share:deny_access') && (
-                    <td>
-                      <button
-                        type="button"
-                        class="small danger"
-                        disabled={action.busy}
-                        aria-label={`Deny access to ${rule.accessTo}`}
-                        onClick={() => act({ deny_access: { access_id: rule.id } })}
-                      >
-                        Deny
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Type', 'To', 'Level', 'State', can('share:deny_access') && 'Actions']}>
+          {share.accessRules.map((rule) => (
+            <tr key={rule.id}>
+              <td>{rule.accessType}</td>
+              <td>
+                <code>{rule.accessTo}</code>
+              </td>
+              <td>{rule.accessLevel}</td>
+              <td>
+                <Status status={rule.state} />
+              </td>
+              {can('share:deny_access') && (
+                <td>
+                  <button
+                    type="button"
+                    class="small danger"
+                    disabled={action.busy}
+                    aria-label={`Deny access to ${rule.accessTo}`}
+                    onClick={() => act({ deny_access: { access_id: rule.id } })}
+                  >
+                    Deny
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </Table>
       )}
       {can('share:allow_access') && (
         <form class="inline-form" aria-label="Allow access" onSubmit={allow}>
@@ -344,6 +339,7 @@ const Metadata = ({ share, reload }: { share: ShareDetail; reload: () => void })
 const Snapshots = ({ share, reload }: { share: ShareDetail; reload: () => void }) => {
   const { api, can } = useCaller();
   const action = useAction();
+  const writes = can('share:create') || can('share:delete_snapshot');
   const take = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -361,30 +357,21 @@ const Snapshots = ({ share, reload }: { share: ShareDetail; reload: () => void }
       {share.snapshots.length === 0 ? (
         <p>None.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Size (GiB)</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {share.snapshots.map((snapshot) => (
-                <tr key={snapshot.id} data-snapshot-id={snapshot.id}>
-                  <td>{snapshot.name || snapshot.id}</td>
-                  <td>
-                    <Status status={snapshot.status} />{' '}
-                    {snapshot.status !== 'available' && (
-                      <Progress progress={snapshot.progress} label="Snapshot progress" />
-                    )}
-                  </td>
-                  <td>{snapshot.size}</td>
-                  <td>{when(snapshot.createdAt)}</td>
-                  <td class="actions">
+        <Table columns={['Name', 'Status', 'Size (GiB)', 'Created', writes && 'Actions']}>
+          {share.snapshots.map((snapshot) => (
+            <tr key={snapshot.id} data-snapshot-id={snapshot.id}>
+              <td>{snapshot.name || snapshot.id}</td>
+              <td>
+                <Status status={snapshot.status} />{' '}
+                {snapshot.status !== 'available' && (
+                  <Progress progress={snapshot.progress} label="Snapshot progress" />
+                )}
+              </td>
+              <td>{snapshot.size}</td>
+              <td>{when(snapshot.createdAt)}</td>
+              {writes && (
+                <td>
+                  <div class="actions">
                     {can('share:create') && snapshot.status === 'available' && (
                       <a
                         class="button small"
@@ -409,12 +396,12 @@ const Snapshots = ({ share, reload }: { share: ShareDetail; reload: () => void }
                         Delete
                       </button>
                     )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  </div>
+                </td>
+              )}
+            </tr>
+          ))}
+        </Table>
       )}
       {can('share:create_snapshot') && (
         <form class="inline-form" aria-label="Take a snapshot" onSubmit={take}>
@@ -435,6 +422,7 @@ const Snapshots = ({ share, reload }: { share: ShareDetail; reload: () => void }
 const Replicas = ({ share, reload }: { share: ShareDetail; reload: () => void }) => {
   const { api, can } = useCaller();
   const action = useAction();
+  const writes = can('share_replica:promote') || can('share_replica:resync');
   const zones = useLoad(
     () => api.rest<{ availability_zones: ZoneView[] }>('GET', '/v2/availability-zones'),
     [],
@@ -458,34 +446,25 @@ const Replicas = ({ share, reload }: { share: ShareDetail; reload: () => void })
   };
   return (
     <Section id="replicas" title="Replicas">
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Replica</th>
-              <th scope="col">Zone</th>
-              <th scope="col">Status</th>
-              <th scope="col">Replica state</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {share.replicas.map((replica) => (
-              <tr key={replica.id} data-replica-id={replica.id}>
-                <td>
-                  <code>{replica.id.slice(0, 8)}</code>
-                </td>
-                <td>{replica.availabilityZone}</td>
-                <td>
-                  <Status status={replica.status} />{' '}
-                  {replica.status !== 'available' && (
-                    <Progress progress={replica.progress} label="Replica progress" />
-                  )}
-                </td>
-                <td>
-                  <Status status={replica.replicaState} />
-                </td>
-                <td class="actions">
+      <Table columns={['Replica', 'Zone', 'Status', 'Replica state', writes && 'Actions']}>
+        {share.replicas.map((replica) => (
+          <tr key={replica.id} data-replica-id={replica.id}>
+            <td>
+              <code>{replica.id.slice(0, 8)}</code>
+            </td>
+            <td>{replica.availabilityZone}</td>
+            <td>
+              <Status status={replica.status} />{' '}
+              {replica.status !== 'available' && (
+                <Progress progress={replica.progress} label="Replica progress" />
+              )}
+            </td>
+            <td>
+              <Status status={replica.replicaState} />
+            </td>
+            {writes && (
+              <td>
+                <div class="actions">
                   {replica.replicaState !== 'active' && can('share_replica:promote') && (
                     <button
                       type="button"
@@ -508,12 +487,12 @@ const Replicas = ({ share, reload }: { share: ShareDetail; reload: () => void })
                       Resync
                     </button>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
       {can('share_replica:create') && (
         <form class="inline-form" aria-label="Add a replica" onSubmit={add}>
           <label>

@@ -9,7 +9,7 @@ import {
 } from '../api/shares';
 import { subscribe } from '../api/live';
 import { useCaller } from '../caller';
-import { ErrorText, Progress, Status, when } from '../components/common';
+import { ErrorText, Progress, Status, when, Table } from '../components/common';
 import { useLoad } from '../hooks';
 import { hrefOf } from '../lib/route';
 import {
@@ -147,54 +147,45 @@ export const SharesList = () => {
         )}
       </form>
       <ErrorText message={list.error} />
-      <div class="table-wrap">
-        <table aria-busy={list.loading}>
-          <caption class="visually-hidden">
-            Shares{total !== undefined ? `, ${total} in all` : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Size (GiB)</th>
-              <th scope="col">Protocol</th>
-              <th scope="col">Zone</th>
-              <th scope="col">Type</th>
-              {query.allTenants && <th scope="col">Project</th>}
-              <th scope="col">Created</th>
+      <Table
+        columns={[
+          'Name',
+          'Status',
+          'Size (GiB)',
+          'Protocol',
+          'Zone',
+          'Type',
+          query.allTenants && 'Project',
+          'Created',
+        ]}
+        busy={list.loading}
+        caption={`Shares${total !== undefined ? `, ${total} in all` : ''}`}
+      >
+        {list.data?.shares.map((share) => {
+          const change = changes[share.id];
+          const status = change?.status ?? share.status;
+          const progress = change ? change.progress : share.progress;
+          return (
+            <tr key={share.id} data-share-id={share.id}>
+              <td>
+                <a href={hrefOf({ page: 'share', id: share.id })}>{share.name || share.id}</a>
+              </td>
+              <td>
+                <Status status={status} />{' '}
+                {status !== 'available' && (
+                  <Progress progress={progress} label={`Progress of ${share.name ?? share.id}`} />
+                )}
+              </td>
+              <td>{share.size}</td>
+              <td>{share.share_proto}</td>
+              <td>{share.availability_zone}</td>
+              <td>{share.share_type_name}</td>
+              {query.allTenants && <td>{share.project_id.slice(0, 12)}</td>}
+              <td>{when(share.created_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {list.data?.shares.map((share) => {
-              const change = changes[share.id];
-              const status = change?.status ?? share.status;
-              const progress = change ? change.progress : share.progress;
-              return (
-                <tr key={share.id} data-share-id={share.id}>
-                  <td>
-                    <a href={hrefOf({ page: 'share', id: share.id })}>{share.name || share.id}</a>
-                  </td>
-                  <td>
-                    <Status status={status} />{' '}
-                    {status !== 'available' && (
-                      <Progress
-                        progress={progress}
-                        label={`Progress of ${share.name ?? share.id}`}
-                      />
-                    )}
-                  </td>
-                  <td>{share.size}</td>
-                  <td>{share.share_proto}</td>
-                  <td>{share.availability_zone}</td>
-                  <td>{share.share_type_name}</td>
-                  {query.allTenants && <td>{share.project_id.slice(0, 12)}</td>}
-                  <td>{when(share.created_at)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </Table>
       {list.data?.shares.length === 0 && <p>No shares match.</p>}
       <nav class="pager" aria-label="Pages">
         <button
