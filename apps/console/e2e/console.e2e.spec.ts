@@ -4,6 +4,11 @@ import type { Browser, Page } from 'playwright-core';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { PARKED_EVENTS, type ParkedEvent } from '#hawser/process-managers';
 import type { DocumentStore } from '#hawser/read-models';
+import {
+  describeWithKeystone,
+  hawserKeystoneEnv,
+  keystoneUrl,
+} from '../../api/src/http/keystone/test-support/keystone-test-users.js';
 import { fromSnapshotBackends } from '../../hawser/src/test-support/from-snapshot-backends.js';
 import { createReadableType } from '../../hawser/src/test-support/replicated-share.js';
 import {
@@ -12,6 +17,7 @@ import {
   type HawserTestServer,
 } from '../../hawser/src/test-support/hawser-test-server.js';
 import {
+  chromiumPath,
   describeInBrowser,
   documentStillMarked,
   launchBrowser,
@@ -340,5 +346,84 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     )) as number;
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'share-phone');
+  });
+
+  it("an admin reads the services and sets a project's quota from the page", async () => {
+    await signIn(page, hawser.url, ADMIN);
+    await page.getByRole('link', { name: 'Services' }).click();
+    await page.getByRole('row').filter({ hasText: 'charlie' }).first().waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'up' }).count()).toBeGreaterThan(0);
+
+    await page.getByRole('link', { name: 'Quotas' }).click();
+    await page.getByLabel('Project ID').fill(PROJECT);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: `Quotas of ${PROJECT}` }).waitFor();
+    await page.getByLabel('Limit of shares').fill('77');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await eventually(
+      async () => {
+        const { body } = await hawser.request('GET', `/v2/quota-sets/${PROJECT}`);
+        return body.quota_set.shares === 77 ? true : undefined;
+      },
+      10_000,
+      'the limit to be set',
+    );
+  });
+});
+
+// Skipped, saying why, without Chromium or without Keystone.
+const describeWithKeystoneInBrowser = chromiumPath ? describeWithKeystone : describeInBrowser;
+
+describeWithKeystoneInBrowser('web console signing in with Keystone, in Chromium', () => {
+  let hawser: HawserTestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    hawser = await startHawser({ env: hawserKeystoneEnv(keystoneUrl as string) });
+    browser = await launchBrowser();
+  }, SLOW);
+  afterAll(async () => {
+    await browser?.close();
+    await hawser?.close();
+  });
+
+  it('a member signs in with user name and password, the token stays out of the URL, and signing out forgets it', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${hawser.url}/ui/`);
+      await page.getByLabel('User name').fill(process.env['KEYSTONE_MEMBER_USERNAME'] as string);
+      await page.getByLabel('Password').fill(process.env['KEYSTONE_MEMBER_PASSWORD'] as string);
+      await page.getByLabel('Project').fill(process.env['KEYSTONE_MEMBER_PROJECT'] as string);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Shares' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Create share' }).count()).toBe(1);
+      const token = (await page.evaluate(
+        'sessionStorage.getItem("hawser.console.token")',
+      )) as string;
+      expect(token.length).toBeGreaterThan(20);
+      expect(page.url()).not.toContain(token);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('User name').waitFor();
+      expect(await page.evaluate('sessionStorage.getItem("hawser.console.token")')).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a wrong password is refused with the words Hawser gives', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${hawser.url}/ui/`);
+      await page.getByLabel('User name').fill(process.env['KEYSTONE_MEMBER_USERNAME'] as string);
+      await page.getByLabel('Password').fill('not-the-password');
+      await page.getByLabel('Project').fill(process.env['KEYSTONE_MEMBER_PROJECT'] as string);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page
+        .getByRole('alert')
+        .getByText(/not right/)
+        .waitFor();
+    } finally {
+      await page.close();
+    }
   });
 });
