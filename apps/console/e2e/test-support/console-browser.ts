@@ -37,7 +37,12 @@ const SCREENSHOTS =
 export const screenshot = async (page: Page, name: string): Promise<void> => {
   if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({
+    path: path.join(SCREENSHOTS, `${name}.png`),
+    fullPage: true,
+    // Export paths name the test's temporary data directory: not for the README.
+    mask: [page.getByRole('region', { name: 'Export locations' }).locator('code')],
+  });
 };
 
 /** Opens the console and signs in with a noauth token, as a user types it. */
