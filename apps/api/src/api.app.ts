@@ -16,6 +16,7 @@ import { PoolStateModule } from './scheduler-stats/pool-state.module.js';
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from './api.module.js';
 import { AUTHENTICATOR, type Authenticator } from './http/authenticator.js';
+import { consoleRouter } from './console/console-router.js';
 import { configureHttpPipeline } from './http/http-pipeline.js';
 
 /**
@@ -54,6 +55,7 @@ export const createApiApp = async (
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
     authenticator: app.get<Authenticator>(AUTHENTICATOR),
+    console: consoleRouter(config),
   });
   return app;
 };

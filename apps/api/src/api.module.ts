@@ -7,6 +7,7 @@ import { AuditController } from './admin/audit.controller.js';
 import { ParkedEventsController } from './admin/parked-events.controller.js';
 import { ProjectionsController } from './admin/projections.controller.js';
 import { AvailabilityZonesController } from './availability-zones/availability-zones.controller.js';
+import { PermissionsController } from './console/permissions.controller.js';
 import { ExportLocationsController } from './export-locations/export-locations.controller.js';
 import { GRAPHQL_PROVIDERS, GraphqlApiModule } from './graphql/graphql-api.module.js';
 import { AuthenticationModule } from './http/authentication.module.js';
@@ -66,6 +67,7 @@ import { VersionsController } from './versions/versions.controller.js';
     AuditController,
     ProjectionsController,
     ParkedEventsController,
+    PermissionsController,
     OpenApiController,
     QuotaSetsController,
     LegacyQuotaSetsController,

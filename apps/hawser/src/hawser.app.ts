@@ -18,6 +18,7 @@ import { PoolStateModule } from '../../api/src/scheduler-stats/pool-state.module
 import { createUpcasters } from '../../../eventstore/catalogue.js';
 import { ApiModule } from '../../api/src/api.module.js';
 import { AUTHENTICATOR, type Authenticator } from '../../api/src/http/authenticator.js';
+import { consoleRouter } from '../../api/src/console/console-router.js';
 import { configureHttpPipeline } from '../../api/src/http/http-pipeline.js';
 import { SchedulerModule } from '../../scheduler/src/scheduler.module.js';
 import { SchedulerService } from '../../scheduler/src/scheduler.service.js';
@@ -79,4 +80,5 @@ export const configureHawserApp = (app: NestExpressApplication, config: HawserCo
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
     authenticator: app.get<Authenticator>(AUTHENTICATOR),
+    console: consoleRouter(config),
   });

@@ -876,6 +876,13 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'none',
       path: () => '/hawser/v1/projections/absent/rebuild',
     },
+    {
+      route: 'GET /hawser/v1/permissions',
+      rule: 'hawser:permissions:get',
+      scope: 'none',
+      path: () => '/hawser/v1/permissions',
+      succeeds: true,
+    },
   ];
 
   beforeAll(async () => {

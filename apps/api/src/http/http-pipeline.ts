@@ -2,7 +2,12 @@ import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from '@nestjs/common';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { Authenticator } from './authenticator.js';
 import { KeystoneUnavailableError } from './keystone/keystone-unavailable.error.js';
 import type { ManilaHttpError } from './manila-error.js';
@@ -32,6 +37,8 @@ const sendFault = (res: Response, status: number, message: string) => {
 export interface HttpPipelineOptions {
   readonly bodyLimit: string;
   readonly authenticator: Authenticator;
+  /** The web console, served at `/ui` without a token (it signs the user in). */
+  readonly console?: RequestHandler;
 }
 
 /**
@@ -87,6 +94,8 @@ export const configureHttpPipeline = (
     }
     return next(error);
   });
+
+  if (options.console) app.use('/ui', options.console);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (UNVERSIONED.has(req.path) || !req.path.startsWith('/v2/')) return next();

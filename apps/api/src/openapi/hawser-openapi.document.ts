@@ -31,7 +31,8 @@ export const HAWSER_OPENAPI_DOCUMENT = {
     version: '1',
     summary: "Hawser's own endpoints beside Manila's v2 API: audit trail, read models, workflows.",
     description:
-      'Every operation needs an admin token (`X-Auth-Token`; with HAWSER_AUTH=noauth, ' +
+      'Every operation needs a token, an admin token but for /hawser/v1/permissions ' +
+      '(`X-Auth-Token`; with HAWSER_AUTH=noauth, ' +
       '`user:project`). Errors use Manila\'s fault body: `{"<faultName>": {"code", "message"}}`. ' +
       'This document itself is served without a token.',
   },
@@ -39,6 +40,7 @@ export const HAWSER_OPENAPI_DOCUMENT = {
     { name: 'audit', description: 'The event log: who did what, when, caused by what.' },
     { name: 'projections', description: 'Read models: progress and rebuilds.' },
     { name: 'workflows', description: 'Events a process manager parked after its retries.' },
+    { name: 'console', description: 'What the web console needs to know of its caller.' },
     { name: 'meta', description: 'This document.' },
   ],
   security: [{ token: [] }],
@@ -225,6 +227,39 @@ export const HAWSER_OPENAPI_DOCUMENT = {
             }),
           },
           ...adminErrors,
+        },
+      },
+    },
+    '/hawser/v1/permissions': {
+      get: {
+        operationId: 'getPermissions',
+        tags: ['console'],
+        summary:
+          "Who the caller is, and for every rule of the policy in force whether the caller passes it on the caller's own project. Any reader of a project may ask (not only admins).",
+        responses: {
+          '200': {
+            description: "The caller's identity and the verdict of every rule.",
+            content: json({
+              type: 'object',
+              required: ['permissions'],
+              additionalProperties: false,
+              properties: {
+                permissions: {
+                  type: 'object',
+                  required: ['user_id', 'project_id', 'roles', 'is_admin', 'rules'],
+                  additionalProperties: false,
+                  properties: {
+                    user_id: { type: 'string' },
+                    project_id: { type: 'string' },
+                    roles: { type: 'array', items: { type: 'string' } },
+                    is_admin: { type: 'boolean' },
+                    rules: { type: 'object', additionalProperties: { type: 'boolean' } },
+                  },
+                },
+              },
+            }),
+          },
+          '401': fault('No token, or a token the authenticator does not accept.'),
         },
       },
     },

@@ -131,5 +131,13 @@ describe('GET /hawser/v1/openapi.json, and the admin API answering as it documen
       ADMIN,
     );
     expect(retry.status).toBe(404);
+    const permissions = await expectDocumented(
+      'GET',
+      '/hawser/v1/permissions',
+      '/hawser/v1/permissions',
+      MEMBER,
+    );
+    expect(permissions.body.permissions.rules['share:create']).toBe(true);
+    await expectDocumented('GET', '/hawser/v1/permissions', '/hawser/v1/permissions', undefined);
   });
 });

@@ -68,6 +68,14 @@ export const HAWSER_RULES: readonly RuleDefinition[] = [
     ],
   },
   {
+    name: 'hawser:permissions:get',
+    check: ADMIN_OR_PROJECT_READER,
+    description:
+      'See which rules the caller passes on their own project (the web console offers only ' +
+      'the controls whose rules pass).',
+    operations: [{ method: 'GET', path: '/hawser/v1/permissions' }],
+  },
+  {
     name: 'hawser:share:force_migration',
     check: ADMIN,
     description: 'Move a share to another back end without the driver-assisted path.',
