@@ -237,6 +237,24 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     meaning:
       'The driver refused the resize (extending_error, shrinking_error or data-loss refusal).',
   },
+  ShareRevertRequested: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'A revert to the latest snapshot was asked for: the instance (active replica) is reverting, its snapshot instance restoring.',
+  },
+  ShareReverted: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The driver restored the snapshot's data: the share is available with the snapshot's size.",
+  },
+  ShareRevertFailed: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The driver failed the revert: the instance is reverting_error, the snapshot available.',
+  },
   ShareTypeCreated: {
     category: 'sharetype',
     version: 1,

@@ -98,6 +98,12 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
       range: '2.0-2.44',
       rule: 'share:access_get_all',
     });
+    expect(table).toContainEqual({
+      route: '/v2/shares/:id/action',
+      action: 'revert',
+      range: '2.27-latest',
+      rule: 'share:revert_to_snapshot',
+    });
     expect(table.map((row) => `${row.route} ${row.action}`)).toEqual(
       expect.arrayContaining([
         '/v2/shares/:id/action allow_access',

@@ -14,6 +14,7 @@ import {
   ShareCreation,
 } from './shares/create-share.js';
 import { ExtendShareHandler, ShareResize, ShrinkShareHandler } from './shares/resize-share.js';
+import { RevertShareHandler } from './shares/revert-share.js';
 import {
   AllowAccessHandler,
   DenyAccessHandler,
@@ -103,6 +104,7 @@ const SHARE_HANDLERS = [
   UnsetShareMetadataHandler,
   ExtendShareHandler,
   ShrinkShareHandler,
+  RevertShareHandler,
   AllowAccessHandler,
   DenyAccessHandler,
   SetAccessRuleMetadataHandler,

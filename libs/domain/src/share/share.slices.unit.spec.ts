@@ -73,6 +73,9 @@ const EVERY_COMMAND_TYPE: Record<ShareCommandType, true> = {
   ResetReplicaState: true,
   LinkAffinity: true,
   UnlinkAffinity: true,
+  RevertShareToSnapshot: true,
+  CompleteShareRevert: true,
+  FailShareRevert: true,
 };
 
 const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
@@ -133,6 +136,9 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ReplicaResyncRequested: true,
   ReplicaStateRefreshed: true,
   ReplicaStateReset: true,
+  ShareRevertRequested: true,
+  ShareReverted: true,
+  ShareRevertFailed: true,
 };
 
 const claimsOf = (types: (slice: ShareSlice) => readonly string[], type: string): number =>

@@ -18,7 +18,10 @@ export type ShareStatus =
   | 'migrating'
   | 'migrating_to'
   | 'server_migrating'
-  | 'replication_change';
+  | 'replication_change'
+  /** Revert to a snapshot (2.27): running, and failed (reference 3.4). */
+  | 'reverting'
+  | 'reverting_error';
 
 export type ReplicaState = 'active' | 'in_sync' | 'out_of_sync' | 'error';
 
@@ -49,7 +52,9 @@ export type DriverOperation =
   | 'shrink_share'
   | 'create_replica'
   | 'delete_replica'
-  | 'promote_replica';
+  | 'promote_replica'
+  /** The share instance (the active replica) back to one of its snapshot instances. */
+  | 'revert_to_snapshot';
 
 /** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
 export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
@@ -60,6 +65,7 @@ export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStat
   'migrating',
   'migrating_to',
   'server_migrating',
+  'reverting',
 ]);
 
 export interface ExportLocation {

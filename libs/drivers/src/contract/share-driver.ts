@@ -388,6 +388,7 @@ export type DriverOperationName =
   | 'deleteShare'
   | 'createSnapshot'
   | 'deleteSnapshot'
+  | 'revertToSnapshot'
   | 'createShareFromSnapshot'
   | 'getShareStatus'
   | 'extendShare'
@@ -427,6 +428,11 @@ export interface ShareDriver {
 
   createSnapshot(request: SnapshotRequest): Promise<CreateSnapshotResult>;
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult>;
+  /**
+   * Restores the share instance's data to the snapshot instance's (Manila's
+   * revert_to_snapshot): what was written since is gone, the share takes the snapshot's size.
+   */
+  revertToSnapshot(request: SnapshotRequest): Promise<void>;
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
 

@@ -43,6 +43,7 @@ import { LocalContext } from './local-context.js';
 import { measurePoolStats } from './local-pool-stats.js';
 import { LocalRecovery } from './local-recovery.js';
 import { LocalReplication } from './local-replication.js';
+import { LocalReverts } from './local-revert.js';
 import { LocalShares } from './local-shares.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
 import { probeReflink, type CloneMethod } from './tree-operations.js';
@@ -63,6 +64,7 @@ export class LocalShareDriver implements ShareDriver {
   private readonly shares: LocalShares;
   private readonly replication: LocalReplication;
   private readonly recovery: LocalRecovery;
+  private readonly reverts: LocalReverts;
   private lock: BackendLock | null = null;
 
   constructor(
@@ -81,7 +83,8 @@ export class LocalShareDriver implements ShareDriver {
     });
     this.shares = new LocalShares(this.context, this.copies);
     this.replication = new LocalReplication(this.context, this.copies);
-    this.recovery = new LocalRecovery(this.context, this.shares, this.replication);
+    this.reverts = new LocalReverts(this.context);
+    this.recovery = new LocalRecovery(this.context, this.shares, this.replication, this.reverts);
   }
 
   /**
@@ -181,6 +184,10 @@ export class LocalShareDriver implements ShareDriver {
 
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult> {
     return this.shares.deleteSnapshot(request);
+  }
+
+  revertToSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.reverts.revertToSnapshot(request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

@@ -72,6 +72,11 @@ interface SimulatedSnapshot {
   readonly snapshotInstanceId: string;
   readonly shareInstanceId: string;
   readonly sizeGiB: number;
+  /**
+   * The share's data when the snapshot was taken, which a revert restores; absent where a
+   * replica received the snapshot without data of its own to measure.
+   */
+  readonly usedGiB?: number;
 }
 
 export interface SimulatedPoolUsage {
@@ -219,6 +224,7 @@ export class SimulatedStorage {
         snapshotInstanceId: snapshot.snapshotInstanceId,
         shareInstanceId: share.instanceId,
         sizeGiB: snapshot.sizeGiB,
+        usedGiB: existing.usedGiB,
       });
     }
     return {
@@ -230,6 +236,23 @@ export class SimulatedStorage {
 
   deleteSnapshot({ snapshot }: SnapshotRequest): DeleteSnapshotResult {
     return { existed: this.snapshots.delete(snapshot.snapshotInstanceId) };
+  }
+
+  /** The share holds the snapshot's data again, at the snapshot's size. */
+  revertToSnapshot({ snapshot, share }: SnapshotRequest): void {
+    const existing = this.requireShare(share.instanceId);
+    const taken = this.snapshots.get(snapshot.snapshotInstanceId);
+    if (!taken || taken.shareInstanceId !== share.instanceId) {
+      throw snapshotNotFound(snapshot.snapshotInstanceId);
+    }
+    requireAvailable(share.instanceId, existing.status, 'revert to a snapshot');
+    if (taken.sizeGiB > existing.sizeGiB) {
+      this.reserve(existing.pool, taken.sizeGiB - existing.sizeGiB);
+    } else {
+      this.release(existing.pool, existing.sizeGiB - taken.sizeGiB);
+    }
+    existing.sizeGiB = taken.sizeGiB;
+    existing.usedGiB = taken.usedGiB ?? existing.usedGiB;
   }
 
   updateAccess(request: UpdateAccessRequest): UpdateAccessResult {
@@ -348,6 +371,7 @@ export class SimulatedStorage {
       const onThisBackend = this.shares.has(instance.shareInstanceId);
       if (onThisBackend) {
         this.snapshots.set(instance.snapshotInstanceId, {
+          usedGiB: this.shares.get(instance.shareInstanceId)?.usedGiB ?? 0,
           snapshotInstanceId: instance.snapshotInstanceId,
           shareInstanceId: instance.shareInstanceId,
           sizeGiB: instance.sizeGiB,

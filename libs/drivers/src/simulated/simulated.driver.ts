@@ -51,7 +51,7 @@ const TRAITS: DriverTraits = {
   driverVersion: '1.0',
   storageProtocol: 'NFS_CIFS',
   thinProvisioningDefault: false,
-  revertToSnapshotSupport: false,
+  revertToSnapshotSupport: true,
   mountSnapshotSupport: false,
 };
 
@@ -166,6 +166,10 @@ export class SimulatedShareDriver implements ShareDriver {
 
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult> {
     return this.run('deleteSnapshot', request);
+  }
+
+  revertToSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.run('revertToSnapshot', request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

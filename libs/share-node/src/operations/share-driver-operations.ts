@@ -211,6 +211,26 @@ export class ShareDriverOperations {
       await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
+  /** Restores the instance (the active replica) to its snapshot instance (2.27). */
+  async revertToSnapshot(
+    shareId: string,
+    target: SnapshotTarget,
+    instanceId: string,
+    commandId: string,
+    causationId: string,
+  ) {
+    const claimed = await this.claim(
+      shareId,
+      instanceId,
+      'revert_to_snapshot',
+      commandId,
+      causationId,
+      target,
+    );
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
   async runReplicaOperation(
     shareId: string,

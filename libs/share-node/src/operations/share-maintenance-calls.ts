@@ -20,7 +20,7 @@ import type { ShareReplicaCalls } from './share-replica-calls.js';
 type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /**
- * The driver calls of a claimed operation on a living share (snapshots, access, resize,
+ * The driver calls of a claimed operation on a living share (snapshots, revert, access, resize,
  * replicas, snapshots of replicated shares), and the command that records each outcome (kept
  * by the outcome recorder until its append succeeds). Run once after the claim, or again on
  * recovery: the driver makes a repeated call with the same command id harmless.
@@ -106,6 +106,24 @@ export class ShareMaintenanceCalls {
           return {
             type: 'FailSnapshotInstanceDeletion',
             ...target,
+            commandId,
+            message,
+            now: now(),
+          };
+        }
+      case 'revert_to_snapshot':
+        try {
+          await driver.revertToSnapshot({
+            commandId,
+            share,
+            snapshot: this.snapshotRef(state, instance, target),
+          });
+          return { type: 'CompleteShareRevert', instanceId: instance.id, commandId, now: now() };
+        } catch (error) {
+          const message = this.messageOf(error, 'revert the share to the snapshot');
+          return {
+            type: 'FailShareRevert',
+            instanceId: instance.id,
             commandId,
             message,
             now: now(),
