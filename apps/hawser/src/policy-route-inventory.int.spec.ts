@@ -104,6 +104,12 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
       range: '2.27-latest',
       rule: 'share:revert_to_snapshot',
     });
+    expect(table).toContainEqual({
+      route: '/v2/shares/:id/action',
+      action: 'unmanage',
+      range: '2.7-latest',
+      rule: 'share:unmanage',
+    });
     expect(table.map((row) => `${row.route} ${row.action}`)).toEqual(
       expect.arrayContaining([
         '/v2/shares/:id/action allow_access',
@@ -180,6 +186,7 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'POST /v2/share-replicas': '2.11-latest experimental<=2.55',
   'POST /v2/share-replicas/:id/action': '2.11-latest experimental<=2.55',
   'POST /v2/share_instances/:id/action': '2.3-latest',
+  'POST /v2/shares/manage': '2.7-latest',
   'POST /v2/snapshots/:id/metadata': '2.73-latest',
   'PUT /v2/os-quota-sets/:project': '2.0-2.6',
   'PUT /v2/quota-sets/:project': '2.7-latest',

@@ -15,6 +15,7 @@ import {
 } from './shares/create-share.js';
 import { ExtendShareHandler, ShareResize, ShrinkShareHandler } from './shares/resize-share.js';
 import { RevertShareHandler } from './shares/revert-share.js';
+import { ManageShareHandler, UnmanageShareHandler } from './shares/manage-share.js';
 import {
   AllowAccessHandler,
   DenyAccessHandler,
@@ -105,6 +106,8 @@ const SHARE_HANDLERS = [
   ExtendShareHandler,
   ShrinkShareHandler,
   RevertShareHandler,
+  ManageShareHandler,
+  UnmanageShareHandler,
   AllowAccessHandler,
   DenyAccessHandler,
   SetAccessRuleMetadataHandler,

@@ -38,6 +38,7 @@ import {
   ListShares,
   ResetShareStatus,
   RevertShare,
+  UnmanageShare,
   SetShareMetadata,
   ShowShare,
   ShrinkShare,
@@ -233,6 +234,13 @@ export class SharesController {
   @Policy('share:revert_to_snapshot', theShare)
   async revert({ id, argument, ctx }: ActionCall) {
     await this.commands.execute(new RevertShare(id, argument, requesterOf(ctx)));
+  }
+
+  @ManilaAction('unmanage')
+  @Since('2.7')
+  @Policy('share:unmanage', theShare)
+  async unmanage({ id, ctx }: ActionCall) {
+    await this.commands.execute(new UnmanageShare(id, requesterOf(ctx)));
   }
 
   @Get(':id/metadata')

@@ -50,6 +50,10 @@ const operationIsDue = (
         snapshotInstance.shareInstanceId === instance.id
       );
     }
+    case 'manage_share':
+      return instance.status === 'manage_starting';
+    case 'unmanage_share':
+      return instance.status === 'unmanage_starting';
     case 'update_access':
       return state.accessRules.some((rule) => {
         const mapping = rule.instances[instance.id];

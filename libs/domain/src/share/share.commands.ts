@@ -5,6 +5,7 @@ import type { ReplicaCommand } from './share-replica.commands.js';
 import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { RevertCommand } from './share-revert.commands.js';
+import type { ManageCommand } from './share-manage.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
 import type { DriverOperation, ExportLocation, ShareStatus } from './share.types.js';
@@ -19,6 +20,7 @@ export type ShareCommand =
   | ReplicaCommand
   | AffinityCommand
   | RevertCommand
+  | ManageCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

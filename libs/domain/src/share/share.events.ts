@@ -7,6 +7,7 @@ import type { SnapshotSource } from './share-from-snapshot.types.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { RevertEvent } from './share-revert.events.js';
+import type { ManageEvent } from './share-manage.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
   DriverOperation,
@@ -134,6 +135,7 @@ export type ShareEvent =
   | PlacementEvent
   | ReplicaEvent
   | RevertEvent
+  | ManageEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

@@ -76,6 +76,12 @@ const EVERY_COMMAND_TYPE: Record<ShareCommandType, true> = {
   RevertShareToSnapshot: true,
   CompleteShareRevert: true,
   FailShareRevert: true,
+  ManageShare: true,
+  CompleteShareManage: true,
+  FailShareManage: true,
+  UnmanageShare: true,
+  CompleteShareUnmanage: true,
+  FailShareUnmanage: true,
 };
 
 const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
@@ -139,6 +145,12 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ShareRevertRequested: true,
   ShareReverted: true,
   ShareRevertFailed: true,
+  ShareManageRequested: true,
+  ShareManaged: true,
+  ShareManageFailed: true,
+  ShareUnmanageRequested: true,
+  ShareUnmanaged: true,
+  ShareUnmanageFailed: true,
 };
 
 const claimsOf = (types: (slice: ShareSlice) => readonly string[], type: string): number =>

@@ -21,7 +21,12 @@ export type ShareStatus =
   | 'replication_change'
   /** Revert to a snapshot (2.27): running, and failed (reference 3.4). */
   | 'reverting'
-  | 'reverting_error';
+  | 'reverting_error'
+  /** Manage and unmanage (reference 3.4): running, and failed. */
+  | 'manage_starting'
+  | 'manage_error'
+  | 'unmanage_starting'
+  | 'unmanage_error';
 
 export type ReplicaState = 'active' | 'in_sync' | 'out_of_sync' | 'error';
 
@@ -54,7 +59,10 @@ export type DriverOperation =
   | 'delete_replica'
   | 'promote_replica'
   /** The share instance (the active replica) back to one of its snapshot instances. */
-  | 'revert_to_snapshot';
+  | 'revert_to_snapshot'
+  /** Adopting an existing share on the pool, and letting it go with its data. */
+  | 'manage_share'
+  | 'unmanage_share';
 
 /** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
 export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
@@ -66,6 +74,8 @@ export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStat
   'migrating_to',
   'server_migrating',
   'reverting',
+  'manage_starting',
+  'unmanage_starting',
 ]);
 
 export interface ExportLocation {

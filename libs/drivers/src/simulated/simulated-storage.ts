@@ -16,6 +16,9 @@ import type {
   EnsureSharesResult,
   ExportLocation,
   GetShareStatusRequest,
+  ManageShareRequest,
+  ManageShareResult,
+  UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
   ReplicaState,
@@ -128,6 +131,30 @@ export class SimulatedStorage {
     if (existing) return { exportLocations: existing.exportLocations };
     const created = this.addShare(share, 'available');
     return { exportLocations: created.exportLocations };
+  }
+
+  /**
+   * Adopts a share the simulated back end is told exists: its size is the `size` driver option
+   * (whole GiB, default 1), as a real back end would measure it.
+   */
+  manageExisting({ share, driverOptions }: ManageShareRequest): ManageShareResult {
+    const existing = this.shares.get(share.instanceId);
+    if (existing) return { sizeGiB: existing.sizeGiB, exportLocations: existing.exportLocations };
+    const sizeGiB = Number(driverOptions.size ?? 1);
+    if (!Number.isInteger(sizeGiB) || sizeGiB < 1) {
+      throw new DriverError({
+        code: 'invalid_request',
+        userMessage: 'The size driver option must be a whole number of GiB.',
+      });
+    }
+    const adopted = this.addShare({ ...share, sizeGiB }, 'available');
+    return { sizeGiB, exportLocations: adopted.exportLocations };
+  }
+
+  /** Forgets the share; its (simulated) data is not deleted, only no longer counted here. */
+  unmanage({ share }: UnmanageShareRequest): void {
+    const existing = this.shares.get(share.instanceId);
+    if (existing) this.removeShare(existing);
   }
 
   deleteShare({ share }: DeleteShareRequest): DeleteShareResult {

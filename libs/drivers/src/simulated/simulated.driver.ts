@@ -19,6 +19,9 @@ import type {
   EnsureSharesResult,
   GetPoolStatsRequest,
   GetShareStatusRequest,
+  ManageShareRequest,
+  ManageShareResult,
+  UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
   ReplicaState,
@@ -170,6 +173,14 @@ export class SimulatedShareDriver implements ShareDriver {
 
   revertToSnapshot(request: SnapshotRequest): Promise<void> {
     return this.run('revertToSnapshot', request);
+  }
+
+  manageExisting(request: ManageShareRequest): Promise<ManageShareResult> {
+    return this.run('manageExisting', request);
+  }
+
+  unmanage(request: UnmanageShareRequest): Promise<void> {
+    return this.run('unmanage', request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

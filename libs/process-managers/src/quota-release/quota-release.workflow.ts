@@ -5,6 +5,7 @@ import {
   MANILA_DEFAULT_QUOTAS,
   SHARE_STREAM_PREFIX,
   shareIdOfStream,
+  shareCreationDeltas,
   shareResizeDeltas,
   type QuotaCommand,
   type QuotaState,
@@ -38,7 +39,7 @@ export type QuotaReleaseOutput = Unstamped<QuotaCommand> | SettleReplicaResizes;
 export interface QuotaReleaseState {
   /** Whether any event was folded yet: only the first can be the request. */
   readonly started: boolean;
-  /** The project the share was requested in (its first event). */
+  /** The project the share was requested (or managed) in (its first event). */
   readonly projectId: string | undefined;
   /** The project that requested each snapshot, for SnapshotDeleted events of v1. */
   readonly snapshotProjects: Readonly<Record<string, string>>;
@@ -70,6 +71,8 @@ type Input = Decoded<ShareEvent>;
  *   request counted;
  * - a shrink that ends with the smaller size counts fewer gigabytes (Manila commits a shrink's
  *   quota only on success);
+ * - a managed share is counted once the driver reported its size, even past the limits (Manila
+ *   commits it with overquota_allowed; unmanaging it deletes it, which releases it);
  * - a revert to a smaller snapshot counts fewer gigabytes once it succeeded; one to a larger
  *   snapshot, counted by its request, gives that back when the driver fails it.
  * The quota counts each holder and adjustment once, so a replay changes nothing twice.
@@ -87,6 +90,7 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
       'ShareExtendRefused',
       'ShareReverted',
       'ShareRevertFailed',
+      'ShareManaged',
       // An admin's reset can end a resize no node had started.
       'ShareStatusReset',
     ],
@@ -103,7 +107,7 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
     started: true,
     projectId: state.started
       ? state.projectId
-      : event.type === 'ShareRequested'
+      : event.type === 'ShareRequested' || event.type === 'ShareManageRequested'
         ? event.data.projectId
         : undefined,
     snapshotProjects:
@@ -151,6 +155,8 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
       case 'ShareExtendRefused':
       case 'ShareStatusReset':
         return resizeOutcome(state);
+      case 'ShareManaged':
+        return managedShareCounted(state, event.data.size);
       case 'ShareReverted':
       case 'ShareRevertFailed':
         return revertOutcome(state, event.type === 'ShareReverted');
@@ -202,6 +208,22 @@ const resizeOutcome = ({
     ];
   }
   return [];
+};
+
+/** A managed share's shares and gigabytes, counted under its own holder. */
+const managedShareCounted = ({ after }: QuotaReleaseState, size: number): QuotaReleaseOutput[] => {
+  if (after.kind !== 'active') return [];
+  return [
+    {
+      type: 'ReserveQuota',
+      projectId: after.projectId,
+      holderId: after.id,
+      holderKind: 'share',
+      deltas: shareCreationDeltas(size, Boolean(after.capabilities?.replicationType)),
+      defaults: MANILA_DEFAULT_QUOTAS,
+      overQuotaAllowed: true,
+    },
+  ];
 };
 
 /** The quota change a revert's outcome calls for (Manila's commit or rollback of its delta). */

@@ -1,4 +1,5 @@
 import {
+  capabilitiesOf,
   derivedId,
   initialQuotaState,
   MANILA_DEFAULT_QUOTAS,
@@ -159,6 +160,50 @@ describe('quota release workflow', () => {
 
   it('given a shrink, when the driver fails it, then the quota stays as counted', () => {
     onLastOf([...availableShare(), resizeRequested('shrink', 1), resizeFailed]).then([]);
+  });
+
+  it('given a share being managed, when the driver adopted it, then its reported size is counted even past the limits, and released when it goes', () => {
+    const specs = { driver_handles_share_servers: 'False' };
+    const manageRequested: ShareEvent = {
+      type: 'ShareManageRequested',
+      data: {
+        shareId: 's1',
+        instanceId: 'i1',
+        projectId: 'p1',
+        userId: 'admin',
+        name: null,
+        description: null,
+        shareProto: 'NFS',
+        shareType: { id: 't1', name: 'default', extraSpecs: specs },
+        capabilities: capabilitiesOf(specs),
+        host: 'node1@b1#p1',
+        availabilityZone: null,
+        exportPath: '/srv/old',
+        driverOptions: {},
+        isPublic: false,
+        createdAt: now,
+      },
+    };
+    const managed: ShareEvent = {
+      type: 'ShareManaged',
+      data: { instanceId: 'i1', commandId: 'c-m', size: 3, exportLocations: [], managedAt: later },
+    };
+    onLastOf([manageRequested, managed]).then([
+      {
+        type: 'ReserveQuota',
+        projectId: 'p1',
+        holderId: 's1',
+        holderKind: 'share',
+        deltas: { shares: 1, gigabytes: 3 },
+        defaults: MANILA_DEFAULT_QUOTAS,
+        overQuotaAllowed: true,
+      },
+    ]);
+    onLastOf([
+      manageRequested,
+      managed,
+      { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
+    ]).then([{ type: 'ReleaseQuota', projectId: 'p1', holderId: 's1' }]);
   });
 
   describe('revert to snapshot', () => {

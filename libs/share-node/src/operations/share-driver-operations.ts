@@ -231,6 +231,19 @@ export class ShareDriverOperations {
       await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
+  /** Adopts a share on the pool of the instance, or lets it go (manage / unmanage). */
+  async runManageOperation(
+    shareId: string,
+    instanceId: string,
+    operation: 'manage_share' | 'unmanage_share',
+    commandId: string,
+    causationId: string,
+  ) {
+    const claimed = await this.claim(shareId, instanceId, operation, commandId, causationId);
+    if (claimed)
+      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
+  }
+
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
   async runReplicaOperation(
     shareId: string,

@@ -12,6 +12,7 @@ import {
   type ShareInstanceRef,
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
+import { manageCall } from './share-manage-calls.js';
 import { driverFailureMessage } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
@@ -129,6 +130,14 @@ export class ShareMaintenanceCalls {
             now: now(),
           };
         }
+      case 'manage_share':
+      case 'unmanage_share':
+        return manageCall(driver, pending.operation, state, share, commandId, now, (error) =>
+          this.messageOf(
+            error,
+            pending.operation === 'manage_share' ? 'manage the share' : 'unmanage the share',
+          ),
+        );
       case 'update_access':
         try {
           const result = await driver.updateAccess({
