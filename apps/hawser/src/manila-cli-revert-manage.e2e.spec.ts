@@ -10,9 +10,10 @@ import {
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
 /*
- * Revert to snapshot driven by the real manila CLI (python3-manilaclient): a type with
- * revert_to_snapshot_support, a share, a snapshot, the share extended, then
- * `manila revert-to-snapshot`. Each step's effect is checked over HTTP too.
+ * Revert to snapshot, manage and unmanage driven by the real manila CLI (python3-manilaclient):
+ * a type with revert_to_snapshot_support, a share, a snapshot, the share extended, then
+ * `manila revert-to-snapshot`; `manila manage` of a share the simulated back end holds, then
+ * `manila unmanage`. Each step's effect is checked over HTTP too.
  */
 
 jest.setTimeout(CLI_STEP_TIMEOUT_MS);
@@ -22,7 +23,7 @@ const PROJECT = 'decaf000decaf000decaf000decaf000';
 const ADMIN = `admin:${PROJECT}`;
 
 if (!manila) {
-  describeSkippedWithoutCli('the manila CLI reverting shares to snapshots');
+  describeSkippedWithoutCli('the manila CLI reverting, managing and unmanaging shares');
 } else {
   const hawser = await startHawser();
   const http = (method: string, route: string, body?: unknown) =>
@@ -45,7 +46,7 @@ if (!manila) {
       `${route} to settle`,
     );
 
-  describe('the manila CLI reverting a share to its latest snapshot', () => {
+  describe('the manila CLI reverting a share to its latest snapshot, managing and unmanaging one', () => {
     let shareId: string;
     let snapshotId: string;
 
@@ -87,6 +88,35 @@ if (!manila) {
       expect(share).toMatchObject({ revert_to_snapshot_support: true });
       const shown = parseProperties((await cli('show', 'reverted')).stdout);
       expect(shown).toMatchObject({ size: '1', status: 'available' });
+    });
+
+    it('manage sim@a1#fast NFS ... --driver-options size=2, then unmanage: adopted with its size, then gone', async () => {
+      const managed = parseProperties(
+        (
+          await cli(
+            'manage',
+            'sim@a1#fast',
+            'NFS',
+            'sim@a1:/legacy/adopted',
+            '--name',
+            'adopted',
+            '--share-type',
+            'default',
+            '--driver-options',
+            'size=2',
+          )
+        ).stdout,
+      );
+      expect(managed).toMatchObject({ name: 'adopted', status: 'manage_starting' });
+      const id = managed.id!;
+      await waitFor(`/v2/shares/${id}`, 'share', (s) => s.status === 'available' && s.size === 2);
+
+      await cli('unmanage', 'adopted');
+      await eventually(
+        async () => ((await http('GET', `/v2/shares/${id}`)).status === 404 ? true : undefined),
+        10_000,
+        'the unmanaged share to be gone',
+      );
     });
   });
 }
