@@ -29,6 +29,7 @@ import { AccessRuleMetadataController } from './share-access-rules/access-rule-m
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
 import { ShareManageController } from './shares/share-manage.controller.js';
+import { SnapshotInstancesController } from './snapshot-instances/snapshot-instances.controller.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { VersionsController } from './versions/versions.controller.js';
@@ -52,6 +53,7 @@ import { VersionsController } from './versions/versions.controller.js';
     VersionsController,
     ShareTypesController,
     ShareManageController,
+    SnapshotInstancesController,
     SharesController,
     ExportLocationsController,
     SnapshotsController,

@@ -3,6 +3,7 @@ import {
   CLI_STEP_TIMEOUT_MS,
   findManilaCli,
   parseProperties,
+  parseTable,
   type ManilaCliTarget,
   describeSkippedWithoutCli,
   cliSteps,
@@ -88,6 +89,13 @@ if (!manila) {
       expect(share).toMatchObject({ revert_to_snapshot_support: true });
       const shown = parseProperties((await cli('show', 'reverted')).stdout);
       expect(shown).toMatchObject({ size: '1', status: 'available' });
+    });
+
+    it('snapshot-instance-list --snapshot point: its one instance, available', async () => {
+      const rows = parseTable((await cli('snapshot-instance-list', '--snapshot', 'point')).stdout);
+      expect(rows).toEqual([
+        expect.objectContaining({ 'Snapshot ID': snapshotId, Status: 'available' }),
+      ]);
     });
 
     it('manage sim@a1#fast NFS ... --driver-options size=2, then unmanage: adopted with its size, then gone', async () => {

@@ -15,6 +15,11 @@ import {
 } from './shares/create-share.js';
 import { ExtendShareHandler, ShareResize, ShrinkShareHandler } from './shares/resize-share.js';
 import { RevertShareHandler } from './shares/revert-share.js';
+import {
+  ListSnapshotInstancesHandler,
+  ResetSnapshotInstanceStatusHandler,
+  ShowSnapshotInstanceHandler,
+} from './snapshots/snapshot-instances.js';
 import { ManageShareHandler, UnmanageShareHandler } from './shares/manage-share.js';
 import {
   AllowAccessHandler,
@@ -106,6 +111,9 @@ const SHARE_HANDLERS = [
   ExtendShareHandler,
   ShrinkShareHandler,
   RevertShareHandler,
+  ListSnapshotInstancesHandler,
+  ShowSnapshotInstanceHandler,
+  ResetSnapshotInstanceStatusHandler,
   ManageShareHandler,
   UnmanageShareHandler,
   AllowAccessHandler,
