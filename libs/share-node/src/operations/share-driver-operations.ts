@@ -219,7 +219,7 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
-    const claimed = await this.claim(
+    await this.claimAndRun(
       shareId,
       instanceId,
       'revert_to_snapshot',
@@ -227,8 +227,6 @@ export class ShareDriverOperations {
       causationId,
       target,
     );
-    if (claimed)
-      await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
 
   /** Adopts a share on the pool of the instance, or lets it go (manage / unmanage). */
@@ -239,7 +237,26 @@ export class ShareDriverOperations {
     commandId: string,
     causationId: string,
   ) {
-    const claimed = await this.claim(shareId, instanceId, operation, commandId, causationId);
+    await this.claimAndRun(shareId, instanceId, operation, commandId, causationId);
+  }
+
+  /** Claims a maintenance operation on the instance and, if the claim is new, runs it. */
+  private async claimAndRun(
+    shareId: string,
+    instanceId: string,
+    operation: DriverOperation,
+    commandId: string,
+    causationId: string,
+    target?: SnapshotTarget,
+  ) {
+    const claimed = await this.claim(
+      shareId,
+      instanceId,
+      operation,
+      commandId,
+      causationId,
+      target,
+    );
     if (claimed)
       await this.maintenance.run(claimed.state, claimed.instance, commandId, causationId);
   }
