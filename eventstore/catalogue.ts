@@ -237,6 +237,56 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     meaning:
       'The driver refused the resize (extending_error, shrinking_error or data-loss refusal).',
   },
+  ShareRevertRequested: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'A revert to the latest snapshot was asked for: the instance (active replica) is reverting, its snapshot instance restoring.',
+  },
+  ShareReverted: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "The driver restored the snapshot's data: the share is available with the snapshot's size.",
+  },
+  ShareRevertFailed: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The driver failed the revert: the instance is reverting_error, the snapshot available.',
+  },
+  ShareManageRequested: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'An admin asked to adopt a share existing on a pool, by its export path: manage_starting.',
+  },
+  ShareManaged: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The driver adopted the share: available with the size and export locations it reported.',
+  },
+  ShareManageFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver could not adopt the share: manage_error, size 0.',
+  },
+  ShareUnmanageRequested: {
+    category: 'share',
+    version: 1,
+    meaning: 'Unmanage was asked for: the instance is unmanage_starting.',
+  },
+  ShareUnmanaged: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver let the share go with its data kept; ShareDeleted follows.',
+  },
+  ShareUnmanageFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver refused to let the share go: unmanage_error.',
+  },
   ShareTypeCreated: {
     category: 'sharetype',
     version: 1,

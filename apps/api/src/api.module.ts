@@ -32,6 +32,8 @@ import { ShareTypesController } from './share-types/share-types.controller.js';
 import { AccessRuleMetadataController } from './share-access-rules/access-rule-metadata.controller.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
+import { ShareManageController } from './shares/share-manage.controller.js';
+import { SnapshotInstancesController } from './snapshot-instances/snapshot-instances.controller.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { VersionsController } from './versions/versions.controller.js';
@@ -57,6 +59,8 @@ import { VersionsController } from './versions/versions.controller.js';
     HealthController,
     MetricsController,
     ShareTypesController,
+    ShareManageController,
+    SnapshotInstancesController,
     SharesController,
     ExportLocationsController,
     SnapshotsController,

@@ -82,6 +82,7 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
       'POST /v2/share-replicas/:id/action',
       'POST /v2/share_instances/:id/action',
       'POST /v2/shares/:id/action',
+      'POST /v2/snapshot-instances/:id/action',
       'POST /v2/snapshots/:id/action',
       'POST /v2/types/:id/action',
     ]);
@@ -99,6 +100,18 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
       action: 'access_list',
       range: '2.0-2.44',
       rule: 'share:access_get_all',
+    });
+    expect(table).toContainEqual({
+      route: '/v2/shares/:id/action',
+      action: 'revert',
+      range: '2.27-latest',
+      rule: 'share:revert_to_snapshot',
+    });
+    expect(table).toContainEqual({
+      route: '/v2/shares/:id/action',
+      action: 'unmanage',
+      range: '2.7-latest',
+      rule: 'share:unmanage',
     });
     expect(table.map((row) => `${row.route} ${row.action}`)).toEqual(
       expect.arrayContaining([
@@ -176,6 +189,12 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'POST /v2/share-replicas': '2.11-latest experimental<=2.55',
   'POST /v2/share-replicas/:id/action': '2.11-latest experimental<=2.55',
   'POST /v2/share_instances/:id/action': '2.3-latest',
+  'POST /v2/shares/manage': '2.7-latest',
+  'GET /v2/snapshot-instances': '2.19-latest',
+  'GET /v2/snapshot-instances/detail': '2.19-latest',
+  'GET /v2/snapshot-instances/:id': '2.19-latest',
+  'GET /v2/snapshot-instances/:id/export-locations': '2.32-latest',
+  'POST /v2/snapshot-instances/:id/action': '2.19-latest',
   'POST /v2/snapshots/:id/metadata': '2.73-latest',
   'PUT /v2/os-quota-sets/:project': '2.0-2.6',
   'PUT /v2/quota-sets/:project': '2.7-latest',

@@ -11,6 +11,7 @@ export * from './views/message.view.js';
 export * from './views/pool.view.js';
 export * from './views/service.view.js';
 export * from './views/snapshot.view.js';
+export * from './views/snapshot-instance.view.js';
 export * from './views/access-rule.view.js';
 export * from './dto/snapshot.dto.js';
 export * from './dto/share-action.dto.js';

@@ -14,6 +14,13 @@ import {
   ShareCreation,
 } from './shares/create-share.js';
 import { ExtendShareHandler, ShareResize, ShrinkShareHandler } from './shares/resize-share.js';
+import { RevertShareHandler } from './shares/revert-share.js';
+import {
+  ListSnapshotInstancesHandler,
+  ResetSnapshotInstanceStatusHandler,
+  ShowSnapshotInstanceHandler,
+} from './snapshots/snapshot-instances.js';
+import { ManageShareHandler, UnmanageShareHandler } from './shares/manage-share.js';
 import {
   AllowAccessHandler,
   DenyAccessHandler,
@@ -103,6 +110,12 @@ const SHARE_HANDLERS = [
   UnsetShareMetadataHandler,
   ExtendShareHandler,
   ShrinkShareHandler,
+  RevertShareHandler,
+  ListSnapshotInstancesHandler,
+  ShowSnapshotInstanceHandler,
+  ResetSnapshotInstanceStatusHandler,
+  ManageShareHandler,
+  UnmanageShareHandler,
   AllowAccessHandler,
   DenyAccessHandler,
   SetAccessRuleMetadataHandler,

@@ -37,6 +37,8 @@ import {
   ListAccessRules,
   ListShares,
   ResetShareStatus,
+  RevertShare,
+  UnmanageShare,
   SetShareMetadata,
   ShowShare,
   ShrinkShare,
@@ -52,7 +54,13 @@ import { atLeast, contextOf, type RequestContext } from '../http/request-context
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromParam, share } from '../policy/policy-targets.js';
-import { ManilaAction, ManilaActions, Policy, Until } from '../policy/route-policy.decorators.js';
+import {
+  ManilaAction,
+  ManilaActions,
+  Policy,
+  Since,
+  Until,
+} from '../policy/route-policy.decorators.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
@@ -219,6 +227,20 @@ export class SharesController {
   async shrink({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(ResizeShareDto, argument, 'shrink');
     await this.commands.execute(new ShrinkShare(id, dto, requesterOf(ctx)));
+  }
+
+  @ManilaAction('revert')
+  @Since('2.27')
+  @Policy('share:revert_to_snapshot', theShare)
+  async revert({ id, argument, ctx }: ActionCall) {
+    await this.commands.execute(new RevertShare(id, argument, requesterOf(ctx)));
+  }
+
+  @ManilaAction('unmanage')
+  @Since('2.7')
+  @Policy('share:unmanage', theShare)
+  async unmanage({ id, ctx }: ActionCall) {
+    await this.commands.execute(new UnmanageShare(id, requesterOf(ctx)));
   }
 
   @Get(':id/metadata')

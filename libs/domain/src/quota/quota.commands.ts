@@ -28,6 +28,8 @@ export type QuotaCommand =
       defaults: QuotaLimits;
       /** A user's request: the share whose stream must record it before the reservation expires. */
       requestShareId?: string;
+      /** Counted even past the limits (a managed share, as Manila's overquota_allowed). */
+      overQuotaAllowed?: true;
       now: string;
     }
   | { type: 'ReleaseQuota'; projectId: string; holderId: string; now: string }

@@ -135,7 +135,9 @@ export const decideQuota = (command: QuotaCommand, state: QuotaState): QuotaEven
           throw invalid(`A quota reservation of ${resource} must be a non-negative integer.`);
         }
       }
-      checkReservation(state, command.deltas, command.deltas.gigabytes, command.defaults);
+      if (!command.overQuotaAllowed) {
+        checkReservation(state, command.deltas, command.deltas.gigabytes, command.defaults);
+      }
       return [
         {
           type: 'QuotaReserved',

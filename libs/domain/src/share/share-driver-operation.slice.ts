@@ -40,6 +40,20 @@ const operationIsDue = (
       const wanted = creates ? 'creating' : 'deleting';
       return snapshotInstance.status === wanted;
     }
+    case 'revert_to_snapshot': {
+      const snapshotInstance = state.snapshots
+        .find((s) => s.id === command.snapshotId)
+        ?.instances.find((i) => i.id === command.snapshotInstanceId);
+      return (
+        instance.status === 'reverting' &&
+        snapshotInstance?.status === 'restoring' &&
+        snapshotInstance.shareInstanceId === instance.id
+      );
+    }
+    case 'manage_share':
+      return instance.status === 'manage_starting';
+    case 'unmanage_share':
+      return instance.status === 'unmanage_starting';
     case 'update_access':
       return state.accessRules.some((rule) => {
         const mapping = rule.instances[instance.id];

@@ -46,7 +46,14 @@ export type SnapshotCommand =
       unset: string[];
       now: string;
     }
-  | { type: 'ResetSnapshotStatus'; snapshotId: string; status: SnapshotStatus; now: string }
+  | {
+      type: 'ResetSnapshotStatus';
+      snapshotId: string;
+      status: SnapshotStatus;
+      /** One instance (the snapshot instances API, 2.19); else the preferred one. */
+      snapshotInstanceId?: string;
+      now: string;
+    }
   | { type: 'DeleteSnapshot'; snapshotId: string; force: boolean; now: string }
   | {
       type: 'CompleteSnapshotInstanceDeletion';

@@ -191,7 +191,10 @@ const resetSnapshotStatus = (
   if (!RESETTABLE_SNAPSHOT_STATUSES.includes(command.status)) {
     throw invalid(`Invalid status provided: ${command.status}.`);
   }
-  const instance = preferredSnapshotInstance(snapshot, replicaStateIn(state));
+  const instance =
+    command.snapshotInstanceId === undefined
+      ? preferredSnapshotInstance(snapshot, replicaStateIn(state))
+      : snapshot.instances.find((i) => i.id === command.snapshotInstanceId);
   if (!instance) throw notFound(`Snapshot ${snapshot.id} could not be found.`);
   return [
     {

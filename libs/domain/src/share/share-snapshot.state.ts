@@ -10,7 +10,9 @@ export type SnapshotStatus =
   | 'error_deleting'
   | 'migrating'
   | 'migrating_to'
-  | 'server_migrating';
+  | 'server_migrating'
+  /** The share is being reverted to this snapshot (2.27). */
+  | 'restoring';
 
 /** The statuses an admin may reset a snapshot to: the same set as shares (reference 2.4). */
 export const RESETTABLE_SNAPSHOT_STATUSES: readonly SnapshotStatus[] = [
@@ -74,6 +76,7 @@ export const preferredSnapshotInstance = (
 const WORST_FIRST: readonly SnapshotStatus[] = [
   'deleting',
   'creating',
+  'restoring',
   'error',
   'migrating',
   'server_migrating',

@@ -4,6 +4,8 @@ import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
+import type { RevertCommand } from './share-revert.commands.js';
+import type { ManageCommand } from './share-manage.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
 import type { DriverOperation, ExportLocation, ShareStatus } from './share.types.js';
@@ -17,6 +19,8 @@ export type ShareCommand =
   | FromSnapshotCommand
   | ReplicaCommand
   | AffinityCommand
+  | RevertCommand
+  | ManageCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

@@ -6,6 +6,8 @@ import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
+import type { RevertEvent } from './share-revert.events.js';
+import type { ManageEvent } from './share-manage.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
   DriverOperation,
@@ -132,6 +134,8 @@ export type ShareEvent =
   | ResizeEvent
   | PlacementEvent
   | ReplicaEvent
+  | RevertEvent
+  | ManageEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

@@ -10,6 +10,8 @@ import { placementSlice } from './share-placement.slice.js';
 import { replicaSlice } from './share-replica.slice.js';
 import { replicatedSnapshotSlice } from './share-replicated-snapshot.slice.js';
 import { resizeSlice } from './share-resize.slice.js';
+import { revertSlice } from './share-revert.slice.js';
+import { manageSlice } from './share-manage.slice.js';
 import { snapshotSlice } from './share-snapshot.slice.js';
 import { statusSlice } from './share-status.slice.js';
 import { composeSlices, type ShareSlice } from './share.slice.js';
@@ -34,6 +36,8 @@ export const SHARE_SLICES: readonly ShareSlice[] = [
   fromSnapshotSlice,
   replicaSlice,
   affinitySlice,
+  revertSlice,
+  manageSlice,
 ];
 
 export const shareTable = composeSlices(SHARE_SLICES);

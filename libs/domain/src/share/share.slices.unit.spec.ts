@@ -73,6 +73,15 @@ const EVERY_COMMAND_TYPE: Record<ShareCommandType, true> = {
   ResetReplicaState: true,
   LinkAffinity: true,
   UnlinkAffinity: true,
+  RevertShareToSnapshot: true,
+  CompleteShareRevert: true,
+  FailShareRevert: true,
+  ManageShare: true,
+  CompleteShareManage: true,
+  FailShareManage: true,
+  UnmanageShare: true,
+  CompleteShareUnmanage: true,
+  FailShareUnmanage: true,
 };
 
 const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
@@ -133,6 +142,15 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ReplicaResyncRequested: true,
   ReplicaStateRefreshed: true,
   ReplicaStateReset: true,
+  ShareRevertRequested: true,
+  ShareReverted: true,
+  ShareRevertFailed: true,
+  ShareManageRequested: true,
+  ShareManaged: true,
+  ShareManageFailed: true,
+  ShareUnmanageRequested: true,
+  ShareUnmanaged: true,
+  ShareUnmanageFailed: true,
 };
 
 const claimsOf = (types: (slice: ShareSlice) => readonly string[], type: string): number =>

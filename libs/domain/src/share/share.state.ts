@@ -88,6 +88,11 @@ export interface ShareFields {
   } | null;
   /** Replica bookkeeping; absent until the first replica is added. */
   readonly replication?: ReplicationState;
+  /** A managed share: what the admin named it by, for the node that adopts it. */
+  readonly manageRequest?: {
+    readonly exportPath: string;
+    readonly driverOptions: Readonly<Record<string, string>>;
+  };
   /** Requests whose quota reservation expired before they were recorded; absent when none. */
   readonly expiredReservations?: readonly string[];
 }

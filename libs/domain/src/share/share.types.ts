@@ -18,7 +18,15 @@ export type ShareStatus =
   | 'migrating'
   | 'migrating_to'
   | 'server_migrating'
-  | 'replication_change';
+  | 'replication_change'
+  /** Revert to a snapshot (2.27): running, and failed (reference 3.4). */
+  | 'reverting'
+  | 'reverting_error'
+  /** Manage and unmanage (reference 3.4): running, and failed. */
+  | 'manage_starting'
+  | 'manage_error'
+  | 'unmanage_starting'
+  | 'unmanage_error';
 
 export type ReplicaState = 'active' | 'in_sync' | 'out_of_sync' | 'error';
 
@@ -49,7 +57,12 @@ export type DriverOperation =
   | 'shrink_share'
   | 'create_replica'
   | 'delete_replica'
-  | 'promote_replica';
+  | 'promote_replica'
+  /** The share instance (the active replica) back to one of its snapshot instances. */
+  | 'revert_to_snapshot'
+  /** Adopting an existing share on the pool, and letting it go with its data. */
+  | 'manage_share'
+  | 'unmanage_share';
 
 /** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
 export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
@@ -60,6 +73,9 @@ export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStat
   'migrating',
   'migrating_to',
   'server_migrating',
+  'reverting',
+  'manage_starting',
+  'unmanage_starting',
 ]);
 
 export interface ExportLocation {

@@ -259,6 +259,26 @@ export function describeShareDriverContract(
         });
       });
 
+      it("given data written and an extend after a snapshot, when reverted to it, then the data is gone and the size is the snapshot's", async () => {
+        const share = newShare(A, 'p1', { sizeGiB: 2 });
+        const snapshot = newSnapshot(share);
+        await primary.createShare({ commandId: command(), share });
+        await primary.createSnapshot({ commandId: command(), snapshot, share });
+        await fixture.fillShare(primary, share, 1.5 * GIB);
+        await primary.extendShare({ commandId: command(), share, newSizeGiB: 3 });
+        const extended = { ...share, sizeGiB: 3 };
+
+        await primary.revertToSnapshot({ commandId: command(), snapshot, share: extended });
+
+        expect((await poolCapabilities(primary, 'p1')).allocated_capacity_gb).toBe(2);
+        // The 1.5 GiB written after the snapshot are gone: a 1 GiB share holds what is left.
+        await primary.shrinkShare({ commandId: command(), share, newSizeGiB: 1 });
+        const other = newSnapshot(newShare(A, 'p1'));
+        await expect(
+          primary.revertToSnapshot({ commandId: command(), snapshot: other, share }),
+        ).rejects.toMatchObject({ code: 'snapshot_not_found' });
+      });
+
       it('when creating from a snapshot in the same pool, then the share is available at once', async () => {
         const parent = newShare(A, 'p1');
         const snapshot = newSnapshot(parent);

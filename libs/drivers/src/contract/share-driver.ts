@@ -382,6 +382,26 @@ export interface BackendStatsReport {
 export type GetPoolStatsRequest = DriverRequest;
 
 // ---------------------------------------------------------------------------------------------
+// Manage and unmanage (driver_handles_share_servers=False)
+
+export interface ManageShareRequest extends DriverRequest {
+  /** The share to adopt; its size is what the driver reports. */
+  readonly share: ShareInstanceRef;
+  /** Where the share is on the back end, as the admin named it (an export location). */
+  readonly exportPath: string;
+  readonly driverOptions: Readonly<Record<string, string>>;
+}
+
+export interface ManageShareResult {
+  readonly sizeGiB: number;
+  readonly exportLocations: readonly ExportLocation[];
+}
+
+export interface UnmanageShareRequest extends DriverRequest {
+  readonly share: ShareInstanceRef;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The driver
 
 export type DriverOperationName =
@@ -389,6 +409,9 @@ export type DriverOperationName =
   | 'deleteShare'
   | 'createSnapshot'
   | 'deleteSnapshot'
+  | 'revertToSnapshot'
+  | 'manageExisting'
+  | 'unmanage'
   | 'createShareFromSnapshot'
   | 'getShareStatus'
   | 'extendShare'
@@ -428,6 +451,16 @@ export interface ShareDriver {
 
   createSnapshot(request: SnapshotRequest): Promise<CreateSnapshotResult>;
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult>;
+  /**
+   * Restores the share instance's data to the snapshot instance's (Manila's
+   * revert_to_snapshot): what was written since is gone, the share takes the snapshot's size.
+   */
+  revertToSnapshot(request: SnapshotRequest): Promise<void>;
+
+  /** Adopts a share that exists on the pool (Manila's manage_existing), reporting its size. */
+  manageExisting(request: ManageShareRequest): Promise<ManageShareResult>;
+  /** Stops managing a share, its data kept on the back end (Manila's unmanage). */
+  unmanage(request: UnmanageShareRequest): Promise<void>;
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
 

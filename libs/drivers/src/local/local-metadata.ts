@@ -22,6 +22,8 @@ export interface LocalShareMeta {
   readonly errorMessage?: string;
   /** While created from a snapshot in the background: where from and how much. */
   readonly copySource?: { readonly dir: string; readonly totalBytes: number };
+  /** An adopted (managed) share: the directory it was adopted from, where unmanage puts it back. */
+  readonly managedFrom?: string;
 }
 
 export interface LocalSnapshotMeta {

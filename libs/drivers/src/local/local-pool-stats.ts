@@ -10,7 +10,7 @@ export const LOCAL_TRAITS: DriverTraits = {
   driverVersion: '1.0',
   storageProtocol: 'NFS_CIFS',
   thinProvisioningDefault: true,
-  revertToSnapshotSupport: false,
+  revertToSnapshotSupport: true,
   mountSnapshotSupport: false,
 };
 

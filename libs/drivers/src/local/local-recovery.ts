@@ -6,11 +6,13 @@ import type {
   ReplicatedSnapshotRequest,
   ShareInstanceRef,
   SnapshotInstanceRef,
+  SnapshotRequest,
   UpdateReplicaStateRequest,
 } from '../contract/share-driver.js';
 import type { LocalContext } from './local-context.js';
 import type { LocalMarker } from './local-metadata.js';
 import type { LocalReplication } from './local-replication.js';
+import type { LocalReverts } from './local-revert.js';
 import type { LocalShares } from './local-shares.js';
 import { exists } from './tree-operations.js';
 
@@ -19,13 +21,14 @@ type Resolution = RecoveredOperation['resolution'];
 /**
  * Finishes or undoes work whose marker survived a crash. Creations that cannot be redone
  * faithfully (a point-in-time snapshot, a replica) are undone; deletions are finished;
- * background copies resume where they stopped.
+ * background copies resume where they stopped; a revert is done again.
  */
 export class LocalRecovery {
   constructor(
     private readonly context: LocalContext,
     private readonly shares: LocalShares,
     private readonly replication: LocalReplication,
+    private readonly reverts: LocalReverts,
   ) {}
 
   async recoverAll(): Promise<RecoveredOperation[]> {
@@ -126,6 +129,13 @@ export class LocalRecovery {
       case 'deleteReplicatedSnapshot': {
         const { replicaList, replicaSnapshots } = marker.request as ReplicatedSnapshotRequest;
         await this.replication.removeSnapshotInstances(replicaList, replicaSnapshots);
+        return 'completed';
+      }
+      case 'revertToSnapshot': {
+        const { share, snapshot } = marker.request as SnapshotRequest;
+        const taken = await store.readSnapshot(share.host, snapshot.snapshotInstanceId);
+        if (!taken) return 'rolled_back';
+        await this.reverts.redo(taken);
         return 'completed';
       }
       default:

@@ -19,6 +19,9 @@ import type {
   NetworkExports,
   GetPoolStatsRequest,
   GetShareStatusRequest,
+  ManageShareRequest,
+  ManageShareResult,
+  UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
   ReplicatedSnapshotRequest,
@@ -44,6 +47,8 @@ import { LocalContext } from './local-context.js';
 import { measurePoolStats } from './local-pool-stats.js';
 import { LocalRecovery } from './local-recovery.js';
 import { LocalReplication } from './local-replication.js';
+import { LocalReverts } from './local-revert.js';
+import { LocalManage } from './local-manage.js';
 import { LocalShares } from './local-shares.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
 import { probeReflink, type CloneMethod } from './tree-operations.js';
@@ -66,6 +71,8 @@ export class LocalShareDriver implements ShareDriver {
   private readonly shares: LocalShares;
   private readonly replication: LocalReplication;
   private readonly recovery: LocalRecovery;
+  private readonly reverts: LocalReverts;
+  private readonly manage: LocalManage;
   private lock: BackendLock | null = null;
 
   constructor(
@@ -85,7 +92,9 @@ export class LocalShareDriver implements ShareDriver {
     });
     this.shares = new LocalShares(this.context, this.copies);
     this.replication = new LocalReplication(this.context, this.copies);
-    this.recovery = new LocalRecovery(this.context, this.shares, this.replication);
+    this.reverts = new LocalReverts(this.context);
+    this.manage = new LocalManage(this.context);
+    this.recovery = new LocalRecovery(this.context, this.shares, this.replication, this.reverts);
   }
 
   /**
@@ -189,6 +198,18 @@ export class LocalShareDriver implements ShareDriver {
 
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult> {
     return this.shares.deleteSnapshot(request);
+  }
+
+  revertToSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.reverts.revertToSnapshot(request);
+  }
+
+  manageExisting(request: ManageShareRequest): Promise<ManageShareResult> {
+    return this.manage.manageExisting(request);
+  }
+
+  unmanage(request: UnmanageShareRequest): Promise<void> {
+    return this.manage.unmanage(request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

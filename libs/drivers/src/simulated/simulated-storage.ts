@@ -16,6 +16,9 @@ import type {
   EnsureSharesResult,
   ExportLocation,
   GetShareStatusRequest,
+  ManageShareRequest,
+  ManageShareResult,
+  UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
   ReplicaState,
@@ -72,6 +75,11 @@ interface SimulatedSnapshot {
   readonly snapshotInstanceId: string;
   readonly shareInstanceId: string;
   readonly sizeGiB: number;
+  /**
+   * The share's data when the snapshot was taken, which a revert restores; absent where a
+   * replica received the snapshot without data of its own to measure.
+   */
+  readonly usedGiB?: number;
 }
 
 export interface SimulatedPoolUsage {
@@ -123,6 +131,30 @@ export class SimulatedStorage {
     if (existing) return { exportLocations: existing.exportLocations };
     const created = this.addShare(share, 'available');
     return { exportLocations: created.exportLocations };
+  }
+
+  /**
+   * Adopts a share the simulated back end is told exists: its size is the `size` driver option
+   * (whole GiB, default 1), as a real back end would measure it.
+   */
+  manageExisting({ share, driverOptions }: ManageShareRequest): ManageShareResult {
+    const existing = this.shares.get(share.instanceId);
+    if (existing) return { sizeGiB: existing.sizeGiB, exportLocations: existing.exportLocations };
+    const sizeGiB = Number(driverOptions.size ?? 1);
+    if (!Number.isInteger(sizeGiB) || sizeGiB < 1) {
+      throw new DriverError({
+        code: 'invalid_request',
+        userMessage: 'The size driver option must be a whole number of GiB.',
+      });
+    }
+    const adopted = this.addShare({ ...share, sizeGiB }, 'available');
+    return { sizeGiB, exportLocations: adopted.exportLocations };
+  }
+
+  /** Forgets the share; its (simulated) data is not deleted, only no longer counted here. */
+  unmanage({ share }: UnmanageShareRequest): void {
+    const existing = this.shares.get(share.instanceId);
+    if (existing) this.removeShare(existing);
   }
 
   deleteShare({ share }: DeleteShareRequest): DeleteShareResult {
@@ -219,6 +251,7 @@ export class SimulatedStorage {
         snapshotInstanceId: snapshot.snapshotInstanceId,
         shareInstanceId: share.instanceId,
         sizeGiB: snapshot.sizeGiB,
+        usedGiB: existing.usedGiB,
       });
     }
     return {
@@ -230,6 +263,23 @@ export class SimulatedStorage {
 
   deleteSnapshot({ snapshot }: SnapshotRequest): DeleteSnapshotResult {
     return { existed: this.snapshots.delete(snapshot.snapshotInstanceId) };
+  }
+
+  /** The share holds the snapshot's data again, at the snapshot's size. */
+  revertToSnapshot({ snapshot, share }: SnapshotRequest): void {
+    const existing = this.requireShare(share.instanceId);
+    const taken = this.snapshots.get(snapshot.snapshotInstanceId);
+    if (!taken || taken.shareInstanceId !== share.instanceId) {
+      throw snapshotNotFound(snapshot.snapshotInstanceId);
+    }
+    requireAvailable(share.instanceId, existing.status, 'revert to a snapshot');
+    if (taken.sizeGiB > existing.sizeGiB) {
+      this.reserve(existing.pool, taken.sizeGiB - existing.sizeGiB);
+    } else {
+      this.release(existing.pool, existing.sizeGiB - taken.sizeGiB);
+    }
+    existing.sizeGiB = taken.sizeGiB;
+    existing.usedGiB = taken.usedGiB ?? existing.usedGiB;
   }
 
   updateAccess(request: UpdateAccessRequest): UpdateAccessResult {
@@ -348,6 +398,7 @@ export class SimulatedStorage {
       const onThisBackend = this.shares.has(instance.shareInstanceId);
       if (onThisBackend) {
         this.snapshots.set(instance.snapshotInstanceId, {
+          usedGiB: this.shares.get(instance.shareInstanceId)?.usedGiB ?? 0,
           snapshotInstanceId: instance.snapshotInstanceId,
           shareInstanceId: instance.shareInstanceId,
           sizeGiB: instance.sizeGiB,

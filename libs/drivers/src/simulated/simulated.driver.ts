@@ -19,6 +19,9 @@ import type {
   EnsureSharesResult,
   GetPoolStatsRequest,
   GetShareStatusRequest,
+  ManageShareRequest,
+  ManageShareResult,
+  UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
   ReplicaState,
@@ -51,7 +54,7 @@ const TRAITS: DriverTraits = {
   driverVersion: '1.0',
   storageProtocol: 'NFS_CIFS',
   thinProvisioningDefault: false,
-  revertToSnapshotSupport: false,
+  revertToSnapshotSupport: true,
   mountSnapshotSupport: false,
 };
 
@@ -166,6 +169,18 @@ export class SimulatedShareDriver implements ShareDriver {
 
   deleteSnapshot(request: SnapshotRequest): Promise<DeleteSnapshotResult> {
     return this.run('deleteSnapshot', request);
+  }
+
+  revertToSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.run('revertToSnapshot', request);
+  }
+
+  manageExisting(request: ManageShareRequest): Promise<ManageShareResult> {
+    return this.run('manageExisting', request);
+  }
+
+  unmanage(request: UnmanageShareRequest): Promise<void> {
+    return this.run('unmanage', request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

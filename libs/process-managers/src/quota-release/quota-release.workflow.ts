@@ -5,6 +5,7 @@ import {
   MANILA_DEFAULT_QUOTAS,
   SHARE_STREAM_PREFIX,
   shareIdOfStream,
+  shareCreationDeltas,
   shareResizeDeltas,
   type QuotaCommand,
   type QuotaState,
@@ -38,7 +39,7 @@ export type QuotaReleaseOutput = Unstamped<QuotaCommand> | SettleReplicaResizes;
 export interface QuotaReleaseState {
   /** Whether any event was folded yet: only the first can be the request. */
   readonly started: boolean;
-  /** The project the share was requested in (its first event). */
+  /** The project the share was requested (or managed) in (its first event). */
   readonly projectId: string | undefined;
   /** The project that requested each snapshot, for SnapshotDeleted events of v1. */
   readonly snapshotProjects: Readonly<Record<string, string>>;
@@ -46,8 +47,15 @@ export interface QuotaReleaseState {
   readonly before: ShareState;
   readonly after: ShareState;
   /** The latest resize request: its event id and the command the API counted the extend under. */
-  readonly resizeRequest:
-    { readonly id: string; readonly commandId: string | undefined } | undefined;
+  readonly resizeRequest: RequestRef | undefined;
+  /** The latest revert request (absent in states folded before reverts existed). */
+  readonly revertRequest?: RequestRef | undefined;
+}
+
+/** A request's event id, and the command id the API counted its quota under. */
+interface RequestRef {
+  readonly id: string;
+  readonly commandId: string | undefined;
 }
 
 type Input = Decoded<ShareEvent>;
@@ -62,7 +70,11 @@ type Input = Decoded<ShareEvent>;
  *   or an admin's reset took its instances out before a node started) gives back what its
  *   request counted;
  * - a shrink that ends with the smaller size counts fewer gigabytes (Manila commits a shrink's
- *   quota only on success).
+ *   quota only on success);
+ * - a managed share is counted once the driver reported its size, even past the limits (Manila
+ *   commits it with overquota_allowed; unmanaging it deletes it, which releases it);
+ * - a revert to a smaller snapshot counts fewer gigabytes once it succeeded; one to a larger
+ *   snapshot, counted by its request, gives that back when the driver fails it.
  * The quota counts each holder and adjustment once, so a replay changes nothing twice.
  */
 export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaReleaseOutput> = {
@@ -76,6 +88,9 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
       'ShareInstanceResized',
       'ShareInstanceResizeFailed',
       'ShareExtendRefused',
+      'ShareReverted',
+      'ShareRevertFailed',
+      'ShareManaged',
       // An admin's reset can end a resize no node had started.
       'ShareStatusReset',
     ],
@@ -92,7 +107,7 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
     started: true,
     projectId: state.started
       ? state.projectId
-      : event.type === 'ShareRequested'
+      : event.type === 'ShareRequested' || event.type === 'ShareManageRequested'
         ? event.data.projectId
         : undefined,
     snapshotProjects:
@@ -105,6 +120,10 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
       event.type === 'ShareResizeRequested'
         ? { id: event.id, commandId: event.metadata.commandId }
         : state.resizeRequest,
+    revertRequest:
+      event.type === 'ShareRevertRequested'
+        ? { id: event.id, commandId: event.metadata.commandId }
+        : state.revertRequest,
   }),
   // A snapshot deleted since v2 names its project.
   readsHistory: (event) => !(event.type === 'SnapshotDeleted' && event.data.projectId !== null),
@@ -136,6 +155,11 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
       case 'ShareExtendRefused':
       case 'ShareStatusReset':
         return resizeOutcome(state);
+      case 'ShareManaged':
+        return managedShareCounted(state, event.data.size);
+      case 'ShareReverted':
+      case 'ShareRevertFailed':
+        return revertOutcome(state, event.type === 'ShareReverted');
       default:
         return [];
     }
@@ -184,6 +208,58 @@ const resizeOutcome = ({
     ];
   }
   return [];
+};
+
+/** A managed share's shares and gigabytes, counted under its own holder. */
+const managedShareCounted = ({ after }: QuotaReleaseState, size: number): QuotaReleaseOutput[] => {
+  if (after.kind !== 'active') return [];
+  return [
+    {
+      type: 'ReserveQuota',
+      projectId: after.projectId,
+      holderId: after.id,
+      holderKind: 'share',
+      deltas: shareCreationDeltas(size, Boolean(after.capabilities?.replicationType)),
+      defaults: MANILA_DEFAULT_QUOTAS,
+      overQuotaAllowed: true,
+    },
+  ];
+};
+
+/** The quota change a revert's outcome calls for (Manila's commit or rollback of its delta). */
+const revertOutcome = (
+  { before, after, revertRequest }: QuotaReleaseState,
+  succeeded: boolean,
+): QuotaReleaseOutput[] => {
+  if (before.kind === 'absent' || after.kind === 'absent' || !revertRequest) return [];
+  if (!succeeded) {
+    // Nothing to give back unless the API counted a larger size under the request's command.
+    return [
+      {
+        type: 'RevertQuotaAdjustment',
+        projectId: after.projectId,
+        holderId: after.id,
+        adjustmentId: revertRequest.commandId ?? revertRequest.id,
+      },
+    ];
+  }
+  const sizeChange = after.size - before.size;
+  if (sizeChange >= 0) return [];
+  return [
+    {
+      type: 'AdjustQuota',
+      projectId: after.projectId,
+      holderId: after.id,
+      adjustmentId: derivedId(revertRequest.id, 'revert'),
+      deltas: shareResizeDeltas(
+        sizeChange,
+        Boolean(after.capabilities?.replicationType),
+        after.instances.length,
+      ),
+      // A decrease is checked against no limit.
+      defaults: MANILA_DEFAULT_QUOTAS,
+    },
+  ];
 };
 
 /**

@@ -1,4 +1,5 @@
 import {
+  capabilitiesOf,
   derivedId,
   initialQuotaState,
   MANILA_DEFAULT_QUOTAS,
@@ -26,7 +27,11 @@ const recordedAll = (events: ShareEvent[]) =>
       's1',
       revision,
       event,
-      event.type === 'ShareResizeRequested' ? { commandId: 'c-resize' } : {},
+      event.type === 'ShareResizeRequested'
+        ? { commandId: 'c-resize' }
+        : event.type === 'ShareRevertRequested'
+          ? { commandId: 'c-revert' }
+          : {},
     ),
   );
 
@@ -155,6 +160,99 @@ describe('quota release workflow', () => {
 
   it('given a shrink, when the driver fails it, then the quota stays as counted', () => {
     onLastOf([...availableShare(), resizeRequested('shrink', 1), resizeFailed]).then([]);
+  });
+
+  it('given a share being managed, when the driver adopted it, then its reported size is counted even past the limits, and released when it goes', () => {
+    const specs = { driver_handles_share_servers: 'False' };
+    const manageRequested: ShareEvent = {
+      type: 'ShareManageRequested',
+      data: {
+        shareId: 's1',
+        instanceId: 'i1',
+        projectId: 'p1',
+        userId: 'admin',
+        name: null,
+        description: null,
+        shareProto: 'NFS',
+        shareType: { id: 't1', name: 'default', extraSpecs: specs },
+        capabilities: capabilitiesOf(specs),
+        host: 'node1@b1#p1',
+        availabilityZone: null,
+        exportPath: '/srv/old',
+        driverOptions: {},
+        isPublic: false,
+        createdAt: now,
+      },
+    };
+    const managed: ShareEvent = {
+      type: 'ShareManaged',
+      data: { instanceId: 'i1', commandId: 'c-m', size: 3, exportLocations: [], managedAt: later },
+    };
+    onLastOf([manageRequested, managed]).then([
+      {
+        type: 'ReserveQuota',
+        projectId: 'p1',
+        holderId: 's1',
+        holderKind: 'share',
+        deltas: { shares: 1, gigabytes: 3 },
+        defaults: MANILA_DEFAULT_QUOTAS,
+        overQuotaAllowed: true,
+      },
+    ]);
+    onLastOf([
+      manageRequested,
+      managed,
+      { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
+    ]).then([{ type: 'ReleaseQuota', projectId: 'p1', holderId: 's1' }]);
+  });
+
+  describe('revert to snapshot', () => {
+    const ref = { snapshotId: 'snap1', snapshotInstanceId: 'si1' };
+    const revertRequested: ShareEvent = {
+      type: 'ShareRevertRequested',
+      data: { ...ref, instanceId: 'i1', requestedAt: later },
+    };
+    const reverted = (size: number): ShareEvent => ({
+      type: 'ShareReverted',
+      data: { ...ref, instanceId: 'i1', commandId: 'c-node', size, revertedAt: later },
+    });
+    const revertFailed: ShareEvent = {
+      type: 'ShareRevertFailed',
+      data: { ...ref, instanceId: 'i1', commandId: 'c-node', message: 'no', failedAt: later },
+    };
+
+    it('given a revert to a smaller snapshot, when it succeeds, then the quota counts the fewer gigabytes', () => {
+      const history = recordedAll([...availableShare(), revertRequested, reverted(1)]);
+      spec
+        .given(...history)
+        .when(history[history.length - 1]!)
+        .then([
+          {
+            type: 'AdjustQuota',
+            projectId: 'p1',
+            holderId: 's1',
+            adjustmentId: derivedId(history[4]!.id, 'revert'),
+            deltas: { gigabytes: -1 },
+            defaults: MANILA_DEFAULT_QUOTAS,
+          },
+        ]);
+    });
+
+    it('given a revert to a snapshot of the same or a larger size, when it succeeds, then the quota stays as counted', () => {
+      onLastOf([...availableShare(), revertRequested, reverted(2)]).then([]);
+      onLastOf([...availableShare(), revertRequested, reverted(4)]).then([]);
+    });
+
+    it('given a revert, when the driver fails it, then what its request counted is given back', () => {
+      onLastOf([...availableShare(), revertRequested, revertFailed]).then([
+        {
+          type: 'RevertQuotaAdjustment',
+          projectId: 'p1',
+          holderId: 's1',
+          adjustmentId: 'c-revert',
+        },
+      ]);
+    });
   });
 
   it("settles a replica's resizes on the share's holder by the difference from what the replica holds", () => {

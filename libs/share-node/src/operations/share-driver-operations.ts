@@ -201,6 +201,35 @@ export class ShareDriverOperations {
     await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId);
   }
 
+  /** Restores the instance (the active replica) to its snapshot instance (2.27). */
+  async revertToSnapshot(
+    shareId: string,
+    target: SnapshotTarget,
+    instanceId: string,
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.claimAndMaintain(
+      shareId,
+      instanceId,
+      'revert_to_snapshot',
+      commandId,
+      causationId,
+      target,
+    );
+  }
+
+  /** Adopts a share on the pool of the instance, or lets it go (manage / unmanage). */
+  async runManageOperation(
+    shareId: string,
+    instanceId: string,
+    operation: 'manage_share' | 'unmanage_share',
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId);
+  }
+
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
   async runReplicaOperation(
     shareId: string,

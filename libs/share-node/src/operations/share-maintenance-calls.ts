@@ -11,13 +11,14 @@ import {
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
 import { NodeDriverCalls, type NodeDriverCallParts } from './node-driver-calls.js';
+import { manageCall } from './share-manage-calls.js';
 import { driverFailureMessage } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import type { ShareReplicaCalls } from './share-replica-calls.js';
 
 /**
- * The driver calls of a claimed operation on a living share (snapshots, access, resize,
+ * The driver calls of a claimed operation on a living share (snapshots, revert, access, resize,
  * replicas, snapshots of replicated shares), and the command that records each outcome (kept
  * by the outcome recorder until its append succeeds). Run once after the claim, or again on
  * recovery: the driver makes a repeated call with the same command id harmless.
@@ -106,6 +107,32 @@ export class ShareMaintenanceCalls extends NodeDriverCalls {
             now: now(),
           };
         }
+      case 'revert_to_snapshot':
+        try {
+          await driver.revertToSnapshot({
+            commandId,
+            share,
+            snapshot: this.snapshotRef(state, instance, target),
+          });
+          return { type: 'CompleteShareRevert', instanceId: instance.id, commandId, now: now() };
+        } catch (error) {
+          const message = this.messageOf(error, 'revert the share to the snapshot');
+          return {
+            type: 'FailShareRevert',
+            instanceId: instance.id,
+            commandId,
+            message,
+            now: now(),
+          };
+        }
+      case 'manage_share':
+      case 'unmanage_share':
+        return manageCall(driver, pending.operation, state, share, commandId, now, (error) =>
+          this.messageOf(
+            error,
+            pending.operation === 'manage_share' ? 'manage the share' : 'unmanage the share',
+          ),
+        );
       case 'update_access':
         try {
           const result = await driver.updateAccess({

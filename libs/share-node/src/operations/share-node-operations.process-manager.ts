@@ -11,7 +11,8 @@ import { shareEvents } from '../../../../eventstore/decoders.js';
  * instances is carried out, and snapshot, access and resize requests are run on the instances
  * it holds (operations on others' instances claim nothing here); a snapshot of a share with
  * replicas is created and deleted whole by the node of its active replica. A non-forced extend
- * runs once the scheduler has confirmed the pool's capacity.
+ * runs once the scheduler has confirmed the pool's capacity. A revert, a manage and an
+ * unmanage run on the instance they name.
  * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
@@ -31,6 +32,9 @@ export const shareNodeOperationsProcessManager = (
       'ShareAccessDenied',
       'ShareResizeRequested',
       'ShareExtendCapacityConfirmed',
+      'ShareRevertRequested',
+      'ShareManageRequested',
+      'ShareUnmanageRequested',
     ],
   },
   async handle(recorded: RecordedEvent): Promise<void> {
@@ -127,6 +131,21 @@ export const shareNodeOperationsProcessManager = (
           const id = commandId(`extend_share:${instanceId}`);
           await operations.resize(shareId, instanceId, 'extend', id, event.id);
         }
+        return;
+      }
+      case 'ShareManageRequested':
+      case 'ShareUnmanageRequested': {
+        const operation = event.type === 'ShareManageRequested' ? 'manage_share' : 'unmanage_share';
+        const { instanceId } = event.data;
+        const id = commandId(`${operation}:${instanceId}`);
+        await operations.runManageOperation(shareId, instanceId, operation, id, event.id);
+        return;
+      }
+      case 'ShareRevertRequested': {
+        const { snapshotId, snapshotInstanceId, instanceId } = event.data;
+        const target = { snapshotId, snapshotInstanceId };
+        const id = commandId(`revert_to_snapshot:${instanceId}`);
+        await operations.revertToSnapshot(shareId, target, instanceId, id, event.id);
         return;
       }
     }

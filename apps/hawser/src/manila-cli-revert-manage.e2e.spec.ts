@@ -1,0 +1,130 @@
+import { jest } from '@jest/globals';
+import {
+  CLI_STEP_TIMEOUT_MS,
+  findManilaCli,
+  parseProperties,
+  parseTable,
+  type ManilaCliTarget,
+  describeSkippedWithoutCli,
+  cliSteps,
+} from './test-support/manila-cli.js';
+import { eventually, startHawser } from './test-support/hawser-test-server.js';
+
+/*
+ * Revert to snapshot, manage and unmanage driven by the real manila CLI (python3-manilaclient):
+ * a type with revert_to_snapshot_support, a share, a snapshot, the share extended, then
+ * `manila revert-to-snapshot`; `manila manage` of a share the simulated back end holds, then
+ * `manila unmanage`. Each step's effect is checked over HTTP too.
+ */
+
+jest.setTimeout(CLI_STEP_TIMEOUT_MS);
+
+const manila = findManilaCli();
+const PROJECT = 'decaf000decaf000decaf000decaf000';
+const ADMIN = `admin:${PROJECT}`;
+
+if (!manila) {
+  describeSkippedWithoutCli('the manila CLI reverting, managing and unmanaging shares');
+} else {
+  const hawser = await startHawser();
+  const http = (method: string, route: string, body?: unknown) =>
+    hawser.request(method, route, body, { token: ADMIN });
+  const target: ManilaCliTarget = {
+    url: hawser.url,
+    userId: 'admin',
+    projectId: PROJECT,
+    microversion: '2.72',
+  };
+  const cli = cliSteps(manila, target);
+  const statusOf = async (route: string, key: string) => (await http('GET', route)).body[key];
+  const waitFor = (route: string, key: string, check: (doc: Record<string, unknown>) => boolean) =>
+    eventually(
+      async () => {
+        const doc = await statusOf(route, key);
+        return doc && check(doc) ? doc : undefined;
+      },
+      10_000,
+      `${route} to settle`,
+    );
+
+  describe('the manila CLI reverting a share to its latest snapshot, managing and unmanaging one', () => {
+    let shareId: string;
+    let snapshotId: string;
+
+    afterAll(() => hawser.close());
+
+    it('type-create default with snapshot and revert support; create, snapshot-create, extend', async () => {
+      await cli(
+        'type-create',
+        'default',
+        'false',
+        '--snapshot-support',
+        'true',
+        '--revert-to-snapshot-support',
+        'true',
+      );
+      shareId = parseProperties(
+        (await cli('create', 'NFS', '1', '--name', 'reverted', '--share-type', 'default')).stdout,
+      ).id!;
+      await waitFor(`/v2/shares/${shareId}`, 'share', (s) => s.status === 'available');
+      snapshotId = parseProperties(
+        (await cli('snapshot-create', 'reverted', '--name', 'point')).stdout,
+      ).id!;
+      await waitFor(`/v2/snapshots/${snapshotId}`, 'snapshot', (s) => s.status === 'available');
+      await cli('extend', 'reverted', '2');
+      await waitFor(
+        `/v2/shares/${shareId}`,
+        'share',
+        (s) => s.status === 'available' && s.size === 2,
+      );
+    });
+
+    it('revert-to-snapshot point: the share is available again with the snapshot size', async () => {
+      await cli('revert-to-snapshot', 'point');
+      const share = await waitFor(
+        `/v2/shares/${shareId}`,
+        'share',
+        (s) => s.status === 'available' && s.size === 1,
+      );
+      expect(share).toMatchObject({ revert_to_snapshot_support: true });
+      const shown = parseProperties((await cli('show', 'reverted')).stdout);
+      expect(shown).toMatchObject({ size: '1', status: 'available' });
+    });
+
+    it('snapshot-instance-list --snapshot point: its one instance, available', async () => {
+      const rows = parseTable((await cli('snapshot-instance-list', '--snapshot', 'point')).stdout);
+      expect(rows).toEqual([
+        expect.objectContaining({ 'Snapshot ID': snapshotId, Status: 'available' }),
+      ]);
+    });
+
+    it('manage sim@a1#fast NFS ... --driver-options size=2, then unmanage: adopted with its size, then gone', async () => {
+      const managed = parseProperties(
+        (
+          await cli(
+            'manage',
+            'sim@a1#fast',
+            'NFS',
+            'sim@a1:/legacy/adopted',
+            '--name',
+            'adopted',
+            '--share-type',
+            'default',
+            '--driver-options',
+            'size=2',
+          )
+        ).stdout,
+      );
+      expect(managed).toMatchObject({ name: 'adopted', status: 'manage_starting' });
+      const id = managed.id!;
+      await waitFor(`/v2/shares/${id}`, 'share', (s) => s.status === 'available' && s.size === 2);
+
+      await cli('unmanage', 'adopted');
+      await eventually(
+        async () => ((await http('GET', `/v2/shares/${id}`)).status === 404 ? true : undefined),
+        10_000,
+        'the unmanaged share to be gone',
+      );
+    });
+  });
+}
