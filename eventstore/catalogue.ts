@@ -319,6 +319,12 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
       "A request's quota reservation expired before the request was recorded on the share: " +
       'the request is refused if it still comes, and the reservation is released.',
   },
+  ShareSoftDeleted: {
+    category: 'share',
+    version: 1,
+    meaning: 'The share went to the recycle bin (2.69); deleted when its retention time passes.',
+  },
+  ShareRestored: { category: 'share', version: 1, meaning: 'The share left the recycle bin.' },
   ...REPLICA_EVENT_CATALOGUE,
 };
 

@@ -21,6 +21,7 @@ import {
   UnsetAccessRuleMetadataHandler,
 } from './shares/share-access.js';
 import { ShareChanges } from './shares/share-changes.js';
+import { RestoreShareHandler, SoftDeleteShareHandler } from './shares/recycle-bin.js';
 import {
   ForceDeleteShareInstanceHandler,
   ResetShareInstanceStatusHandler,
@@ -112,6 +113,8 @@ const SHARE_HANDLERS = [
   ShowShareHandler,
   ListAccessRulesHandler,
   ShowAccessRuleHandler,
+  SoftDeleteShareHandler,
+  RestoreShareHandler,
 ];
 
 const SNAPSHOT_HANDLERS = [

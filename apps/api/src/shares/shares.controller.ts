@@ -37,7 +37,9 @@ import {
   ListAccessRules,
   ListShares,
   ResetShareStatus,
+  RestoreShare,
   SetShareMetadata,
+  SoftDeleteShare,
   ShowShare,
   ShrinkShare,
   UnsetShareMetadata,
@@ -52,7 +54,13 @@ import { atLeast, contextOf, type RequestContext } from '../http/request-context
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromParam, share } from '../policy/policy-targets.js';
-import { ManilaAction, ManilaActions, Policy, Until } from '../policy/route-policy.decorators.js';
+import {
+  ManilaAction,
+  ManilaActions,
+  Policy,
+  Since,
+  Until,
+} from '../policy/route-policy.decorators.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
@@ -219,6 +227,21 @@ export class SharesController {
   async shrink({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(ResizeShareDto, argument, 'shrink');
     await this.commands.execute(new ShrinkShare(id, dto, requesterOf(ctx)));
+  }
+
+  @ManilaAction('soft_delete')
+  @Since('2.69')
+  @Policy('share:soft_delete', theShare)
+  async softDelete({ id, ctx }: ActionCall) {
+    await this.commands.execute(new SoftDeleteShare(id, requesterOf(ctx)));
+  }
+
+  /** 202 when the share left the recycle bin; 200 when it was not in it (Manila's answer). */
+  @ManilaAction('restore')
+  @Since('2.69')
+  @Policy('share:restore', theShare)
+  async restore({ id, ctx, res }: ActionCall) {
+    if (!(await this.commands.execute(new RestoreShare(id, requesterOf(ctx))))) res.status(200);
   }
 
   @Get(':id/metadata')

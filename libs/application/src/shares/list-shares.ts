@@ -71,9 +71,9 @@ const listShares = async (
       `Wrong sorting data provided: sort key is '${sortKey}' and sort direction is '${sortDir}'.`,
     );
   }
-  if (atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted)) {
-    return { shares: [], count: 0, nextMarker: undefined };
-  }
+  // Manila lists the recycle bin only when asked (2.69), and otherwise leaves it out.
+  const inRecycleBin =
+    atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted);
 
   const filter: Filter = {};
   if (query.name !== undefined) filter.name = query.name;
@@ -122,6 +122,7 @@ const listShares = async (
     }
   }
 
+  shares = shares.filter((share) => Boolean(share.state.recycleBin) === inRecycleBin);
   if (metadata !== undefined) {
     shares = shares.filter((share) => matchesMetadata(share.metadata, metadata));
   }

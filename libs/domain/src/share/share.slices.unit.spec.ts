@@ -73,6 +73,9 @@ const EVERY_COMMAND_TYPE: Record<ShareCommandType, true> = {
   ResetReplicaState: true,
   LinkAffinity: true,
   UnlinkAffinity: true,
+  SoftDeleteShare: true,
+  RestoreShare: true,
+  DeleteExpiredShare: true,
 };
 
 const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
@@ -90,6 +93,8 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ShareDeletionFailed: true,
   ShareDeleted: true,
   ReservationExpired: true,
+  ShareSoftDeleted: true,
+  ShareRestored: true,
   SnapshotRequested: true,
   SnapshotInstanceCreated: true,
   SnapshotInstanceCreationFailed: true,

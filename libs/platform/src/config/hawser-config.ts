@@ -67,6 +67,11 @@ export interface HawserConfig {
    */
   readonly reservationExpireS: number;
   /**
+   * HAWSER_SOFT_DELETE_RETENTION_S (default 604800, a week; at least 1): how long a share stays
+   * in the recycle bin before it is deleted (Manila's soft_deleted_share_retention_time).
+   */
+  readonly softDeleteRetentionS: number;
+  /**
    * HAWSER_AGGREGATE_SNAPSHOTS (default true): long streams (a project's quota) load from a
    * snapshot in `snapshots.sqlite` under the data directory; false replays them whole.
    */
@@ -186,6 +191,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     'HAWSER_RESERVATION_EXPIRE_S',
     env.HAWSER_RESERVATION_EXPIRE_S,
     300,
+  ),
+  softDeleteRetentionS: positiveInteger(
+    'HAWSER_SOFT_DELETE_RETENTION_S',
+    env.HAWSER_SOFT_DELETE_RETENTION_S,
+    604_800,
   ),
   policyFile: env.HAWSER_POLICY_FILE ? path.resolve(env.HAWSER_POLICY_FILE) : undefined,
   policyEnforceNewDefaults:
