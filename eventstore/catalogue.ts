@@ -265,6 +265,16 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     version: 1,
     meaning: 'A share node serves a back end with this configuration (zone, domain, pools).',
   },
+  BackendServiceDisabled: {
+    category: 'backend',
+    version: 1,
+    meaning: "An admin disabled the back end's manila-share service: no new placements on it.",
+  },
+  BackendServiceEnabled: {
+    category: 'backend',
+    version: 1,
+    meaning: "An admin enabled the back end's manila-share service again.",
+  },
   QuotaLimitsSet: {
     category: 'quota',
     version: 1,

@@ -22,6 +22,7 @@ import {
 } from './shares/share-access.js';
 import { ShareChanges } from './shares/share-changes.js';
 import { RestoreShareHandler, SoftDeleteShareHandler } from './shares/recycle-bin.js';
+import { ChangeServiceStatusHandler } from './services/backend-services.js';
 import {
   ForceDeleteShareInstanceHandler,
   ResetShareInstanceStatusHandler,
@@ -157,6 +158,8 @@ const QUOTA_HANDLERS = [
   ShowQuotaDefaultsHandler,
 ];
 
+const SERVICE_HANDLERS = [ChangeServiceStatusHandler];
+
 const LISTING_AND_MESSAGE_HANDLERS = [
   ListSharesHandler,
   ListSnapshotsHandler,
@@ -184,6 +187,7 @@ export class ApplicationModule {
         ...REPLICA_HANDLERS,
         ...SHARE_TYPE_HANDLERS,
         ...QUOTA_HANDLERS,
+        ...SERVICE_HANDLERS,
         ...LISTING_AND_MESSAGE_HANDLERS,
       ],
     };

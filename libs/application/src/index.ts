@@ -26,3 +26,4 @@ export * from './messages/message-use-cases.js';
 export * from './listing/list-params.js';
 export * from './listing/page-params.js';
 export * from './shares/recycle-bin.js';
+export * from './services/backend-services.js';

@@ -48,3 +48,4 @@ export * from './quota/reservation-expiry.js';
 export * from './share/share-recycle-bin.events.js';
 export * from './share/share-recycle-bin.commands.js';
 export { isInRecycleBin } from './share/share-recycle-bin.slice.js';
+export * from './backend/backend-service.events.js';

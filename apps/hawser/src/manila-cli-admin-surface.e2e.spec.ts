@@ -10,7 +10,10 @@ import {
 } from './test-support/manila-cli.js';
 import { eventually, startHawser } from './test-support/hawser-test-server.js';
 
-/* The recycle bin as the real manila CLI drives it: soft-delete, list --soft-deleted, restore. */
+/*
+ * What the real manila CLI drives beyond wave 1: the recycle bin (soft-delete, list
+ * --soft-deleted, restore) and the services' enable and disable.
+ */
 
 jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
@@ -18,9 +21,9 @@ const manila = findManilaCli();
 const PROJECT = 'f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1';
 
 if (!manila) {
-  describeSkippedWithoutCli('the manila CLI: recycle bin');
+  describeSkippedWithoutCli('the manila CLI: recycle bin and services');
 } else {
-  describe('the manila CLI: recycle bin (2.69)', () => {
+  describe('the manila CLI: recycle bin (2.69) and services', () => {
     let target: ManilaCliTarget;
     let hawser: Awaited<ReturnType<typeof startHawser>>;
     const cli = async (...args: string[]) => (await cliSteps(manila, target)(...args)).stdout;
@@ -52,6 +55,16 @@ if (!manila) {
       expect(await listed()).toContain(id);
       expect(await listed('--soft-deleted')).toEqual([]);
       expect(parseProperties(await cli('show', id)).is_soft_deleted).toBe('False');
+    });
+
+    it('service-disable shows the back end disabled in service-list; service-enable brings it back', async () => {
+      await cli('service-disable', 'sim@a1', 'manila-share');
+      const disabled = parseTable(await cli('service-list', '--binary', 'manila-share'));
+      expect(disabled.find((row) => row.Host === 'sim@a1')).toMatchObject({ Status: 'disabled' });
+      expect(disabled.filter((row) => row.Status === 'disabled')).toHaveLength(1);
+      await cli('service-enable', 'sim@a1', 'manila-share');
+      const enabled = parseTable(await cli('service-list', '--binary', 'manila-share'));
+      expect(enabled.every((row) => row.Status === 'enabled')).toBe(true);
     });
   });
 }
