@@ -30,6 +30,7 @@ import { ShareAccessRulesController } from './share-access-rules/share-access-ru
 import { SharesController } from './shares/shares.controller.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
+import { ExtensionsController } from './versions/extensions.controller.js';
 import { VersionsController } from './versions/versions.controller.js';
 
 /**
@@ -49,6 +50,7 @@ import { VersionsController } from './versions/versions.controller.js';
   ],
   controllers: [
     VersionsController,
+    ExtensionsController,
     ShareTypesController,
     SharesController,
     ExportLocationsController,

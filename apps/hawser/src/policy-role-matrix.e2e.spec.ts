@@ -262,7 +262,19 @@ describe('policy role matrix: every route and action for every persona, as the d
     // Unauthenticated documents.
     { route: 'GET /', rule: '', scope: 'none', path: () => '/', public: true },
     { route: 'GET /v2', rule: '', scope: 'none', path: () => '/v2', public: true },
-    { route: 'GET /v2/', rule: '', scope: 'none', path: () => '/v2/', public: true },
+    {
+      route: 'GET /v2/extensions',
+      rule: 'hawser:extensions:index',
+      scope: 'none',
+      path: () => '/v2/extensions',
+      succeeds: true,
+    },
+    {
+      route: 'GET /v2/extensions/:alias',
+      rule: 'hawser:extensions:index',
+      scope: 'none',
+      path: () => '/v2/extensions/none',
+    },
     {
       route: 'GET /healthcheck',
       rule: '',
@@ -344,6 +356,14 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'share',
       path: share('/metadata'),
       body: (n) => ({ metadata: { [`by-${n}`]: 'x' } }),
+      succeeds: true,
+    },
+    {
+      route: 'POST /v2/shares/:id/metadata/:key',
+      rule: 'share:update_share_metadata',
+      scope: 'share',
+      path: share('/metadata/item'),
+      body: () => ({ metadata: { item: 'x' } }),
       succeeds: true,
     },
     {
@@ -749,6 +769,14 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'none',
       path: (i) => `/v2/types/${i.TYPE}/extra_specs`,
       body: () => ({ extra_specs: { colour: 'blue' } }),
+      succeeds: true,
+    },
+    {
+      route: 'PUT /v2/types/:id/extra_specs/:key',
+      rule: 'share_types_extra_spec:update',
+      scope: 'none',
+      path: (i) => `/v2/types/${i.TYPE}/extra_specs/color`,
+      body: () => ({ color: 'blue' }),
       succeeds: true,
     },
     {

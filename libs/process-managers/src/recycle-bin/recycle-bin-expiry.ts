@@ -37,7 +37,10 @@ export class RecycleBinExpiry {
         .then(() => undefined)
         .catch((error: unknown) => this.options.onError?.(error))
         .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(run, this.options.pollIntervalMs ?? 30_000);
+          if (this.stopped) return;
+          this.timer = setTimeout(run, this.options.pollIntervalMs ?? 30_000);
+          // A process that forgets to stop the expiry is not kept alive by it.
+          this.timer.unref();
         });
     };
     run();
