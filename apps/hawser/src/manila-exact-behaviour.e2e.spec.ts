@@ -69,4 +69,83 @@ describe("Manila's exact answers where Hawser differed", () => {
     });
     expect(rules.body.access_list).toHaveLength(2);
   });
+
+  describe('share types', () => {
+    const create = (name: string, extra: Record<string, unknown>, version: string) =>
+      hawser.request(
+        'POST',
+        '/v2/types',
+        {
+          share_type: {
+            name,
+            extra_specs: { driver_handles_share_servers: 'false' },
+            ...extra,
+          },
+        },
+        { version },
+      );
+    const names = async () =>
+      (await hawser.request('GET', '/v2/types')).body.share_types
+        .map((t: { name: string }) => t.name)
+        .sort() as string[];
+
+    it('refuses a description before 2.41 (400), creating nothing', async () => {
+      const early = await create('described', { description: 'd' }, '2.40');
+      expect(early.status).toBe(400);
+      expect(early.body.badRequest.message).toMatch(/'description' key is not supported/);
+      expect(await names()).not.toContain('described');
+      expect((await create('described', { description: 'd' }, '2.41')).status).toBe(200);
+    });
+
+    it('refuses to rename a type to a name in use (409), renaming nothing', async () => {
+      const first = await create('first', {}, '2.50');
+      expect((await create('second', {}, '2.50')).status).toBe(200);
+      const id = first.body.share_type.id as string;
+      const rename = await hawser.request(
+        'PUT',
+        `/v2/types/${id}`,
+        { share_type: { name: 'second' } },
+        { version: '2.50' },
+      );
+      expect(rename.status).toBe(409);
+      expect((await hawser.request('GET', `/v2/types/${id}`)).body.share_type.name).toBe('first');
+    });
+
+    it('unsets a description given as an empty string: the type then shows none', async () => {
+      const made = await create('unset-me', { description: 'to go' }, '2.50');
+      const id = made.body.share_type.id as string;
+      const unset = await hawser.request(
+        'PUT',
+        `/v2/types/${id}`,
+        { share_type: { description: '' } },
+        { version: '2.50' },
+      );
+      expect(unset.status).toBe(200);
+      expect(unset.body.share_type.description).toBeNull();
+    });
+
+    it("refuses to delete a required extra spec with Manila's 403", async () => {
+      const made = await create('required', {}, '2.50');
+      const refused = await hawser.request(
+        'DELETE',
+        `/v2/types/${made.body.share_type.id}/extra_specs/driver_handles_share_servers`,
+      );
+      expect(refused.status).toBe(403);
+      expect(refused.body.forbidden.message).toBe(
+        "Extra spec 'driver_handles_share_servers' can't be deleted.",
+      );
+    });
+
+    it('gives a type made before 2.24 snapshot_support, and refuses an empty key or a number (400)', async () => {
+      const old = await create('old', {}, '2.23');
+      expect(old.body.share_type.extra_specs.snapshot_support).toBe('True');
+      const specs = (extra: Record<string, unknown>) =>
+        hawser.request('POST', `/v2/types/${old.body.share_type.id}/extra_specs`, {
+          extra_specs: extra,
+        });
+      expect((await specs({ '': 'x' })).status).toBe(400);
+      expect((await specs({ k: 1 })).status).toBe(400);
+      expect((await specs({ k: true })).body.extra_specs).toEqual({ k: 'True' });
+    });
+  });
 });

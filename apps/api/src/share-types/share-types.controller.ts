@@ -78,6 +78,12 @@ export class ShareTypesController {
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     const part = typePartOf(body);
+    if (part.description && !atLeast(ctx.microversion, '2.41')) {
+      throw badRequest(
+        "'description' key is not supported by this microversion. Use 2.41 or greater " +
+          "microversion to be able to use 'description' in share type.",
+      );
+    }
     const dto = await validateBody(CreateShareTypeDto, withBooleanSpecsAsText(part), 'share type');
     const snapshotDefault = !atLeast(ctx.microversion, '2.24');
     const requester = requesterOf(ctx);
