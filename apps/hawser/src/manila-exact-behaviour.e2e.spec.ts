@@ -68,6 +68,31 @@ describe("Manila's exact answers where Hawser differed", () => {
       token: MEMBER,
     });
     expect(rules.body.access_list).toHaveLength(2);
+
+    // Listing by metadata returns every rule that holds it, and only those.
+    for (const [to, purpose] of [
+      ['10.0.0.1', 'backup'],
+      ['10.0.0.2', 'backup'],
+      ['10.0.0.3', 'app'],
+    ] as const) {
+      const allowed = await hawser.request(
+        'POST',
+        `/v2/shares/${id}/action`,
+        { allow_access: { access_type: 'ip', access_to: to, metadata: { purpose } } },
+        { token: MEMBER },
+      );
+      expect(allowed.status).toBe(200);
+    }
+    const byMetadata = await hawser.request(
+      'GET',
+      `/v2/share-access-rules?share_id=${id}&metadata=${encodeURIComponent("{'purpose': 'backup'}")}`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(byMetadata.status).toBe(200);
+    expect(
+      byMetadata.body.access_list.map((r: { access_to: string }) => r.access_to).sort(),
+    ).toEqual(['10.0.0.1', '10.0.0.2']);
   });
 
   describe('share types', () => {
