@@ -1,8 +1,5 @@
-import {
-  eventually,
-  startHawser,
-  type HawserTestServer,
-} from './test-support/hawser-test-server.js';
+import { availableDefaultShare, createDefaultType } from './test-support/default-share-type.js';
+import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
 
@@ -13,23 +10,10 @@ describe('one metadata item, one extra spec, versions and extensions over HTTP',
 
   beforeAll(async () => {
     hawser = await startHawser();
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    expect(type.status).toBe(200);
-    typeId = type.body.share_type.id;
-    const share = await hawser.request(
-      'POST',
-      '/v2/shares',
-      { share: { share_proto: 'NFS', size: 1, share_type: 'default', metadata: { a: '1' } } },
-      { token: MEMBER },
-    );
-    expect(share.status).toBe(200);
-    shareId = share.body.share.id;
-    await eventually(async () =>
-      (await hawser.request('GET', `/v2/shares/${shareId}`)).body.share.status === 'available'
-        ? true
-        : undefined,
+    typeId = await createDefaultType(hawser);
+    shareId = await availableDefaultShare(
+      (method, route, body) => hawser.request(method, route, body, { token: MEMBER }),
+      { metadata: { a: '1' } },
     );
   });
   afterAll(() => hawser.close());

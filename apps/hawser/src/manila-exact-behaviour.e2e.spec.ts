@@ -1,8 +1,5 @@
-import {
-  eventually,
-  startHawser,
-  type HawserTestServer,
-} from './test-support/hawser-test-server.js';
+import { availableDefaultShare, createDefaultType } from './test-support/default-share-type.js';
+import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
 
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
 
@@ -11,10 +8,7 @@ describe("Manila's exact answers where Hawser differed", () => {
 
   beforeAll(async () => {
     hawser = await startHawser();
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    expect(type.status).toBe(200);
+    await createDefaultType(hawser);
   });
   afterAll(() => hawser.close());
 
@@ -40,17 +34,8 @@ describe("Manila's exact answers where Hawser differed", () => {
   });
 
   it('refuses an ip rule for a network already granted in another notation (400), adding nothing', async () => {
-    const created = await hawser.request(
-      'POST',
-      '/v2/shares',
-      { share: { share_proto: 'NFS', size: 1, share_type: 'default' } },
-      { token: MEMBER },
-    );
-    const id = created.body.share.id as string;
-    await eventually(async () =>
-      (await hawser.request('GET', `/v2/shares/${id}`)).body.share.status === 'available'
-        ? true
-        : undefined,
+    const id = await availableDefaultShare((method, route, body) =>
+      hawser.request(method, route, body, { token: MEMBER }),
     );
     const allow = (accessTo: string) =>
       hawser.request(

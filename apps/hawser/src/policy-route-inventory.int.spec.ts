@@ -18,12 +18,7 @@ import {
 } from './test-support/hawser-test-server.js';
 
 /** What Manila (and Hawser's own API description) serve without a token; nothing else may be. */
-const PUBLIC_ROUTES = [
-  'GET /',
-  'GET /v2',
-  'GET /healthcheck',
-  'GET /hawser/v1/openapi.json',
-];
+const PUBLIC_ROUTES = ['GET /', 'GET /v2', 'GET /healthcheck', 'GET /hawser/v1/openapi.json'];
 
 interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
+import { availableDefaultShare, createDefaultType } from './test-support/default-share-type.js';
 import { crashedService } from './test-support/crashed-service.js';
 import { HawserProcess } from './test-support/hawser-process.js';
 import {
@@ -21,20 +22,7 @@ const softDelete = (hawser: HawserTestServer, id: string, token = MEMBER, versio
 const restore = (hawser: HawserTestServer, id: string, token = MEMBER, version = V) =>
   hawser.request('POST', `/v2/shares/${id}/action`, { restore: null }, { token, version });
 
-const availableShare = async (call: ManilaCall) => {
-  const created = await call('POST', '/v2/shares', {
-    share: { share_proto: 'NFS', size: 1, share_type: 'default' },
-  });
-  expect(created.status).toBe(200);
-  const id = created.body.share.id as string;
-  await eventually(
-    async () =>
-      (await call('GET', `/v2/shares/${id}`)).body.share?.status === 'available' ? true : undefined,
-    10_000,
-    'the share to be available',
-  );
-  return id;
-};
+const availableShare = (call: ManilaCall) => availableDefaultShare(call);
 
 describe('the recycle bin over HTTP (2.69): soft_delete, restore, listing', () => {
   let hawser: HawserTestServer;
@@ -43,13 +31,7 @@ describe('the recycle bin over HTTP (2.69): soft_delete, restore, listing', () =
 
   beforeAll(async () => {
     hawser = await startHawser({ env: { HAWSER_SOFT_DELETE_RETENTION_S: '3600' } });
-    const created = await hawser.request('POST', '/v2/types', {
-      share_type: {
-        name: 'default',
-        extra_specs: { driver_handles_share_servers: 'false', snapshot_support: 'true' },
-      },
-    });
-    expect(created.status).toBe(200);
+    await createDefaultType(hawser, { snapshot_support: 'true' });
   });
   afterAll(() => hawser.close());
 
@@ -191,5 +173,5 @@ describe('the recycle bin timer', () => {
     } finally {
       await restarted.stop();
     }
-  });
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { createDefaultType } from './test-support/default-share-type.js';
 import {
   eventually,
   startHawser,
@@ -12,10 +13,7 @@ describe('services enable and disable over HTTP (given four simulated back ends)
 
   beforeAll(async () => {
     hawser = await startHawser();
-    const created = await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    expect(created.status).toBe(200);
+    await createDefaultType(hawser);
   });
   afterAll(() => hawser.close());
 
