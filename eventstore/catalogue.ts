@@ -315,6 +315,16 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     version: 1,
     meaning: 'A share node serves a back end with this configuration (zone, domain, pools).',
   },
+  BackendServiceDisabled: {
+    category: 'backend',
+    version: 1,
+    meaning: "An admin disabled the back end's manila-share service: no new placements on it.",
+  },
+  BackendServiceEnabled: {
+    category: 'backend',
+    version: 1,
+    meaning: "An admin enabled the back end's manila-share service again.",
+  },
   QuotaLimitsSet: {
     category: 'quota',
     version: 1,
@@ -369,6 +379,12 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
       "A request's quota reservation expired before the request was recorded on the share: " +
       'the request is refused if it still comes, and the reservation is released.',
   },
+  ShareSoftDeleted: {
+    category: 'share',
+    version: 1,
+    meaning: 'The share went to the recycle bin (2.69); deleted when its retention time passes.',
+  },
+  ShareRestored: { category: 'share', version: 1, meaning: 'The share left the recycle bin.' },
   ...REPLICA_EVENT_CATALOGUE,
 };
 

@@ -36,6 +36,7 @@ import { ShareManageController } from './shares/share-manage.controller.js';
 import { SnapshotInstancesController } from './snapshot-instances/snapshot-instances.controller.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
+import { ExtensionsController } from './versions/extensions.controller.js';
 import { VersionsController } from './versions/versions.controller.js';
 
 /**
@@ -58,6 +59,7 @@ import { VersionsController } from './versions/versions.controller.js';
     VersionsController,
     HealthController,
     MetricsController,
+    ExtensionsController,
     ShareTypesController,
     ShareManageController,
     SnapshotInstancesController,

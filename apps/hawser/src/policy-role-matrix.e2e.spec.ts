@@ -262,7 +262,19 @@ describe('policy role matrix: every route and action for every persona, as the d
     // Unauthenticated documents.
     { route: 'GET /', rule: '', scope: 'none', path: () => '/', public: true },
     { route: 'GET /v2', rule: '', scope: 'none', path: () => '/v2', public: true },
-    { route: 'GET /v2/', rule: '', scope: 'none', path: () => '/v2/', public: true },
+    {
+      route: 'GET /v2/extensions',
+      rule: 'hawser:extensions:index',
+      scope: 'none',
+      path: () => '/v2/extensions',
+      succeeds: true,
+    },
+    {
+      route: 'GET /v2/extensions/:alias',
+      rule: 'hawser:extensions:index',
+      scope: 'none',
+      path: () => '/v2/extensions/none',
+    },
     {
       route: 'GET /healthcheck',
       rule: '',
@@ -361,6 +373,14 @@ describe('policy role matrix: every route and action for every persona, as the d
       succeeds: true,
     },
     {
+      route: 'POST /v2/shares/:id/metadata/:key',
+      rule: 'share:update_share_metadata',
+      scope: 'share',
+      path: share('/metadata/item'),
+      body: () => ({ metadata: { item: 'x' } }),
+      succeeds: true,
+    },
+    {
       route: 'PUT /v2/shares/:id/metadata',
       rule: 'share:update_share_metadata',
       scope: 'share',
@@ -454,6 +474,8 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: () => `/v2/snapshot-instances/${UNKNOWN}/action`,
       body: () => ({ reset_status: { status: 'error' } }),
     },
+    freshShareAction('soft_delete', null, 'share:soft_delete'),
+    freshShareAction('restore', null, 'share:restore'),
     {
       route: 'GET /v2/shares/:id/export_locations',
       rule: 'share_export_location:index',
@@ -806,6 +828,14 @@ describe('policy role matrix: every route and action for every persona, as the d
       succeeds: true,
     },
     {
+      route: 'PUT /v2/types/:id/extra_specs/:key',
+      rule: 'share_types_extra_spec:update',
+      scope: 'none',
+      path: (i) => `/v2/types/${i.TYPE}/extra_specs/color`,
+      body: () => ({ color: 'blue' }),
+      succeeds: true,
+    },
+    {
       route: 'DELETE /v2/types/:id/extra_specs/:key',
       rule: 'share_types_extra_spec:delete',
       scope: 'none',
@@ -852,6 +882,23 @@ describe('policy role matrix: every route and action for every persona, as the d
       rule: 'service:index',
       scope: 'none',
       path: () => '/v2/os-services',
+      version: '2.6',
+      succeeds: true,
+    },
+    {
+      route: 'PUT /v2/services/:action',
+      rule: 'service:update',
+      scope: 'none',
+      path: () => '/v2/services/enable',
+      body: () => ({ host: 'sim@a1', binary: 'manila-share' }),
+      succeeds: true,
+    },
+    {
+      route: 'PUT /v2/os-services/:action',
+      rule: 'service:update',
+      scope: 'none',
+      path: () => '/v2/os-services/enable',
+      body: () => ({ host: 'sim@a1', binary: 'manila-share' }),
       version: '2.6',
       succeeds: true,
     },

@@ -21,7 +21,6 @@ import {
 const PUBLIC_ROUTES = [
   'GET /',
   'GET /v2',
-  'GET /v2/',
   'GET /healthcheck',
   'GET /health/live',
   'GET /health/ready',
@@ -197,7 +196,9 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'POST /v2/snapshot-instances/:id/action': '2.19-latest',
   'POST /v2/snapshots/:id/metadata': '2.73-latest',
   'PUT /v2/os-quota-sets/:project': '2.0-2.6',
+  'PUT /v2/os-services/:action': '2.0-2.6',
   'PUT /v2/quota-sets/:project': '2.7-latest',
+  'PUT /v2/services/:action': '2.7-latest',
   'PUT /v2/share-access-rules/:id/metadata': '2.45-latest',
   'PUT /v2/snapshots/:id/metadata': '2.73-latest',
   'PUT /v2/types/:id': '2.50-latest',

@@ -255,7 +255,7 @@ describe('shares over HTTP (given a share type, when a share is requested)', () 
     expect(unauthenticated.status).toBe(401);
     const root = await hawser.request('GET', '/', undefined, { token: '' });
     expect(root.status).toBe(300);
-    expect(root.body.versions.map((v: { id: string }) => v.id)).toEqual(['v1.0', 'v2.0']);
+    expect(root.body.versions.map((v: { id: string }) => v.id)).toEqual(['v2.0']);
   });
 
   it('serves URLs with the project id, and refuses another project in the URL', async () => {

@@ -33,6 +33,7 @@ import {
   type ProbeResult,
   WorkflowRunners,
 } from '#hawser/platform';
+import { DisabledBackends } from './disabled-backends.js';
 import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from './filter-scheduler.placement.js';
 
 export const SCHEDULER_OPTIONS = Symbol('SCHEDULER_OPTIONS');
@@ -57,6 +58,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger('scheduler');
   readonly registry: PoolStateRegistry;
   private readonly placement: FilterSchedulerPlacement;
+  private readonly disabledBackends: DisabledBackends;
   private readonly reported = new Set<string>();
   private unsubscribe: (() => void) | undefined;
   private runner: ProcessManagerRunner | undefined;
@@ -79,6 +81,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       this.registry,
       new FilterScheduler(this.registry, { filters: SCHEDULER_FILTERS }),
     );
+    this.disabledBackends = new DisabledBackends(documents, this.registry);
     this.unsubscribe = this.reports.subscribe((report) => this.take(report));
     probes?.register('scheduler', () => this.readiness());
   }
@@ -122,6 +125,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private take(report: BackendStatsReport): void {
+    if (this.disabledBackends.has(report.backend)) return;
     const first = report.pools[0]?.capabilities.timestamp;
     const receivedAt = first ? Date.parse(first) : Date.now();
     try {
@@ -183,7 +187,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     const workflows = [
       shareSchedulingProcessManager(this.commands, this.placement),
       replicaSchedulingProcessManager(this.commands, this.placement),
-    ];
+    ].map((manager) => this.disabledBackends.guard(manager));
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(
       workflows.map((w) => w.name),

@@ -28,6 +28,8 @@ import {
   UnsetAccessRuleMetadataHandler,
 } from './shares/share-access.js';
 import { ShareChanges } from './shares/share-changes.js';
+import { RestoreShareHandler, SoftDeleteShareHandler } from './shares/recycle-bin.js';
+import { ChangeServiceStatusHandler } from './services/backend-services.js';
 import {
   ForceDeleteShareInstanceHandler,
   ResetShareInstanceStatusHandler,
@@ -125,6 +127,8 @@ const SHARE_HANDLERS = [
   ShowShareHandler,
   ListAccessRulesHandler,
   ShowAccessRuleHandler,
+  SoftDeleteShareHandler,
+  RestoreShareHandler,
 ];
 
 const SNAPSHOT_HANDLERS = [
@@ -167,6 +171,8 @@ const QUOTA_HANDLERS = [
   ShowQuotaDefaultsHandler,
 ];
 
+const SERVICE_HANDLERS = [ChangeServiceStatusHandler];
+
 const LISTING_AND_MESSAGE_HANDLERS = [
   ListSharesHandler,
   ListSnapshotsHandler,
@@ -194,6 +200,7 @@ export class ApplicationModule {
         ...REPLICA_HANDLERS,
         ...SHARE_TYPE_HANDLERS,
         ...QUOTA_HANDLERS,
+        ...SERVICE_HANDLERS,
         ...LISTING_AND_MESSAGE_HANDLERS,
       ],
     };

@@ -28,3 +28,5 @@ export * from './messages/list-messages.js';
 export * from './messages/message-use-cases.js';
 export * from './listing/list-params.js';
 export * from './listing/page-params.js';
+export * from './shares/recycle-bin.js';
+export * from './services/backend-services.js';

@@ -6,6 +6,8 @@ export interface UseCaseSettings {
   readonly useSchedulerCreatingShareFromSnapshot: boolean;
   readonly defaultShareType: string | undefined;
   readonly quotaDefaults: QuotaLimits;
+  /** How long a share stays in the recycle bin (HAWSER_SOFT_DELETE_RETENTION_S). */
+  readonly softDeleteRetentionS: number;
 }
 
 export const USE_CASE_SETTINGS = Symbol('USE_CASE_SETTINGS');

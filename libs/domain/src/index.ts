@@ -50,3 +50,7 @@ export * from './share/share-replica.state.js';
 export * from './share/share-affinity.js';
 export * from './share/share-affinity.commands.js';
 export * from './quota/reservation-expiry.js';
+export * from './share/share-recycle-bin.events.js';
+export * from './share/share-recycle-bin.commands.js';
+export { isInRecycleBin } from './share/share-recycle-bin.slice.js';
+export * from './backend/backend-service.events.js';

@@ -10,3 +10,4 @@ export * from './workflows.js';
 export * from './quota-release/quota-release.process-manager.js';
 export * from './reservation-expiry/pending-reservations.process-manager.js';
 export * from './reservation-expiry/reservation-expiry.js';
+export * from './recycle-bin/recycle-bin-expiry.js';

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { DomainError, type DomainErrorKind } from '#hawser/domain';
 import {
@@ -9,6 +9,7 @@ import {
 } from '#hawser/eventstore';
 import { graphqlErrorOf } from '../graphql/graphql-error.js';
 import { faultBody, ManilaHttpError } from './manila-error.js';
+import { unsupportedResourceMessage } from './unsupported-resources.js';
 
 const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
   invalid: 400,
@@ -36,8 +37,12 @@ export class ManilaExceptionFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     if (host.getType<string>() === 'graphql') throw this.graphqlError(error);
-    const [status, message] = this.described(error);
-    const res = host.switchToHttp().getResponse<Response>();
+    const [status, described] = this.described(error);
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const routeMissed = status === 404 && !(error instanceof ManilaHttpError);
+    const message =
+      (routeMissed && unsupportedResourceMessage(http.getRequest<Request>().path)) || described;
     if (status === 413) res.setHeader('Retry-After', '0');
     res.status(status).json(faultBody(status, message));
   }

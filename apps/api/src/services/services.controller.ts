@@ -1,5 +1,12 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { serviceView, type ServiceRow } from '#hawser/api-contracts';
+import { Body, Controller, Get, Inject, Param, Put, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { CommandBus } from '@nestjs/cqrs';
+import { ChangeServiceStatus } from '#hawser/application';
+import { serviceSummaryView, serviceView, type ServiceRow } from '#hawser/api-contracts';
+import { notFoundError } from '../http/manila-error.js';
+import { contextOf } from '../http/request-context.js';
+import { requesterOf } from '../http/requester.js';
+import { serviceUpdateBody } from './service-update-body.js';
 import { BACKENDS, type BackendDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
@@ -24,7 +31,36 @@ export class ServicesController {
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
     @Inject(POOL_STATE_SOURCE) private readonly pools: PoolStateSource,
     @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
+    private readonly commands: CommandBus,
   ) {}
+
+  @Put('services/:action')
+  @Since('2.7')
+  @Policy('service:update')
+  async update(@Req() req: Request, @Param('action') action: string, @Body() body: unknown) {
+    return this.changeStatus(req, action, body);
+  }
+
+  @Put('os-services/:action')
+  @Until('2.6')
+  @Policy('service:update')
+  async legacyUpdate(@Req() req: Request, @Param('action') action: string, @Body() body: unknown) {
+    return this.changeStatus(req, action, body);
+  }
+
+  /** Manila's services update: `enable` or `disable`, answered with the summary view. */
+  private async changeStatus(req: Request, action: string, body: unknown) {
+    if (action !== 'enable' && action !== 'disable') {
+      throw notFoundError(`Unknown action '${action}'`);
+    }
+    const { host, binary, reason } = serviceUpdateBody(body);
+    const disabled = action === 'disable';
+    const requester = requesterOf(contextOf(req));
+    await this.commands.execute(
+      new ChangeServiceStatus({ host, binary }, disabled, disabled ? reason : null, requester),
+    );
+    return serviceSummaryView({ host, binary, disabled });
+  }
 
   @Get('services')
   @Since('2.7')
@@ -67,7 +103,7 @@ export class ServicesController {
         binary: 'manila-share',
         host: backend.backend,
         zone: backend.availability_zone,
-        status: 'enabled',
+        status: backend.disabled ? 'disabled' : 'enabled',
         state: lastReport !== undefined && now - lastReport <= downAfterMs ? 'up' : 'down',
         updated_at: lastReport === undefined ? null : new Date(lastReport).toISOString(),
       });

@@ -1,7 +1,12 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
-import { ListAccessRules, ShowAccessRule } from '#hawser/application';
+import {
+  ListAccessRules,
+  matchesMetadata,
+  parseMetadataFilter,
+  ShowAccessRule,
+} from '#hawser/application';
 import { accessListEntryView, accessRuleView } from '#hawser/api-contracts';
 import { badRequest, ManilaHttpError } from '../http/manila-error.js';
 import { contextOf } from '../http/request-context.js';
@@ -22,10 +27,16 @@ export class ShareAccessRulesController {
     // An unknown share is a 400 here, not a 404 (reference 3.4); so is one the caller may not see.
     share(fromQuery('share_id'), (id) => badRequest(`Share ${id} could not be found.`)),
   )
-  async list(@Req() req: Request, @Query('share_id') shareId: string | undefined) {
+  async list(
+    @Req() req: Request,
+    @Query('share_id') shareId: string | undefined,
+    @Query('metadata') metadataQuery: string | undefined,
+  ) {
     const ctx = contextOf(req);
     const reader = readerOf(ctx);
     if (!shareId) throw badRequest('The share_id must be specified.');
+    // Manila's `metadata` filter: every rule holding each key with its value.
+    const wanted = metadataQuery === undefined ? undefined : parseMetadataFilter(metadataQuery);
     // An unknown share is a 400 here, not a 404 (reference 3.4).
     const rules = await this.queries
       .execute(new ListAccessRules(shareId, reader))
@@ -35,7 +46,8 @@ export class ShareAccessRulesController {
         }
         throw error;
       });
-    return { access_list: rules.map((r) => accessListEntryView(r, viewContextOf(ctx))) };
+    const matching = wanted ? rules.filter((r) => matchesMetadata(r.metadata, wanted)) : rules;
+    return { access_list: matching.map((r) => accessListEntryView(r, viewContextOf(ctx))) };
   }
 
   @Get(':id')

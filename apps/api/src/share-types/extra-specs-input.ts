@@ -1,3 +1,4 @@
+import { badRequest } from '../http/manila-error.js';
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -15,4 +16,12 @@ export const withBooleanSpecsAsText = (part: unknown): unknown => {
     ]),
   );
   return { ...part, extra_specs: specs };
+};
+
+/** The body of `PUT /types/{id}/extra_specs/{key}`: exactly `{key: value}`, else Manila's 400s. */
+export const oneExtraSpec = (body: unknown, key: string): Record<string, unknown> => {
+  if (!isRecord(body) || Object.keys(body).length === 0) throw badRequest('Request body empty');
+  if (!Object.hasOwn(body, key)) throw badRequest('Request body and URI mismatch');
+  if (Object.keys(body).length > 1) throw badRequest('Request body contains too many items');
+  return body;
 };

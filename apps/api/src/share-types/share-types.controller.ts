@@ -36,7 +36,7 @@ import { readerOf, requesterOf } from '../http/requester.js';
 import { isJsonObject, requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
-import { withBooleanSpecsAsText } from './extra-specs-input.js';
+import { oneExtraSpec, withBooleanSpecsAsText } from './extra-specs-input.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import {
   ManilaAction,
@@ -78,6 +78,12 @@ export class ShareTypesController {
   async create(@Req() req: Request, @Body() body: unknown) {
     const ctx = contextOf(req);
     const part = typePartOf(body);
+    if (part.description && !atLeast(ctx.microversion, '2.41')) {
+      throw badRequest(
+        "'description' key is not supported by this microversion. Use 2.41 or greater " +
+          "microversion to be able to use 'description' in share type.",
+      );
+    }
     const dto = await validateBody(CreateShareTypeDto, withBooleanSpecsAsText(part), 'share type');
     const snapshotDefault = !atLeast(ctx.microversion, '2.24');
     const requester = requesterOf(ctx);
@@ -231,6 +237,28 @@ export class ShareTypesController {
     const requester = requesterOf(ctx);
     await this.commands.execute(new SetShareTypeExtraSpecs(doc.id, dto.extra_specs, requester));
     return { extra_specs: dto.extra_specs };
+  }
+
+  /** Manila's update of one extra spec: the body is `{key: value}` for the key in the path. */
+  @Put(':id/extra_specs/:key')
+  @Policy('share_types_extra_spec:update')
+  async updateExtraSpec(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('key') key: string,
+    @Body() body: unknown,
+  ) {
+    const ctx = contextOf(req);
+    const doc = await this.queries.execute(new ShowShareType(id, readerOf(ctx)));
+    const dto = await validateBody(
+      ExtraSpecsDto,
+      withBooleanSpecsAsText({ extra_specs: oneExtraSpec(body, key) }),
+      'extra specs',
+    );
+    await this.commands.execute(
+      new SetShareTypeExtraSpecs(doc.id, dto.extra_specs, requesterOf(ctx)),
+    );
+    return dto.extra_specs;
   }
 
   @Delete(':id/extra_specs/:key')

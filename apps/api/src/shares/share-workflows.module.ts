@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AffinityLinksWorkflow } from './affinity-links.workflow.js';
+import { RecycleBinExpiryWorkflow } from './recycle-bin-expiry.workflow.js';
 
 /** The shares' process managers; imported by the process that owns the shares API. */
-@Module({ providers: [AffinityLinksWorkflow] })
+@Module({ providers: [AffinityLinksWorkflow, RecycleBinExpiryWorkflow] })
 export class ShareWorkflowsModule {}

@@ -39,7 +39,9 @@ import {
   ResetShareStatus,
   RevertShare,
   UnmanageShare,
+  RestoreShare,
   SetShareMetadata,
+  SoftDeleteShare,
   ShowShare,
   ShrinkShare,
   UnsetShareMetadata,
@@ -49,7 +51,7 @@ import { ownValue, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { statusArgument } from '../http/action-body.js';
-import { metadataFromBody } from '../http/metadata-body.js';
+import { metadataFromBody, metadataItemFromBody } from '../http/metadata-body.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
@@ -243,6 +245,21 @@ export class SharesController {
     await this.commands.execute(new UnmanageShare(id, requesterOf(ctx)));
   }
 
+  @ManilaAction('soft_delete')
+  @Since('2.69')
+  @Policy('share:soft_delete', theShare)
+  async softDelete({ id, ctx }: ActionCall) {
+    await this.commands.execute(new SoftDeleteShare(id, requesterOf(ctx)));
+  }
+
+  /** 202 when the share left the recycle bin; 200 when it was not in it (Manila's answer). */
+  @ManilaAction('restore')
+  @Since('2.69')
+  @Policy('share:restore', theShare)
+  async restore({ id, ctx, res }: ActionCall) {
+    if (!(await this.commands.execute(new RestoreShare(id, requesterOf(ctx))))) res.status(200);
+  }
+
   @Get(':id/metadata')
   @Policy('share:get_share_metadata', theShare)
   async metadata(@Req() req: Request, @Param('id') id: string) {
@@ -265,6 +282,26 @@ export class SharesController {
   @Policy('share:update_share_metadata', theShare)
   async mergeMetadata(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     return this.changeMetadata(req, id, body, false);
+  }
+
+  /**
+   * Manila routes POST /shares/{id}/metadata/{key} to its update of one item: the body names
+   * that key alone (`{"metadata": {key: value}}`, or `meta` as the item routes of Nova), and the
+   * answer is the item.
+   */
+  @Post(':id/metadata/:key')
+  @HttpCode(200)
+  @Policy('share:update_share_metadata', theShare)
+  async setMetadataItem(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('key') key: string,
+    @Body() body: unknown,
+  ) {
+    const set = metadataItemFromBody(body, key);
+    const requester = requesterOf(contextOf(req));
+    await this.commands.execute(new SetShareMetadata(id, set, false, requester));
+    return { metadata: set };
   }
 
   @Put(':id/metadata')

@@ -18,3 +18,10 @@ export const serviceView = (row: ServiceRow) => ({
   state: row.state,
   updated_at: row.updated_at,
 });
+
+/** Manila's answer to `PUT /services/enable|disable` (its summary view): not wrapped. */
+export const serviceSummaryView = (service: {
+  readonly host: string;
+  readonly binary: string;
+  readonly disabled: boolean;
+}) => ({ host: service.host, binary: service.binary, disabled: service.disabled });

@@ -1,4 +1,4 @@
-import { serviceView, type ServiceRow } from './service.view.js';
+import { serviceSummaryView, serviceView, type ServiceRow } from './service.view.js';
 
 const row: ServiceRow = {
   id: 1,
@@ -22,5 +22,17 @@ describe('service view (os-services detail_list)', () => {
       'state',
       'updated_at',
     ]);
+  });
+});
+
+describe('service summary view (the answer to enable and disable)', () => {
+  it('is exactly {host, binary, disabled}, at every microversion (Manila does not version it)', () => {
+    const shown = serviceSummaryView({
+      host: 'node1@local',
+      binary: 'manila-share',
+      disabled: true,
+    });
+    expect(Object.keys(shown)).toEqual(['host', 'binary', 'disabled']);
+    expect(shown).toEqual({ host: 'node1@local', binary: 'manila-share', disabled: true });
   });
 });

@@ -56,8 +56,8 @@ export const shareDetailView = (doc: ShareDocument, ctx: ViewContext): Record<st
   if (since(ctx, '2.32')) view.mount_snapshot_support = doc.mount_snapshot_support;
   if (since(ctx, '2.54')) view.progress = doc.progress;
   if (since(ctx, '2.69')) {
-    view.is_soft_deleted = false;
-    view.scheduled_to_be_deleted_at = null;
+    view.is_soft_deleted = doc.is_soft_deleted;
+    view.scheduled_to_be_deleted_at = doc.scheduled_to_be_deleted_at ?? null;
   }
   if (ctx.isAdmin) {
     view.share_server_id = doc.share_server_id;

@@ -93,6 +93,8 @@ const share = {
       share_instance_id: 'i1',
     },
   ],
+  is_soft_deleted: false,
+  scheduled_to_be_deleted_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:01.000Z',
 } satisfies ShareDocument;
@@ -104,6 +106,20 @@ describe('share detail view: the field set per microversion', () => {
 describe('share detail view: versioned values', () => {
   const at = (version: string, doc: ShareDocument = share, isAdmin = false) =>
     shareDetailView(doc, viewContext(version, { isAdmin }));
+
+  it('shows a share in the recycle bin and its deletion time from 2.69', () => {
+    const binned = {
+      ...share,
+      is_soft_deleted: true,
+      scheduled_to_be_deleted_at: '2026-01-08T00:00:00.000Z',
+    };
+    expect(at('2.69', binned)).toMatchObject({
+      is_soft_deleted: true,
+      scheduled_to_be_deleted_at: '2026-01-08T00:00:00.000Z',
+    });
+    expect(at('2.69')).toMatchObject({ is_soft_deleted: false, scheduled_to_be_deleted_at: null });
+    expect(at('2.68', binned)).not.toHaveProperty('is_soft_deleted');
+  });
 
   it('shows the legacy export paths until 2.8: the first one and the list', () => {
     expect(at('2.8')).toMatchObject({

@@ -175,8 +175,10 @@ export class UpdateShareTypeHandler
   extends ShareTypeCommandHandler
   implements ICommandHandler<UpdateShareType, ShareTypeDocument>
 {
+  @Inject(DOCUMENT_STORE) private readonly documents!: DocumentStore;
+
   async execute({ shareTypeId, request: part, requester }: UpdateShareType) {
-    const updated = await this.change(shareTypeId, requester, () => {
+    const updated = await this.change(shareTypeId, requester, async (current) => {
       const isPublic = part['share_type_access:is_public'];
       if (isPublic !== undefined && toBoolean(isPublic) === undefined) {
         throw badRequest('share_type_access:is_public must be a boolean.');
@@ -191,10 +193,20 @@ export class UpdateShareTypeHandler
       ) {
         throw badRequest('description must be a string.');
       }
+      if (typeof part.name === 'string' && part.name !== current.name) {
+        const named = await this.documents.find<ShareTypeDocument>(SHARE_TYPES, {
+          name: part.name,
+        });
+        if (named.some((type) => type.id !== current.id)) {
+          throw new ManilaHttpError(409, `Share Type ${part.name} already exists.`);
+        }
+      }
+      // Manila stores an empty description as none: that is how a description is unset.
+      const description = part.description === '' ? null : part.description;
       return {
         type: 'UpdateShareType',
         ...(part.name !== undefined && { name: part.name as string }),
-        ...(part.description !== undefined && { description: part.description as string | null }),
+        ...(description !== undefined && { description: description as string | null }),
         ...(isPublic !== undefined && { isPublic: toBoolean(isPublic) as boolean }),
         now: now(),
       };

@@ -65,9 +65,9 @@ const listShares = async (
     (key, direction) =>
       `Wrong sorting data provided: sort key is '${key}' and sort direction is '${direction}'.`,
   );
-  if (atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted)) {
-    return { shares: [], count: 0, nextMarker: undefined };
-  }
+  // Manila lists the recycle bin only when asked (2.69), and otherwise leaves it out.
+  const inRecycleBin =
+    atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted);
 
   const filter: Filter = {};
   if (query.name !== undefined) filter.name = query.name;
@@ -111,6 +111,7 @@ const listShares = async (
     }
   }
 
+  shares = shares.filter((share) => Boolean(share.state.recycleBin) === inRecycleBin);
   if (metadata !== undefined) {
     shares = shares.filter((share) => matchesMetadata(share.metadata, metadata));
   }

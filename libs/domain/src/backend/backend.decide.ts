@@ -1,13 +1,15 @@
 import type { Decider } from '../shared/decider.js';
+import { notFound } from '../shared/domain-error.js';
 import type { BackendConfiguration, BackendEvent } from './backend.events.js';
 
-export type BackendState = BackendConfiguration | null;
+/** A registered back end, and whether an admin disabled its service. */
+export type BackendState = (BackendConfiguration & { readonly disabled: boolean }) | null;
 
-export type BackendCommand = {
-  type: 'RegisterBackend';
-  configuration: BackendConfiguration;
-  now: string;
-};
+export type BackendCommand =
+  | { type: 'RegisterBackend'; configuration: BackendConfiguration; now: string }
+  /** Manila's `PUT /services/disable` of a manila-share service. */
+  | { type: 'DisableBackendService'; backend: string; reason: string | null; now: string }
+  | { type: 'EnableBackendService'; backend: string; now: string };
 
 const sameConfiguration = (a: BackendConfiguration, b: BackendConfiguration): boolean =>
   a.availabilityZone === b.availabilityZone &&
@@ -16,20 +18,57 @@ const sameConfiguration = (a: BackendConfiguration, b: BackendConfiguration): bo
   a.pools.length === b.pools.length &&
   a.pools.every((p, i) => p === b.pools[i]);
 
+/** Manila's HostBinaryNotFound (404) for a service no node registered. */
+const registered = (state: BackendState, backend: string) => {
+  if (!state) throw notFound(`Could not find binary manila-share on host ${backend}.`);
+  return state;
+};
+
 export const backendDecider: Decider<BackendState, BackendCommand, BackendEvent> = {
   initialState: () => null,
-  evolve: (_state, event) => {
-    const { registeredAt: _at, ...configuration } = event.data;
-    return configuration;
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'BackendRegistered': {
+        const { registeredAt: _at, ...configuration } = event.data;
+        return { ...configuration, disabled: state?.disabled ?? false };
+      }
+      case 'BackendServiceDisabled':
+        return state && { ...state, disabled: true };
+      case 'BackendServiceEnabled':
+        return state && { ...state, disabled: false };
+    }
   },
-  // A node registers at every start; only a new or changed configuration is a fact worth keeping.
-  decide: (command, state) =>
-    state && sameConfiguration(state, command.configuration)
-      ? []
-      : [
-          {
-            type: 'BackendRegistered',
-            data: { ...command.configuration, registeredAt: command.now },
-          },
-        ],
+  decide: (command, state) => {
+    switch (command.type) {
+      // A node registers at every start; only a new or changed configuration is worth keeping.
+      case 'RegisterBackend':
+        return state && sameConfiguration(state, command.configuration)
+          ? []
+          : [
+              {
+                type: 'BackendRegistered',
+                data: { ...command.configuration, registeredAt: command.now },
+              },
+            ];
+      // Manila answers 200 whether or not the flag changes; only a change is recorded.
+      case 'DisableBackendService':
+        return registered(state, command.backend).disabled
+          ? []
+          : [
+              {
+                type: 'BackendServiceDisabled',
+                data: { backend: command.backend, reason: command.reason, disabledAt: command.now },
+              },
+            ];
+      case 'EnableBackendService':
+        return registered(state, command.backend).disabled
+          ? [
+              {
+                type: 'BackendServiceEnabled',
+                data: { backend: command.backend, enabledAt: command.now },
+              },
+            ]
+          : [];
+    }
+  },
 };

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/decider.js';
+import type { BackendServiceEvent } from './backend-service.events.js';
 
 export interface BackendConfiguration {
   /** `host@backend`. */
@@ -15,7 +16,7 @@ export type BackendRegistered = DomainEvent<
   BackendConfiguration & { registeredAt: string }
 >;
 
-export type BackendEvent = BackendRegistered;
+export type BackendEvent = BackendRegistered | BackendServiceEvent;
 
 export const BACKEND_STREAM_PREFIX = 'backend-';
 export const backendStream = (backend: string): string => `${BACKEND_STREAM_PREFIX}${backend}`;

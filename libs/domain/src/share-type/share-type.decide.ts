@@ -80,7 +80,7 @@ export const decideShareType = (
       ];
     case 'UnsetShareTypeExtraSpec':
       if (command.key === REQUIRED_SPEC) {
-        throw forbidden(`Extra spec ${REQUIRED_SPEC} is required and cannot be deleted.`);
+        throw forbidden(`Extra spec '${REQUIRED_SPEC}' can't be deleted.`);
       }
       if (!Object.hasOwn(state.extraSpecs, command.key)) {
         throw notFound(`Share type ${state.id} has no extra specs with key ${command.key}.`);

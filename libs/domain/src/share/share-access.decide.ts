@@ -1,3 +1,4 @@
+import { sameGrantee } from './access-ip-network.js';
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import type { AccessCommand } from './share-access.commands.js';
 import type { AccessEvent } from './share-access.events.js';
@@ -42,7 +43,9 @@ const allowAccess = (
     throw conflict(`Access rule ${command.accessId} exists already.`);
   }
   const duplicate = state.accessRules.find(
-    (r) => r.accessType === command.accessType && r.accessTo === command.accessTo,
+    (r) =>
+      r.accessType === command.accessType &&
+      sameGrantee(command.accessType, r.accessTo, command.accessTo),
   );
   if (duplicate) {
     throw invalid(

@@ -95,6 +95,23 @@ describe('share decider: access rules', () => {
         .given(withRule)
         .when({ ...allow('ip', '10.0.0.0/24'), accessId: 'r2' })
         .thenThrows('invalid', /exists/));
+    it.each([
+      ['10.0.0.0/24', '10.0.0.0/24'],
+      ['10.20.30.40', '10.20.30.40/32'],
+      ['10.20.30.40/32', '10.20.30.40'],
+      ['2001:db8::1', '2001:DB8:0:0:0:0:0:1/128'],
+      ['2001:db8::/64', '2001:0db8:0000::/64'],
+    ])('refuses %s when the same network is there as %s (400)', (present, asked) => {
+      const rule = { ...allowed, data: { ...allowed.data, accessTo: present } };
+      spec
+        .given([...availableShare(), rule])
+        .when({ ...allow('ip', asked), accessId: 'r2' })
+        .thenThrows('invalid', /exists/);
+    });
+    it('allows another network of the same address', () =>
+      expect(
+        shareDecider.decide({ ...allow('ip', '10.0.0.0/25'), accessId: 'r2' }, stateOf(withRule)),
+      ).toHaveLength(1));
     it('refuses while an instance is not settled', () =>
       spec.given(availableShare().slice(0, 2)).when(allow('ip', '10.0.0.1')).thenThrows('invalid'));
   });

@@ -1,6 +1,7 @@
 import type { AccessCommand } from './share-access.commands.js';
 import type { PlacementCommand } from './share-placement.commands.js';
 import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
+import type { RecycleBinCommand } from './share-recycle-bin.commands.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
@@ -21,6 +22,7 @@ export type ShareCommand =
   | AffinityCommand
   | RevertCommand
   | ManageCommand
+  | RecycleBinCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

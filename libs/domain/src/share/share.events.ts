@@ -4,6 +4,7 @@ import type { AccessEvent } from './share-access.events.js';
 import type { PlacementEvent } from './share-placement.events.js';
 import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
+import type { RecycleBinEvent } from './share-recycle-bin.events.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { RevertEvent } from './share-revert.events.js';
@@ -136,6 +137,7 @@ export type ShareEvent =
   | ReplicaEvent
   | RevertEvent
   | ManageEvent
+  | RecycleBinEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

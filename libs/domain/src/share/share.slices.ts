@@ -7,6 +7,7 @@ import { fromSnapshotSlice } from './share-from-snapshot.slice.js';
 import { lifecycleSlice } from './share-lifecycle.slice.js';
 import { metadataSlice } from './share-metadata.slice.js';
 import { placementSlice } from './share-placement.slice.js';
+import { recycleBinSlice } from './share-recycle-bin.slice.js';
 import { replicaSlice } from './share-replica.slice.js';
 import { replicatedSnapshotSlice } from './share-replicated-snapshot.slice.js';
 import { resizeSlice } from './share-resize.slice.js';
@@ -38,6 +39,7 @@ export const SHARE_SLICES: readonly ShareSlice[] = [
   affinitySlice,
   revertSlice,
   manageSlice,
+  recycleBinSlice,
 ];
 
 export const shareTable = composeSlices(SHARE_SLICES);

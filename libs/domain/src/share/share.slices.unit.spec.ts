@@ -82,6 +82,9 @@ const EVERY_COMMAND_TYPE: Record<ShareCommandType, true> = {
   UnmanageShare: true,
   CompleteShareUnmanage: true,
   FailShareUnmanage: true,
+  SoftDeleteShare: true,
+  RestoreShare: true,
+  DeleteExpiredShare: true,
 };
 
 const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
@@ -99,6 +102,8 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ShareDeletionFailed: true,
   ShareDeleted: true,
   ReservationExpired: true,
+  ShareSoftDeleted: true,
+  ShareRestored: true,
   SnapshotRequested: true,
   SnapshotInstanceCreated: true,
   SnapshotInstanceCreationFailed: true,

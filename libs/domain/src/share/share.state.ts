@@ -95,6 +95,8 @@ export interface ShareFields {
   };
   /** Requests whose quota reservation expired before they were recorded; absent when none. */
   readonly expiredReservations?: readonly string[];
+  /** Set while the share is in the recycle bin (2.69); absent or null otherwise. */
+  readonly recycleBin?: { readonly scheduledToBeDeletedAt: string } | null;
 }
 
 /**

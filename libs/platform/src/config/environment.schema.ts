@@ -118,6 +118,7 @@ export const environmentSchema = z
     HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: wholeNumber(0).default(300),
     ...quotaVariables,
     HAWSER_RESERVATION_EXPIRE_S: wholeNumber(1).default(300),
+    HAWSER_SOFT_DELETE_RETENTION_S: wholeNumber(1).default(604_800),
     HAWSER_AGGREGATE_SNAPSHOTS: flag.default(true),
     HAWSER_POLICY_FILE: text.optional(),
     HAWSER_POLICY_ENFORCE_NEW_DEFAULTS: flag.default(true),
@@ -126,7 +127,6 @@ export const environmentSchema = z
         error: 'one of fatal, error, warn, info, debug, trace, silent',
       })
       .optional(),
-    HAWSER_SOFT_DELETE_RETENTION_S: wholeNumber(0).optional(),
     // Read by tests, benchmarks and tools rather than the service; known so they are not typos.
     HAWSER_FAULT_INJECTION_KILL_AT: z.string().optional(),
     HAWSER_LARGE_TESTS: z.string().optional(),

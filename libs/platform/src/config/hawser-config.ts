@@ -83,6 +83,11 @@ export interface HawserConfig {
    */
   readonly reservationExpireS: number;
   /**
+   * HAWSER_SOFT_DELETE_RETENTION_S (default 604800, a week; at least 1): how long a share stays
+   * in the recycle bin before it is deleted (Manila's soft_deleted_share_retention_time).
+   */
+  readonly softDeleteRetentionS: number;
+  /**
    * HAWSER_AGGREGATE_SNAPSHOTS (default true): long streams (a project's quota) load from a
    * snapshot in `snapshots.sqlite` under the data directory; false replays them whole.
    */
@@ -155,6 +160,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     replicaStateUpdateIntervalS: vars.HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S,
     quotaDefaults: quotaDefaultsOf(vars) as QuotaLimits,
     reservationExpireS: vars.HAWSER_RESERVATION_EXPIRE_S,
+    softDeleteRetentionS: vars.HAWSER_SOFT_DELETE_RETENTION_S,
     policyFile: vars.HAWSER_POLICY_FILE ? path.resolve(vars.HAWSER_POLICY_FILE) : undefined,
     policyEnforceNewDefaults: vars.HAWSER_POLICY_ENFORCE_NEW_DEFAULTS,
   };

@@ -9,6 +9,16 @@ import type { RuleDefinition } from './rule-definition.js';
  */
 export const HAWSER_RULES: readonly RuleDefinition[] = [
   {
+    // Manila checks no rule here (any authenticated user); Hawser's routes each name one.
+    name: 'hawser:extensions:index',
+    check: ADMIN_OR_PROJECT_READER,
+    description: "List the API extensions served (Manila's GET /v2/extensions; none).",
+    operations: [
+      { method: 'GET', path: '/v2/extensions' },
+      { method: 'GET', path: '/v2/extensions/{alias}' },
+    ],
+  },
+  {
     name: 'hawser:events:get_all',
     check: ADMIN,
     description: 'Page through the global event log (the audit trail).',

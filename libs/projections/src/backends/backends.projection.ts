@@ -14,6 +14,9 @@ export interface BackendDocument {
   replication_domain: string | null;
   driver: string;
   pools: string[];
+  /** An admin disabled its manila-share service (absent in documents written before). */
+  disabled?: boolean;
+  disabled_reason?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -36,10 +39,23 @@ export const backendsProjection: Projection = {
   filter: { streamPrefixes: [BACKEND_STREAM_PREFIX] },
   async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const event = backendEvents.decode(recorded);
-    if (event.type !== 'BackendRegistered') return;
+    if (event.type !== 'BackendRegistered') {
+      const backend = await ctx.get<BackendDocument>(BACKENDS, event.data.backend);
+      if (!backend) return;
+      const disabled = event.type === 'BackendServiceDisabled';
+      await ctx.put(BACKENDS, {
+        ...backend,
+        disabled,
+        disabled_reason: disabled ? event.data.reason : null,
+        updated_at: disabled ? event.data.disabledAt : event.data.enabledAt,
+      } satisfies BackendDocument);
+      return;
+    }
     const data = event.data;
     const previous = await ctx.get<BackendDocument>(BACKENDS, data.backend);
     await ctx.put(BACKENDS, {
+      disabled: previous?.disabled ?? false,
+      disabled_reason: previous?.disabled_reason ?? null,
       id: data.backend,
       backend: data.backend,
       host: data.backend.split('@')[0] ?? data.backend,

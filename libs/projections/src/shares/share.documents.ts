@@ -44,6 +44,8 @@ export interface ShareRecord {
   share_network_id: null;
   created_at: string;
   updated_at: string;
+  /** In the recycle bin (2.69) until this time; null when not in it (absent in older records). */
+  scheduled_to_be_deleted_at?: string | null;
   state: ActiveShare;
 }
 
@@ -65,6 +67,7 @@ export interface ShareDocument extends Omit<ShareRecord, 'state'> {
   replication_type: string | null;
   has_replicas: boolean;
   export_locations: ExportLocationDocument[];
+  is_soft_deleted: boolean;
 }
 
 export interface ShareInstanceDocument {
@@ -166,6 +169,7 @@ export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord
     share_network_id: null,
     created_at: state.createdAt,
     updated_at: latestUpdate(state),
+    scheduled_to_be_deleted_at: state.recycleBin?.scheduledToBeDeletedAt ?? null,
     state,
   };
 };
@@ -209,6 +213,8 @@ export const toShareDocument = (state: ActiveShare, revision: number): ShareDocu
     replication_type: caps?.replicationType ?? null,
     has_replicas: state.instances.filter((i) => i.replicaState !== null).length > 1,
     export_locations: shareExportLocations(state.instances),
+    is_soft_deleted: Boolean(state.recycleBin),
+    scheduled_to_be_deleted_at: state.recycleBin?.scheduledToBeDeletedAt ?? null,
     created_at: state.createdAt,
     updated_at: latestUpdate(state),
   };

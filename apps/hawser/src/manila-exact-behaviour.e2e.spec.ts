@@ -1,0 +1,161 @@
+import { availableDefaultShare, createDefaultType } from './test-support/default-share-type.js';
+import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+
+const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
+
+describe("Manila's exact answers where Hawser differed", () => {
+  let hawser: HawserTestServer;
+
+  beforeAll(async () => {
+    hawser = await startHawser();
+    await createDefaultType(hawser);
+  });
+  afterAll(() => hawser.close());
+
+  it.each([
+    ['/v2/share-networks', 'Share networks'],
+    ['/v2/22222222222222222222222222222222/share-networks/detail', 'Share networks'],
+    ['/v2/share-servers', 'Share servers'],
+    ['/v2/security-services', 'Security services'],
+    ['/v2/share-groups', 'Share groups'],
+    ['/v2/share-group-types', 'Share groups'],
+  ])('answers %s with a 404 that says %s are not supported here', async (path, family) => {
+    const answer = await hawser.request('GET', path, undefined, { token: MEMBER });
+    expect(answer.status).toBe(404);
+    expect(answer.body.itemNotFound.message).toBe(
+      `${family} are not supported by this deployment: it serves back ends without share ` +
+        'servers (driver_handles_share_servers=False) only.',
+    );
+  });
+
+  it('keeps the bare 404 for any other unknown path', async () => {
+    const answer = await hawser.request('GET', '/v2/no-such-thing', undefined, { token: MEMBER });
+    expect(answer.body.itemNotFound.message).toBe('The resource could not be found.');
+  });
+
+  it('refuses an ip rule for a network already granted in another notation (400), adding nothing', async () => {
+    const id = await availableDefaultShare((method, route, body) =>
+      hawser.request(method, route, body, { token: MEMBER }),
+    );
+    const allow = (accessTo: string) =>
+      hawser.request(
+        'POST',
+        `/v2/shares/${id}/action`,
+        { allow_access: { access_type: 'ip', access_to: accessTo } },
+        { token: MEMBER },
+      );
+    expect((await allow('10.20.30.40')).status).toBe(200);
+    expect((await allow('2001:db8::1')).status).toBe(200);
+    const again = [await allow('10.20.30.40/32'), await allow('2001:0DB8:0:0:0:0:0:1/128')];
+    expect(again.map((r) => r.status)).toEqual([400, 400]);
+    expect(again[0]!.body.badRequest.message).toMatch(/exists/);
+    const rules = await hawser.request('GET', `/v2/share-access-rules?share_id=${id}`, undefined, {
+      token: MEMBER,
+    });
+    expect(rules.body.access_list).toHaveLength(2);
+
+    // Listing by metadata returns every rule that holds it, and only those.
+    for (const [to, purpose] of [
+      ['10.0.0.1', 'backup'],
+      ['10.0.0.2', 'backup'],
+      ['10.0.0.3', 'app'],
+    ] as const) {
+      const allowed = await hawser.request(
+        'POST',
+        `/v2/shares/${id}/action`,
+        { allow_access: { access_type: 'ip', access_to: to, metadata: { purpose } } },
+        { token: MEMBER },
+      );
+      expect(allowed.status).toBe(200);
+    }
+    const byMetadata = await hawser.request(
+      'GET',
+      `/v2/share-access-rules?share_id=${id}&metadata=${encodeURIComponent("{'purpose': 'backup'}")}`,
+      undefined,
+      { token: MEMBER },
+    );
+    expect(byMetadata.status).toBe(200);
+    expect(
+      byMetadata.body.access_list.map((r: { access_to: string }) => r.access_to).sort(),
+    ).toEqual(['10.0.0.1', '10.0.0.2']);
+  });
+
+  describe('share types', () => {
+    const create = (name: string, extra: Record<string, unknown>, version: string) =>
+      hawser.request(
+        'POST',
+        '/v2/types',
+        {
+          share_type: {
+            name,
+            extra_specs: { driver_handles_share_servers: 'false' },
+            ...extra,
+          },
+        },
+        { version },
+      );
+    const names = async () =>
+      (await hawser.request('GET', '/v2/types')).body.share_types
+        .map((t: { name: string }) => t.name)
+        .sort() as string[];
+
+    it('refuses a description before 2.41 (400), creating nothing', async () => {
+      const early = await create('described', { description: 'd' }, '2.40');
+      expect(early.status).toBe(400);
+      expect(early.body.badRequest.message).toMatch(/'description' key is not supported/);
+      expect(await names()).not.toContain('described');
+      expect((await create('described', { description: 'd' }, '2.41')).status).toBe(200);
+    });
+
+    it('refuses to rename a type to a name in use (409), renaming nothing', async () => {
+      const first = await create('first', {}, '2.50');
+      expect((await create('second', {}, '2.50')).status).toBe(200);
+      const id = first.body.share_type.id as string;
+      const rename = await hawser.request(
+        'PUT',
+        `/v2/types/${id}`,
+        { share_type: { name: 'second' } },
+        { version: '2.50' },
+      );
+      expect(rename.status).toBe(409);
+      expect((await hawser.request('GET', `/v2/types/${id}`)).body.share_type.name).toBe('first');
+    });
+
+    it('unsets a description given as an empty string: the type then shows none', async () => {
+      const made = await create('unset-me', { description: 'to go' }, '2.50');
+      const id = made.body.share_type.id as string;
+      const unset = await hawser.request(
+        'PUT',
+        `/v2/types/${id}`,
+        { share_type: { description: '' } },
+        { version: '2.50' },
+      );
+      expect(unset.status).toBe(200);
+      expect(unset.body.share_type.description).toBeNull();
+    });
+
+    it("refuses to delete a required extra spec with Manila's 403", async () => {
+      const made = await create('required', {}, '2.50');
+      const refused = await hawser.request(
+        'DELETE',
+        `/v2/types/${made.body.share_type.id}/extra_specs/driver_handles_share_servers`,
+      );
+      expect(refused.status).toBe(403);
+      expect(refused.body.forbidden.message).toBe(
+        "Extra spec 'driver_handles_share_servers' can't be deleted.",
+      );
+    });
+
+    it('gives a type made before 2.24 snapshot_support, and refuses an empty key or a number (400)', async () => {
+      const old = await create('old', {}, '2.23');
+      expect(old.body.share_type.extra_specs.snapshot_support).toBe('True');
+      const specs = (extra: Record<string, unknown>) =>
+        hawser.request('POST', `/v2/types/${old.body.share_type.id}/extra_specs`, {
+          extra_specs: extra,
+        });
+      expect((await specs({ '': 'x' })).status).toBe(400);
+      expect((await specs({ k: 1 })).status).toBe(400);
+      expect((await specs({ k: true })).body.extra_specs).toEqual({ k: 'True' });
+    });
+  });
+});

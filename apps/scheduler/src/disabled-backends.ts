@@ -1,0 +1,49 @@
+import type { ProcessManager } from '#hawser/process-managers';
+import { BACKENDS, type BackendDocument } from '#hawser/projections';
+import type { DocumentStore } from '#hawser/read-models';
+import type { PoolStateRegistry } from '#hawser/scheduler';
+
+/**
+ * The back ends an admin disabled (`manila service-disable`): their pools leave the scheduler's
+ * registry and their reports are ignored until they are enabled again, so they receive no new
+ * placement. As Manila's scheduler reads the services table on each request, the set is read
+ * from the back ends' read model before each scheduling event: a disable the API has answered
+ * (it waits for the read models) holds for every request made after it.
+ */
+export class DisabledBackends {
+  private readonly disabled = new Set<string>();
+
+  constructor(
+    private readonly documents: DocumentStore,
+    private readonly registry: PoolStateRegistry,
+  ) {}
+
+  /** Whether reports of this back end are to be ignored. */
+  has(backend: string): boolean {
+    return this.disabled.has(backend);
+  }
+
+  async refresh(): Promise<void> {
+    const backends = await this.documents.find<BackendDocument>(BACKENDS, {});
+    for (const backend of backends) {
+      if (backend.disabled && !this.disabled.has(backend.backend)) {
+        this.disabled.add(backend.backend);
+        this.registry.removeBackend(backend.backend);
+      } else if (!backend.disabled) {
+        // Enabled again: its next report brings its pools back.
+        this.disabled.delete(backend.backend);
+      }
+    }
+  }
+
+  /** The process manager, reading the disabled back ends before each event it handles. */
+  guard(manager: ProcessManager): ProcessManager {
+    return {
+      ...manager,
+      handle: async (event) => {
+        await this.refresh();
+        await manager.handle(event);
+      },
+    };
+  }
+}
