@@ -6,6 +6,7 @@ import type {
   UserMessageEvent,
 } from '#hawser/domain';
 import { UpcasterRegistry } from '#hawser/eventstore';
+import { MIGRATION_EVENT_CATALOGUE } from './migration-catalogue.js';
 import { REPLICA_EVENT_CATALOGUE } from './replica-catalogue.js';
 import { snapshotDeletedV2 } from './upcasters/snapshot-deleted.upcaster.js';
 
@@ -320,6 +321,7 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
       'the request is refused if it still comes, and the reservation is released.',
   },
   ...REPLICA_EVENT_CATALOGUE,
+  ...MIGRATION_EVENT_CATALOGUE,
 };
 
 /**

@@ -45,3 +45,7 @@ export * from './share/share-replica.state.js';
 export * from './share/share-affinity.js';
 export * from './share/share-affinity.commands.js';
 export * from './quota/reservation-expiry.js';
+export * from './share/share-migration.types.js';
+export * from './share/share-migration.events.js';
+export * from './share/share-migration.commands.js';
+export { migrationStateMessage, refuseIfBusy } from './share/share-migration.decide.js';

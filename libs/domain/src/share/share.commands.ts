@@ -1,6 +1,7 @@
 import type { AccessCommand } from './share-access.commands.js';
 import type { PlacementCommand } from './share-placement.commands.js';
 import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
+import type { MigrationCommand } from './share-migration.commands.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
@@ -17,6 +18,7 @@ export type ShareCommand =
   | FromSnapshotCommand
   | ReplicaCommand
   | AffinityCommand
+  | MigrationCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

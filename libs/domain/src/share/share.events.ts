@@ -3,6 +3,7 @@ import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessEvent } from './share-access.events.js';
 import type { PlacementEvent } from './share-placement.events.js';
 import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
+import type { MigrationEvent } from './share-migration.events.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
@@ -132,6 +133,7 @@ export type ShareEvent =
   | ResizeEvent
   | PlacementEvent
   | ReplicaEvent
+  | MigrationEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

@@ -6,6 +6,7 @@ import { driverOperationSlice } from './share-driver-operation.slice.js';
 import { fromSnapshotSlice } from './share-from-snapshot.slice.js';
 import { lifecycleSlice } from './share-lifecycle.slice.js';
 import { metadataSlice } from './share-metadata.slice.js';
+import { migrationSlice } from './share-migration.slice.js';
 import { placementSlice } from './share-placement.slice.js';
 import { replicaSlice } from './share-replica.slice.js';
 import { replicatedSnapshotSlice } from './share-replicated-snapshot.slice.js';
@@ -34,6 +35,7 @@ export const SHARE_SLICES: readonly ShareSlice[] = [
   fromSnapshotSlice,
   replicaSlice,
   affinitySlice,
+  migrationSlice,
 ];
 
 export const shareTable = composeSlices(SHARE_SLICES);

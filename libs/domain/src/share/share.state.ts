@@ -2,6 +2,7 @@ import { notFound } from '../shared/domain-error.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessRuleState } from './share-access.state.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
+import type { MigrationState, TaskState } from './share-migration.types.js';
 import type { SnapshotState } from './share-snapshot.state.js';
 import type {
   DriverOperation,
@@ -90,6 +91,10 @@ export interface ShareFields {
   readonly replication?: ReplicationState;
   /** Requests whose quota reservation expired before they were recorded; absent when none. */
   readonly expiredReservations?: readonly string[];
+  /** Manila's `task_state` (migration); absent until the first migration. */
+  readonly taskState?: TaskState | null;
+  /** The migration under way, if any. */
+  readonly migration?: MigrationState | null;
 }
 
 /**

@@ -49,7 +49,9 @@ export type DriverOperation =
   | 'shrink_share'
   | 'create_replica'
   | 'delete_replica'
-  | 'promote_replica';
+  | 'promote_replica'
+  /** On a migration's destination: the driver's start of the data move. */
+  | 'migration_start';
 
 /** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
 export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
