@@ -28,6 +28,7 @@ import { ShareTypesController } from './share-types/share-types.controller.js';
 import { AccessRuleMetadataController } from './share-access-rules/access-rule-metadata.controller.js';
 import { ShareAccessRulesController } from './share-access-rules/share-access-rules.controller.js';
 import { SharesController } from './shares/shares.controller.js';
+import { MigrationHintsModule } from './shares/migration-hints.module.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { VersionsController } from './versions/versions.controller.js';
@@ -43,6 +44,7 @@ import { VersionsController } from './versions/versions.controller.js';
       useFactory: (config: HawserConfig) => config,
       inject: [HAWSER_CONFIG],
     }),
+    MigrationHintsModule,
     AuthenticationModule,
     PolicyModule,
     GraphqlApiModule,

@@ -25,3 +25,5 @@ export * from './messages/list-messages.js';
 export * from './messages/message-use-cases.js';
 export * from './listing/list-params.js';
 export * from './listing/page-params.js';
+export * from './migration/migrate-share.js';
+export * from './migration/migration-hints.port.js';

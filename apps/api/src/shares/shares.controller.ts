@@ -52,7 +52,14 @@ import { atLeast, contextOf, type RequestContext } from '../http/request-context
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromParam, share } from '../policy/policy-targets.js';
-import { ManilaAction, ManilaActions, Policy, Until } from '../policy/route-policy.decorators.js';
+import {
+  ManilaAction,
+  ManilaActions,
+  Policy,
+  Since,
+  Until,
+} from '../policy/route-policy.decorators.js';
+import { shareMigrationActions } from './share-migration.actions.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
@@ -65,10 +72,14 @@ const theShare = share(fromParam('id'));
  */
 @Controller('v2/shares')
 export class SharesController {
+  private readonly migration: ReturnType<typeof shareMigrationActions>;
+
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-  ) {}
+  ) {
+    this.migration = shareMigrationActions(commands, queries);
+  }
 
   private detail(doc: ShareDocument, ctx: RequestContext) {
     return shareDetailView(doc, viewContextOf(ctx));
@@ -219,6 +230,41 @@ export class SharesController {
   async shrink({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(ResizeShareDto, argument, 'shrink');
     await this.commands.execute(new ShrinkShare(id, dto, requesterOf(ctx)));
+  }
+
+  @ManilaAction('migration_start')
+  @Since('2.29')
+  @Policy('share:migration_start', theShare)
+  migrationStart(call: ActionCall) {
+    return this.migration.start(call);
+  }
+
+  @ManilaAction('migration_complete')
+  @Since('2.22')
+  @Policy('share:migration_complete', theShare)
+  migrationComplete(call: ActionCall) {
+    return this.migration.complete(call);
+  }
+
+  @ManilaAction('migration_cancel')
+  @Since('2.22')
+  @Policy('share:migration_cancel', theShare)
+  migrationCancel(call: ActionCall) {
+    return this.migration.cancel(call);
+  }
+
+  @ManilaAction('migration_get_progress')
+  @Since('2.22')
+  @Policy('share:migration_get_progress', theShare)
+  migrationGetProgress(call: ActionCall) {
+    return this.migration.progress(call);
+  }
+
+  @ManilaAction('reset_task_state')
+  @Since('2.22')
+  @Policy('share:reset_task_state', theShare)
+  resetTaskState(call: ActionCall) {
+    return this.migration.resetTaskState(call);
   }
 
   @Get(':id/metadata')
