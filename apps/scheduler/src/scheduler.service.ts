@@ -12,6 +12,7 @@ import {
   ProcessManagerRunner,
   replicaSchedulingProcessManager,
   shareSchedulingProcessManager,
+  shareMigrationProcessManager,
 } from '#hawser/process-managers';
 import {
   BACKENDS,
@@ -133,6 +134,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     const workflows = [
       shareSchedulingProcessManager(this.commands, this.placement),
       replicaSchedulingProcessManager(this.commands, this.placement),
+      shareMigrationProcessManager(this.commands, this.placement),
     ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(
