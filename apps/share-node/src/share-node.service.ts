@@ -17,6 +17,7 @@ import {
   ShareDriverOperations,
   shareNodeOperationsProcessManager,
   replicaNodeOperationsProcessManager,
+  shareMigrationNodeProcessManager,
 } from '#hawser/share-node';
 import {
   CAPABILITY_REPORTS,
@@ -105,6 +106,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     const workflows = [
       shareNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
       replicaNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
+      shareMigrationNodeProcessManager(this.options.nodeName, operations),
     ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(

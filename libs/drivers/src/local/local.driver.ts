@@ -1,5 +1,8 @@
 import fs from 'node:fs/promises';
 import type {
+  MigrationCompatibility,
+  MigrationRequest,
+  MigrationStartRequest,
   BackendStatsReport,
   CreateReplicaRequest,
   CreateReplicaResult,
@@ -44,6 +47,7 @@ import { measurePoolStats } from './local-pool-stats.js';
 import { LocalRecovery } from './local-recovery.js';
 import { LocalReplication } from './local-replication.js';
 import { LocalShares } from './local-shares.js';
+import { LocalMigrations } from './local-migration.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
 import { probeReflink, type CloneMethod } from './tree-operations.js';
 
@@ -63,6 +67,7 @@ export class LocalShareDriver implements ShareDriver {
   private readonly shares: LocalShares;
   private readonly replication: LocalReplication;
   private readonly recovery: LocalRecovery;
+  private readonly migrations: LocalMigrations;
   private lock: BackendLock | null = null;
 
   constructor(
@@ -82,6 +87,7 @@ export class LocalShareDriver implements ShareDriver {
     this.shares = new LocalShares(this.context, this.copies);
     this.replication = new LocalReplication(this.context, this.copies);
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication);
+    this.migrations = new LocalMigrations(this.context, this.shares);
   }
 
   /**
@@ -161,6 +167,14 @@ export class LocalShareDriver implements ShareDriver {
     request: CreateShareFromSnapshotRequest,
   ): Promise<CreateShareFromSnapshotResult> {
     return this.shares.createShareFromSnapshot(request);
+  }
+
+  migrationCheckCompatibility(request: MigrationRequest): Promise<MigrationCompatibility> {
+    return this.migrations.checkCompatibility(request);
+  }
+
+  migrationStart(request: MigrationStartRequest): Promise<ShareStatusResult> {
+    return this.migrations.start(request);
   }
 
   getShareStatus(request: GetShareStatusRequest): Promise<ShareStatusResult> {

@@ -29,6 +29,7 @@ import { OutcomeRecorder } from './outcome-recorder.js';
 import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
 import { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import { ShareReplicaCalls } from './share-replica-calls.js';
+import { ShareMigrationCalls } from './share-migration-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
 
@@ -60,6 +61,7 @@ export class ShareDriverOperations {
 
   readonly replicas: ShareReplicaCalls;
   readonly replicatedSnapshots: ReplicatedSnapshotCalls;
+  readonly migrations: ShareMigrationCalls;
 
   constructor(
     private readonly commands: CommandHandler,
@@ -84,6 +86,13 @@ export class ShareDriverOperations {
       (host) => this.driverFor(host),
       clock,
       (state, instance) => this.refOf(state, instance),
+    );
+    this.migrations = new ShareMigrationCalls(
+      commands,
+      (host) => this.driverFor(host),
+      (state, instance) => this.refOf(state, instance),
+      this.outcomes,
+      clock,
     );
     this.maintenance = new ShareMaintenanceCalls(
       this.outcomes,
@@ -233,6 +242,9 @@ export class ShareDriverOperations {
     const driver = instance && this.driverFor(instance.host);
     if (!instance || !pending || !driver) return;
     const causationId = pending.commandId;
+    if (pending.operation === 'migration_start') {
+      return this.migrations.recover(state.id, pending.commandId);
+    }
     if (!SHARE_LIFECYCLE.has(pending.operation)) {
       // Drivers make a repeated call with the same command id harmless: run it again.
       this.logger.log(
