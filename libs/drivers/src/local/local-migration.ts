@@ -6,7 +6,7 @@ import type {
 } from '../contract/share-driver.js';
 import { shareNotFound } from '../common/driver-checks.js';
 import type { LocalContext } from './local-context.js';
-import type { LocalShares} from './local-shares.js';
+import type { LocalShares } from './local-shares.js';
 import { newMeta } from './local-shares.js';
 import { measureTree } from './tree-operations.js';
 
