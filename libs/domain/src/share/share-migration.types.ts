@@ -23,22 +23,15 @@ export const TASK_STATES = [
 
 export type TaskState = (typeof TASK_STATES)[number];
 
+/** Task states Manila's TASK_STATE_STATUSES leaves out: reset_task_state refuses them. */
+const NOT_RESETTABLE: ReadonlySet<TaskState> = new Set<TaskState>([
+  'migration_cancel_in_progress',
+  'migration_driver_starting',
+]);
+
 /** What `reset_task_state` accepts (Manila's TASK_STATE_STATUSES, `null` included). */
 export const RESETTABLE_TASK_STATES: readonly (TaskState | null)[] = [
-  'migration_starting',
-  'migration_in_progress',
-  'migration_completing',
-  'migration_success',
-  'migration_error',
-  'migration_cancelled',
-  'migration_driver_in_progress',
-  'migration_driver_phase1_done',
-  'data_copying_starting',
-  'data_copying_in_progress',
-  'data_copying_completing',
-  'data_copying_completed',
-  'data_copying_cancelled',
-  'data_copying_error',
+  ...TASK_STATES.filter((state) => !NOT_RESETTABLE.has(state)),
   null,
 ];
 

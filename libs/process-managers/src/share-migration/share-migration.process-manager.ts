@@ -19,14 +19,11 @@ export const shareMigrationProcessManager = (
   placement: Placement,
   clock: () => string = () => new Date().toISOString(),
 ): ProcessManager => {
-  const record = (cause: Decoded<ShareEvent>, command: ShareCommand, purpose: string) =>
-    commands.handle(
-      shareDecider,
-      cause.streamId,
-      command,
-      reactionContext(cause, purpose, 'scheduler'),
-      { retryOnConflict: 5 },
-    );
+  /** A migration step on the causing share's stream, its id derived from the cause. */
+  const record = (cause: Decoded<ShareEvent>, command: ShareCommand, purpose: string) => {
+    const context = reactionContext(cause, purpose, 'scheduler');
+    return commands.handle(shareDecider, cause.streamId, command, context, { retryOnConflict: 5 });
+  };
 
   const dispatch = async (output: ShareMigrationOutput, cause: Decoded<ShareEvent>) => {
     switch (output.type) {
