@@ -6,6 +6,7 @@ import type {
   UserMessageEvent,
 } from '#hawser/domain';
 import { UpcasterRegistry } from '#hawser/eventstore';
+import { MIGRATION_EVENT_CATALOGUE } from './migration-catalogue.js';
 import { REPLICA_EVENT_CATALOGUE } from './replica-catalogue.js';
 import { snapshotDeletedV2 } from './upcasters/snapshot-deleted.upcaster.js';
 
@@ -386,6 +387,7 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
   },
   ShareRestored: { category: 'share', version: 1, meaning: 'The share left the recycle bin.' },
   ...REPLICA_EVENT_CATALOGUE,
+  ...MIGRATION_EVENT_CATALOGUE,
 };
 
 /**

@@ -34,6 +34,7 @@ import { ShareAccessRulesController } from './share-access-rules/share-access-ru
 import { SharesController } from './shares/shares.controller.js';
 import { ShareManageController } from './shares/share-manage.controller.js';
 import { SnapshotInstancesController } from './snapshot-instances/snapshot-instances.controller.js';
+import { MigrationHintsModule } from './shares/migration-hints.module.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
 import { ExtensionsController } from './versions/extensions.controller.js';
@@ -50,6 +51,7 @@ import { VersionsController } from './versions/versions.controller.js';
       useFactory: (config: HawserConfig) => config,
       inject: [HAWSER_CONFIG],
     }),
+    MigrationHintsModule,
     AuthenticationModule,
     PolicyModule,
     GraphqlApiModule,

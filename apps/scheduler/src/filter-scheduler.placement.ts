@@ -155,6 +155,26 @@ export class FilterSchedulerPlacement implements Placement, ReplicaPlacement {
     };
   }
 
+  checkMigrationHost(request: ExtendCheckRequest): ExtendCheckDecision {
+    const check = this.scheduler.hostPassesFilters(
+      schedulingRequest({
+        shareId: request.shareId,
+        size: request.size,
+        shareProto: request.shareProto,
+        shareType: request.shareType,
+        availabilityZones: typeAvailabilityZones(request.shareType.extraSpecs),
+        snapshotId: null,
+      }),
+      request.host,
+    );
+    if (check.passes) return check;
+    return {
+      passes: false,
+      message: check.message,
+      detail: { lastFilter: check.lastFilter, userMessage: check.userMessage },
+    };
+  }
+
   placeReplica(request: ReplicaPlacementRequest): PlacementDecision {
     // Manila names the share, not the replica, in the message (its request_spec's share_id).
     return timed(

@@ -13,6 +13,7 @@ import {
   ProcessManagerRunner,
   replicaSchedulingProcessManager,
   shareSchedulingProcessManager,
+  shareMigrationProcessManager,
 } from '#hawser/process-managers';
 import {
   BACKENDS,
@@ -187,6 +188,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     const workflows = [
       shareSchedulingProcessManager(this.commands, this.placement),
       replicaSchedulingProcessManager(this.commands, this.placement),
+      shareMigrationProcessManager(this.commands, this.placement),
     ].map((manager) => this.disabledBackends.guard(manager));
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(

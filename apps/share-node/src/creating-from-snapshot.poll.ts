@@ -47,5 +47,17 @@ export class CreatingFromSnapshotPoll {
         this.logger.warn(`polling share instance ${instance.id} failed: ${String(error)}`);
       }
     }
+    // A migration's host-assisted copy is followed the same way, on its destination instance.
+    const destinations = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+      status: 'migrating_to',
+    });
+    for (const instance of destinations) {
+      if (!this.operations.driverFor(instance.host)) continue;
+      try {
+        await this.operations.migrations.poll(instance.share_id, instance.id);
+      } catch (error) {
+        this.logger.warn(`polling migration to ${instance.id} failed: ${String(error)}`);
+      }
+    }
   }
 }

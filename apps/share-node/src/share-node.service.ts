@@ -20,6 +20,7 @@ import {
   ShareDriverOperations,
   shareNodeOperationsProcessManager,
   replicaNodeOperationsProcessManager,
+  shareMigrationNodeProcessManager,
 } from '#hawser/share-node';
 import {
   CAPABILITY_REPORTS,
@@ -131,6 +132,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
     const workflows = [
       shareNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
       replicaNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
+      shareMigrationNodeProcessManager(this.options.nodeName, operations),
     ];
     this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
     this.workflows.register(

@@ -84,6 +84,7 @@ import {
   ShowMessageHandler,
 } from './messages/message-use-cases.js';
 import { ListSharesHandler } from './shares/list-shares.js';
+import { MIGRATION_HANDLERS } from './migration/migrate-share.js';
 import { ListSnapshotsHandler } from './snapshots/list-snapshots.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js';
 
@@ -202,6 +203,7 @@ export class ApplicationModule {
         ...QUOTA_HANDLERS,
         ...SERVICE_HANDLERS,
         ...LISTING_AND_MESSAGE_HANDLERS,
+        ...MIGRATION_HANDLERS,
       ],
     };
   }

@@ -30,3 +30,5 @@ export * from './listing/list-params.js';
 export * from './listing/page-params.js';
 export * from './shares/recycle-bin.js';
 export * from './services/backend-services.js';
+export * from './migration/migrate-share.js';
+export * from './migration/migration-hints.port.js';

@@ -54,3 +54,7 @@ export * from './share/share-recycle-bin.events.js';
 export * from './share/share-recycle-bin.commands.js';
 export { isInRecycleBin } from './share/share-recycle-bin.slice.js';
 export * from './backend/backend-service.events.js';
+export * from './share/share-migration.types.js';
+export * from './share/share-migration.events.js';
+export * from './share/share-migration.commands.js';
+export { migrationStateMessage, refuseIfBusy } from './share/share-migration.decide.js';

@@ -3,3 +3,4 @@ export * from './operations/share-driver-operations.js';
 export * from './operations/share-node-operations.process-manager.js';
 export * from './operations/replica-node-operations.process-manager.js';
 export * from './operations/instrumented-driver.js';
+export * from './operations/share-migration-node.process-manager.js';

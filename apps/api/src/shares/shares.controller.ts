@@ -63,6 +63,7 @@ import {
   Since,
   Until,
 } from '../policy/route-policy.decorators.js';
+import { shareMigrationActions } from './share-migration.actions.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
@@ -75,10 +76,14 @@ const theShare = share(fromParam('id'));
  */
 @Controller('v2/shares')
 export class SharesController {
+  private readonly migration: ReturnType<typeof shareMigrationActions>;
+
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-  ) {}
+  ) {
+    this.migration = shareMigrationActions(commands, queries);
+  }
 
   private detail(doc: ShareDocument, ctx: RequestContext) {
     return shareDetailView(doc, viewContextOf(ctx));
@@ -258,6 +263,41 @@ export class SharesController {
   @Policy('share:restore', theShare)
   async restore({ id, ctx, res }: ActionCall) {
     if (!(await this.commands.execute(new RestoreShare(id, requesterOf(ctx))))) res.status(200);
+  }
+
+  @ManilaAction('migration_start')
+  @Since('2.29')
+  @Policy('share:migration_start', theShare)
+  migrationStart(call: ActionCall) {
+    return this.migration.start(call);
+  }
+
+  @ManilaAction('migration_complete')
+  @Since('2.22')
+  @Policy('share:migration_complete', theShare)
+  migrationComplete(call: ActionCall) {
+    return this.migration.complete(call);
+  }
+
+  @ManilaAction('migration_cancel')
+  @Since('2.22')
+  @Policy('share:migration_cancel', theShare)
+  migrationCancel(call: ActionCall) {
+    return this.migration.cancel(call);
+  }
+
+  @ManilaAction('migration_get_progress')
+  @Since('2.22')
+  @Policy('share:migration_get_progress', theShare)
+  migrationGetProgress(call: ActionCall) {
+    return this.migration.progress(call);
+  }
+
+  @ManilaAction('reset_task_state')
+  @Since('2.22')
+  @Policy('share:reset_task_state', theShare)
+  resetTaskState(call: ActionCall) {
+    return this.migration.resetTaskState(call);
   }
 
   @Get(':id/metadata')

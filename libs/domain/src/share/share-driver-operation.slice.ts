@@ -2,6 +2,7 @@ import { assertNever } from '../shared/decider.js';
 import { conflict } from '../shared/domain-error.js';
 import { evolveAccess } from './share-access.evolve.js';
 import { updateInstance } from './share-instance.updates.js';
+import { migrationStartIsDue } from './share-migration.decide.js';
 import { replicaOperationIsDue } from './share-replica.decide.js';
 import type { ShareCommandOf } from './share.commands.js';
 import type { ShareDriverOperationStarted, ShareEvent } from './share.events.js';
@@ -63,6 +64,8 @@ const operationIsDue = (
     case 'delete_replica':
     case 'promote_replica':
       return replicaOperationIsDue(instance, command.operation);
+    case 'migration_start':
+      return migrationStartIsDue(state, instance);
     default:
       return assertNever(command.operation);
   }

@@ -2,6 +2,7 @@ import type { AccessCommand } from './share-access.commands.js';
 import type { PlacementCommand } from './share-placement.commands.js';
 import type { FromSnapshotCommand } from './share-from-snapshot.commands.js';
 import type { RecycleBinCommand } from './share-recycle-bin.commands.js';
+import type { MigrationCommand } from './share-migration.commands.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
@@ -23,6 +24,7 @@ export type ShareCommand =
   | RevertCommand
   | ManageCommand
   | RecycleBinCommand
+  | MigrationCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
   | {
       type: 'ScheduleShareInstance';

@@ -3,6 +3,7 @@ import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessEvent } from './share-access.events.js';
 import type { PlacementEvent } from './share-placement.events.js';
 import type { FromSnapshotEvent } from './share-from-snapshot.events.js';
+import type { MigrationEvent } from './share-migration.events.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
 import type { RecycleBinEvent } from './share-recycle-bin.events.js';
 import type { ReplicaEvent } from './share-replica.events.js';
@@ -138,6 +139,7 @@ export type ShareEvent =
   | RevertEvent
   | ManageEvent
   | RecycleBinEvent
+  | MigrationEvent
   | ShareRequested
   | ShareScheduled
   | ShareSchedulingFailed

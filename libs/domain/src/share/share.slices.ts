@@ -6,6 +6,7 @@ import { driverOperationSlice } from './share-driver-operation.slice.js';
 import { fromSnapshotSlice } from './share-from-snapshot.slice.js';
 import { lifecycleSlice } from './share-lifecycle.slice.js';
 import { metadataSlice } from './share-metadata.slice.js';
+import { migrationSlice } from './share-migration.slice.js';
 import { placementSlice } from './share-placement.slice.js';
 import { recycleBinSlice } from './share-recycle-bin.slice.js';
 import { replicaSlice } from './share-replica.slice.js';
@@ -40,6 +41,7 @@ export const SHARE_SLICES: readonly ShareSlice[] = [
   revertSlice,
   manageSlice,
   recycleBinSlice,
+  migrationSlice,
 ];
 
 export const shareTable = composeSlices(SHARE_SLICES);

@@ -85,6 +85,17 @@ const EVERY_COMMAND_TYPE: Record<ShareCommandType, true> = {
   SoftDeleteShare: true,
   RestoreShare: true,
   DeleteExpiredShare: true,
+  StartShareMigration: true,
+  AcceptShareMigrationHost: true,
+  ChooseShareMigrationMethod: true,
+  RecordShareMigrationCopy: true,
+  RecordShareMigrationProgress: true,
+  CompleteShareMigration: true,
+  RecordShareMigrationCompleted: true,
+  CancelShareMigration: true,
+  RecordShareMigrationCancelled: true,
+  FailShareMigration: true,
+  ResetShareTaskState: true,
 };
 
 const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
@@ -156,6 +167,19 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ShareUnmanageRequested: true,
   ShareUnmanaged: true,
   ShareUnmanageFailed: true,
+  ShareMigrationStarted: true,
+  ShareMigrationSkipped: true,
+  ShareMigrationHostAccepted: true,
+  ShareMigrationMethodSelected: true,
+  ShareMigrationCopyStarted: true,
+  ShareMigrationProgressed: true,
+  ShareMigrationFirstPhaseCompleted: true,
+  ShareMigrationCompletionRequested: true,
+  ShareMigrationCompleted: true,
+  ShareMigrationCancelRequested: true,
+  ShareMigrationCancelled: true,
+  ShareMigrationFailed: true,
+  ShareTaskStateReset: true,
 };
 
 const claimsOf = (types: (slice: ShareSlice) => readonly string[], type: string): number =>

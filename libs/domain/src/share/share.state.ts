@@ -2,6 +2,7 @@ import { notFound } from '../shared/domain-error.js';
 import type { ShareCapabilities } from '../share-type/extra-specs.js';
 import type { AccessRuleState } from './share-access.state.js';
 import type { SnapshotSource } from './share-from-snapshot.types.js';
+import type { MigrationState, TaskState } from './share-migration.types.js';
 import type { SnapshotState } from './share-snapshot.state.js';
 import type {
   DriverOperation,
@@ -97,6 +98,10 @@ export interface ShareFields {
   readonly expiredReservations?: readonly string[];
   /** Set while the share is in the recycle bin (2.69); absent or null otherwise. */
   readonly recycleBin?: { readonly scheduledToBeDeletedAt: string } | null;
+  /** Manila's `task_state` (migration); absent until the first migration. */
+  readonly taskState?: TaskState | null;
+  /** The migration under way, if any. */
+  readonly migration?: MigrationState | null;
 }
 
 /**

@@ -62,7 +62,9 @@ export type DriverOperation =
   | 'revert_to_snapshot'
   /** Adopting an existing share on the pool, and letting it go with its data. */
   | 'manage_share'
-  | 'unmanage_share';
+  | 'unmanage_share'
+  /** On a migration's destination: the driver's start of the data move. */
+  | 'migration_start';
 
 /** Manila's TRANSITIONAL_STATUSES (reference 2.1) that Hawser uses. */
 export const TRANSITIONAL_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([

@@ -483,3 +483,41 @@ export interface ShareDriver {
 
   getPoolStats(request: GetPoolStatsRequest): Promise<BackendStatsReport>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Share migration (Manila's migration_check_compatibility / migration_start, host-assisted copy)
+
+export interface MigrationRequest extends DriverRequest {
+  /** The share instance being migrated (on another back end or pool). */
+  readonly source: ShareInstanceRef;
+  /** The new instance on this driver's pool. */
+  readonly destination: ShareInstanceRef;
+}
+
+/** What a driver can keep during a driver-assisted migration (Manila's driver interface). */
+export interface MigrationCompatibility {
+  readonly compatible: boolean;
+  readonly writable: boolean;
+  readonly nondisruptive: boolean;
+  readonly preserveMetadata: boolean;
+  readonly preserveSnapshots: boolean;
+}
+
+export interface MigrationStartRequest extends MigrationRequest {
+  /** `driver`: the driver moves the share its own way; `host`: a file copy with progress. */
+  readonly method: 'driver' | 'host';
+}
+
+/**
+ * Drivers that can take a share from another pool. `migrationStart` answers `available` when
+ * the destination holds the data, or `creating_from_snapshot` while a background copy runs,
+ * which `getShareStatus` on the destination then follows (progress from the bytes copied).
+ */
+export interface MigrationCapableDriver {
+  migrationCheckCompatibility(request: MigrationRequest): Promise<MigrationCompatibility>;
+  migrationStart(request: MigrationStartRequest): Promise<ShareStatusResult>;
+}
+
+export const canMigrate = (driver: object): driver is MigrationCapableDriver =>
+  typeof (driver as Partial<MigrationCapableDriver>).migrationStart === 'function' &&
+  typeof (driver as Partial<MigrationCapableDriver>).migrationCheckCompatibility === 'function';

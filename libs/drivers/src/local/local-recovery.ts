@@ -144,12 +144,15 @@ export class LocalRecovery {
   }
 
   /** A background copy resumes if its metadata was written; otherwise its start is undone. */
-  private async recoverCopy(request: CreateShareFromSnapshotRequest): Promise<Resolution> {
-    const { share, snapshot, parentShare } = request;
+  private async recoverCopy(
+    request: Pick<CreateShareFromSnapshotRequest, 'share'>,
+  ): Promise<Resolution> {
+    const { share } = request;
     const { store, layout } = this.context;
     const meta = await store.readShare(share.host, share.instanceId);
-    const source = layout.snapshotDir(parentShare.host, snapshot.snapshotInstanceId);
-    if (meta?.status === 'creating_from_snapshot' && meta.copySource && (await exists(source))) {
+    // The copy's source (a snapshot, or a migration's source share) is named in its metadata.
+    const source = meta?.copySource?.dir;
+    if (meta?.status === 'creating_from_snapshot' && source && (await exists(source))) {
       const target = layout.shareDir(share.host, share.instanceId);
       this.shares.startCopy(share, meta.copySource.dir, target, meta.copySource.totalBytes);
       return 'resumed';

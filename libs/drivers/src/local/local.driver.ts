@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
 import { Logger } from '@nestjs/common';
 import type {
+  MigrationCompatibility,
+  MigrationRequest,
+  MigrationStartRequest,
   BackendStatsReport,
   CreateReplicaRequest,
   CreateReplicaResult,
@@ -50,6 +53,7 @@ import { LocalReplication } from './local-replication.js';
 import { LocalReverts } from './local-revert.js';
 import { LocalManage } from './local-manage.js';
 import { LocalShares } from './local-shares.js';
+import { LocalMigrations } from './local-migration.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
 import { probeReflink, type CloneMethod } from './tree-operations.js';
 
@@ -73,6 +77,7 @@ export class LocalShareDriver implements ShareDriver {
   private readonly recovery: LocalRecovery;
   private readonly reverts: LocalReverts;
   private readonly manage: LocalManage;
+  private readonly migrations: LocalMigrations;
   private lock: BackendLock | null = null;
 
   constructor(
@@ -95,6 +100,7 @@ export class LocalShareDriver implements ShareDriver {
     this.reverts = new LocalReverts(this.context);
     this.manage = new LocalManage(this.context);
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication, this.reverts);
+    this.migrations = new LocalMigrations(this.context, this.shares);
   }
 
   /**
@@ -178,6 +184,14 @@ export class LocalShareDriver implements ShareDriver {
     request: CreateShareFromSnapshotRequest,
   ): Promise<CreateShareFromSnapshotResult> {
     return this.shares.createShareFromSnapshot(request);
+  }
+
+  migrationCheckCompatibility(request: MigrationRequest): Promise<MigrationCompatibility> {
+    return this.migrations.checkCompatibility(request);
+  }
+
+  migrationStart(request: MigrationStartRequest): Promise<ShareStatusResult> {
+    return this.migrations.start(request);
   }
 
   getShareStatus(request: GetShareStatusRequest): Promise<ShareStatusResult> {

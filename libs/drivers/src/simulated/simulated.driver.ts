@@ -2,6 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDriverError } from '../contract/driver-error.js';
 import type {
   BackendStatsReport,
+  MigrationCompatibility,
+  MigrationRequest,
+  MigrationStartRequest,
   CreateReplicaRequest,
   CreateReplicaResult,
   CreateShareFromSnapshotRequest,
@@ -149,6 +152,26 @@ export class SimulatedShareDriver implements ShareDriver {
     request: CreateShareFromSnapshotRequest,
   ): Promise<CreateShareFromSnapshotResult> {
     return this.run('createShareFromSnapshot', request);
+  }
+
+  /** The simulated back ends move any share themselves; snapshots are not carried. */
+  migrationCheckCompatibility(_request: MigrationRequest): Promise<MigrationCompatibility> {
+    return Promise.resolve({
+      compatible: true,
+      writable: true,
+      nondisruptive: false,
+      preserveMetadata: true,
+      preserveSnapshots: false,
+    });
+  }
+
+  /** The destination is created at once, holding the (simulated) data. */
+  async migrationStart({
+    commandId,
+    destination,
+  }: MigrationStartRequest): Promise<ShareStatusResult> {
+    const { exportLocations } = await this.createShare({ commandId, share: destination });
+    return { status: 'available', progress: 100, exportLocations };
   }
 
   getShareStatus(request: GetShareStatusRequest): Promise<ShareStatusResult> {

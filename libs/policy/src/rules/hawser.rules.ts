@@ -88,7 +88,8 @@ export const HAWSER_RULES: readonly RuleDefinition[] = [
   {
     name: 'hawser:share:force_migration',
     check: ADMIN,
-    description: 'Move a share to another back end without the driver-assisted path.',
+    description:
+      'Migrate a share to a destination that breaks its scheduler hints (`force` in migration_start).',
     operations: [{ method: 'POST', path: '/shares/{share_id}/action' }],
   },
 ];

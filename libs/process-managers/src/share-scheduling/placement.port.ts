@@ -49,6 +49,8 @@ export interface Placement {
   ): PlacementDecision;
   /** Whether the share's pool passes the extend filters (Manila's host_passes_filters). */
   checkExtend(request: ExtendCheckRequest): ExtendCheckDecision;
+  /** Whether a migration's destination pool passes the default filters (hints checked before). */
+  checkMigrationHost(request: ExtendCheckRequest): ExtendCheckDecision;
   /**
    * A placement was recorded (by this or another scheduler): debit the pool, once per instance,
    * unless the pool reported after `placedAt` (ms), which already counts it.

@@ -6,6 +6,7 @@ import {
   type ExportLocation,
   type ShareInstanceState,
   type ActiveShare,
+  type TaskState,
 } from '#hawser/domain';
 
 export const SHARES = 'shares';
@@ -58,7 +59,7 @@ export interface ShareDocument extends Omit<ShareRecord, 'state'> {
   share_server_id: null;
   share_group_id: null;
   source_share_group_snapshot_member_id: null;
-  task_state: null;
+  task_state: TaskState | null;
   access_rules_status: 'active' | 'syncing' | 'error';
   snapshot_support: boolean;
   create_share_from_snapshot_support: boolean;
@@ -137,9 +138,12 @@ export const toShareInstanceDocument = (
 /** Manila's legacy export_locations: active (or all) instances that are available. */
 const shareExportLocations = (instances: readonly ShareInstanceState[]) => {
   const active = instances.filter((i) => i.replicaState === 'active');
-  return (active.length > 0 ? active : instances)
-    .filter((i) => i.status === 'available')
-    .flatMap((i) => exportLocationDocuments(i.id, i.exportLocations));
+  return (
+    (active.length > 0 ? active : instances)
+      // A migration's source still serves the share; its destination (migrating_to) does not yet.
+      .filter((i) => i.status === 'available' || i.status === 'migrating')
+      .flatMap((i) => exportLocationDocuments(i.id, i.exportLocations))
+  );
 };
 
 const latestUpdate = (state: ActiveShare): string =>
@@ -196,7 +200,8 @@ export const toShareDocument = (state: ActiveShare, revision: number): ShareDocu
     instance_statuses: [...new Set(state.instances.map((i) => i.status))],
     host: preferred?.host ?? '',
     availability_zone: preferred?.availabilityZone ?? null,
-    progress: preferred?.progress ?? null,
+    // A migration's progress is the share's while it runs (the GraphQL share follows it).
+    progress: state.migration ? `${state.migration.progress}%` : (preferred?.progress ?? null),
     is_public: state.isPublic,
     metadata: { ...state.metadata },
     snapshot_id: state.snapshotId,
@@ -204,7 +209,7 @@ export const toShareDocument = (state: ActiveShare, revision: number): ShareDocu
     share_server_id: null,
     share_group_id: null,
     source_share_group_snapshot_member_id: null,
-    task_state: null,
+    task_state: state.taskState ?? null,
     access_rules_status: shareAccessRulesStatus(state.accessRules, state.instances),
     snapshot_support: caps?.snapshotSupport ?? false,
     create_share_from_snapshot_support: caps?.createShareFromSnapshotSupport ?? false,

@@ -98,19 +98,38 @@ export class FilterScheduler {
     host: string,
     now: number = Date.now(),
   ): HostCheck {
+    return this.hostPasses(this.extendFilters, request, host, now, '008');
+  }
+
+  /**
+   * Manila's host_passes_filters for a migration's destination (reference 6.9): whether pool
+   * `host` passes the default filters for `request`. Debits nothing.
+   */
+  hostPassesFilters(request: SchedulingRequest, host: string, now: number = Date.now()): HostCheck {
+    return this.hostPasses(this.filters, request, host, now, '001');
+  }
+
+  /** The filters in order on one pool alone, so a refusal names the filter that removed it. */
+  private hostPasses(
+    filters: readonly SchedulerFilter[],
+    request: SchedulingRequest,
+    host: string,
+    now: number,
+    action: '001' | '008',
+  ): HostCheck {
     const registry = this.registry;
     registry.refresh(now);
     const refused = (lastFilter: string | null): HostCheck => ({
       passes: false,
       lastFilter,
       message: hostFailedFiltersMessage(request.shareId, host, lastFilter),
-      userMessage: noValidHostUserMessage(lastFilter, '008'),
+      userMessage: noValidHostUserMessage(lastFilter, action),
     });
     const pool = registry.poolIndex(host);
     if (pool === undefined || !registry.isLive(pool)) return refused(null);
     const context = schedulingContext(registry, request, now);
     const candidates = Int32Array.of(pool);
-    for (const filter of this.extendFilters) {
+    for (const filter of filters) {
       const prepared = filter.prepare(context);
       if (prepared && prepared.keep(candidates, 1) === 0) return refused(filter.name);
     }

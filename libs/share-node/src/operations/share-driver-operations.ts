@@ -30,6 +30,7 @@ import { ShareMaintenanceCalls } from './share-maintenance-calls.js';
 import { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
 import { ShareReplicaCalls } from './share-replica-calls.js';
 import type { NodeDriverCallParts } from './node-driver-calls.js';
+import { ShareMigrationCalls } from './share-migration-calls.js';
 
 const backendOf = (host: string): string => host.split('#')[0] ?? host;
 
@@ -71,6 +72,7 @@ export class ShareDriverOperations {
 
   readonly replicas: ShareReplicaCalls;
   readonly replicatedSnapshots: ReplicatedSnapshotCalls;
+  readonly migrations: ShareMigrationCalls;
 
   constructor(
     private readonly commands: CommandHandler,
@@ -87,6 +89,13 @@ export class ShareDriverOperations {
     this.poller = new CreatingFromSnapshotPoller(...parts);
     this.replicas = new ShareReplicaCalls(...parts);
     this.replicatedSnapshots = new ReplicatedSnapshotCalls(...parts);
+    this.migrations = new ShareMigrationCalls(
+      commands,
+      (host) => this.driverFor(host),
+      (state, instance) => this.refOf(state, instance),
+      this.outcomes,
+      clock,
+    );
     this.maintenance = new ShareMaintenanceCalls(
       parts,
       this.outcomes,
@@ -250,6 +259,9 @@ export class ShareDriverOperations {
     const driver = instance && this.driverFor(instance.host);
     if (!instance || !pending || !driver) return;
     const causationId = pending.commandId;
+    if (pending.operation === 'migration_start') {
+      return this.migrations.recover(state.id, pending.commandId);
+    }
     if (!SHARE_LIFECYCLE.has(pending.operation)) {
       // Drivers make a repeated call with the same command id harmless: run it again.
       this.logger.log(
