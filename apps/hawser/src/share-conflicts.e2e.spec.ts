@@ -33,8 +33,11 @@ type Need = 'replica' | 'snapshot' | 'rule';
 interface Action {
   readonly needs?: readonly Need[];
   readonly fire: (f: Fixture) => [method: string, route: string, body: unknown, admin?: boolean];
-  /** The action's effect shows in the settled share. */
-  readonly done: (w: ShareWorld, f: Fixture) => boolean;
+  /**
+   * The action's effect shows in the settled share, or in its history where the other action of
+   * the pair, accepted after this one had finished, overwrote it.
+   */
+  readonly done: (w: ShareWorld, f: Fixture, history: readonly string[]) => boolean;
   /** The action's own mark is absent (what a refused request must not have left). */
   readonly absent: (w: ShareWorld, f: Fixture) => boolean;
 }
@@ -60,16 +63,23 @@ const replicaAction =
       boolean,
     ];
 
+/**
+ * Two resizes on the log: the share takes one only when it is not resizing, so the first had
+ * finished when the second was asked for, and the second's size overwrote the first's.
+ */
+const bothResized = (history: readonly string[]) =>
+  history.filter((type) => type === 'ShareResizeRequested').length >= 2;
+
 /** Every action a client can take on one share; shares start at 2 GiB. */
 const ACTIONS: Record<string, Action> = {
   extend: {
     fire: shareAction({ extend: { new_size: 3 } }),
-    done: (w) => gone(w) || w.share?.size === 3,
+    done: (w, _f, history) => gone(w) || w.share?.size === 3 || bothResized(history),
     absent: (w) => w.share?.size !== 3,
   },
   shrink: {
     fire: shareAction({ shrink: { new_size: 1 } }),
-    done: (w) => gone(w) || w.share?.size === 1,
+    done: (w, _f, history) => gone(w) || w.share?.size === 1 || bothResized(history),
     absent: (w) => w.share?.size !== 1,
   },
   delete: {
@@ -260,6 +270,12 @@ describe('conflicting actions on one share, fired at once', () => {
 
   /** Runs one pair; answers what went wrong with it (nothing when all holds). */
   const isDeletion = (name: string) => name === 'delete' || name === 'force_delete';
+  /** The types of the events on the share's stream, oldest first. */
+  const historyOf = async (shareId: string): Promise<string[]> => {
+    const stream = `/hawser/v1/streams/share-${shareId}?limit=1000`;
+    const events = (await hawser.request('GET', stream)).body.events as { type: string }[];
+    return events.map((e) => e.type);
+  };
   const runPair = async ([first, second]: [string, string]): Promise<string[]> => {
     const actions = [ACTIONS[first], ACTIONS[second]] as [Action, Action];
     const needs = new Set(actions.flatMap((a) => a.needs ?? []));
@@ -280,6 +296,7 @@ describe('conflicting actions on one share, fired at once', () => {
       return [`${label}: the share never settled (${statuses.join(', ')})`];
     }
     const problems: string[] = [];
+    const history = await historyOf(fixture.shareId);
     const resetAccepted = [first, second].some(
       (name, i) => name === 'reset_status' && (answers[i] as ApiResponse).status < 300,
     );
@@ -295,7 +312,7 @@ describe('conflicting actions on one share, fired at once', () => {
           world.rules.some((r) => r.state === 'error');
         const withdrawn = resetAccepted && name !== 'reset_status' && WITHDRAWN_BY_RESET.has(name);
         if (
-          !action.done(world, fixture) &&
+          !action.done(world, fixture, history) &&
           !withdrawn &&
           !(inError && (await messagesAbout(hawser, fixture.shareId, world)) > 0)
         ) {
@@ -343,9 +360,7 @@ describe('conflicting actions on one share, fired at once', () => {
     }
     if (problems.length > 0) {
       // What the share's stream holds, to read the failure from the report.
-      const stream = `/hawser/v1/streams/share-${fixture.shareId}?limit=1000`;
-      const history = (await hawser.request('GET', stream)).body.events as { type: string }[];
-      problems.push(`${label}: events ${history.map((e) => e.type).join(', ')}`);
+      problems.push(`${label}: events ${(await historyOf(fixture.shareId)).join(', ')}`);
     }
     return problems;
   };
