@@ -33,7 +33,9 @@ const HELP: Readonly<Record<string, string>> = {
   HAWSER_POLICY_FILE: 'policy.yaml overriding the default rules (none)',
   HAWSER_POLICY_ENFORCE_NEW_DEFAULTS: 'secure-RBAC defaults; false adds legacy ones (true)',
   HAWSER_LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent',
-  HAWSER_SOFT_DELETE_RETENTION_S: 'seconds soft-deleted shares are kept',
+  HAWSER_SOFT_DELETE_RETENTION_S: 'seconds soft-deleted shares are kept (604800)',
+  HAWSER_READINESS_MAX_LAG_S: 'readiness fails while a projection lags more (30)',
+  HAWSER_METRICS_PORT: '/metrics and /health port of a scheduler or share node (none)',
 };
 
 /** The `--help` section listing the environment the process reads. */

@@ -119,6 +119,14 @@ export const environmentSchema = z
     ...quotaVariables,
     HAWSER_RESERVATION_EXPIRE_S: wholeNumber(1).default(300),
     HAWSER_SOFT_DELETE_RETENTION_S: wholeNumber(1).default(604_800),
+    // Read by libs/observability (observability-settings.ts); checked here so a typo is refused.
+    HAWSER_READINESS_MAX_LAG_S: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, expected('a number of seconds > 0'))
+      .refine((text) => Number(text) > 0, expected('a number of seconds > 0'))
+      .optional(),
+    HAWSER_METRICS_PORT: wholeNumber(1, 65_535).optional(),
     HAWSER_AGGREGATE_SNAPSHOTS: flag.default(true),
     HAWSER_POLICY_FILE: text.optional(),
     HAWSER_POLICY_ENFORCE_NEW_DEFAULTS: flag.default(true),
