@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
-import { eventually, startHawser } from './test-support/hawser-test-server.js';
+import { adminCliSession } from './test-support/admin-cli-session.js';
+import { eventually } from './test-support/hawser-test-server.js';
 import { expectRisingProgress, watchUntilSettled } from './test-support/share-progress.js';
 import {
   cliError,
@@ -13,9 +14,7 @@ import {
   parseProperties,
   parseTable,
   runManila,
-  type ManilaCliTarget,
   describeSkippedWithoutCli,
-  cliSteps,
 } from './test-support/manila-cli.js';
 
 /*
@@ -29,7 +28,6 @@ jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'feedc0defeedc0defeedc0defeedc0de';
-const ADMIN = `admin:${PROJECT}`;
 const MIB = 1024 * 1024;
 const COPY_BYTES_PER_SECOND = MIB / 4;
 /** Each test runs several CLI commands, each a Python start-up: seconds on a busy machine. */
@@ -47,22 +45,13 @@ const dataLastingFor = (cliSeconds: number): Buffer => {
 if (!manila) {
   describeSkippedWithoutCli('the manila CLI creating shares from snapshots');
 } else {
-  const hawser = await startHawser({
+  const { hawser, http, cli, target } = await adminCliSession(manila, PROJECT, {
     backends: (dataDir) => fromSnapshotBackends(dataDir, COPY_BYTES_PER_SECOND),
     env: {
       HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
       HAWSER_SHARE_STATUS_POLL_MS: '200',
     },
   });
-  const http = (method: string, route: string, body?: unknown) =>
-    hawser.request(method, route, body, { token: ADMIN });
-  const target: ManilaCliTarget = {
-    url: hawser.url,
-    userId: 'admin',
-    projectId: PROJECT,
-    microversion: '2.72',
-  };
-  const cli = cliSteps(manila, target);
   const show = async (name: string) => parseProperties((await cli('show', name)).stdout);
   const localDirectoryOf = async (shareId: string): Promise<string> => {
     const listed = await http('GET', `/v2/shares/${shareId}/export_locations`);

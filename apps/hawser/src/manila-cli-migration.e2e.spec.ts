@@ -1,13 +1,12 @@
 import { jest } from '@jest/globals';
 import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
-import { eventually, startHawser } from './test-support/hawser-test-server.js';
+import { adminCliSession } from './test-support/admin-cli-session.js';
+import { eventually } from './test-support/hawser-test-server.js';
 import {
   CLI_STEP_TIMEOUT_MS,
-  cliSteps,
   describeSkippedWithoutCli,
   findManilaCli,
   parseProperties,
-  type ManilaCliTarget,
 } from './test-support/manila-cli.js';
 
 /*
@@ -21,26 +20,17 @@ jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'feedc0defeedc0defeedc0defeedc0de';
-const ADMIN = `admin:${PROJECT}`;
 const CHARLIE = 'node-az2@charlie#pool1';
 const TEST_TIMEOUT_MS = 300_000;
 
 if (!manila) {
   describeSkippedWithoutCli('the manila CLI migrating shares');
 } else {
-  const hawser = await startHawser({
+  const { hawser, http, cli } = await adminCliSession(manila, PROJECT, {
     backends: (dataDir) => fromSnapshotBackends(dataDir),
     env: { HAWSER_SHARE_STATUS_POLL_MS: '200' },
-  });
-  const http = (method: string, route: string, body?: unknown) =>
-    hawser.request(method, route, body, { token: ADMIN, version: '2.29' });
-  const target: ManilaCliTarget = {
-    url: hawser.url,
-    userId: 'admin',
-    projectId: PROJECT,
     microversion: '2.29',
-  };
-  const cli = cliSteps(manila, target);
+  });
   const taskStateOf = async (id: string) =>
     (await http('GET', `/v2/shares/${id}`)).body.share.task_state as string | null;
   const createdShare = async (name: string) => {

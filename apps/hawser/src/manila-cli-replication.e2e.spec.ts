@@ -3,16 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BackendConfig } from '#hawser/drivers';
 import {
-  cliSteps,
   findManilaCli,
   parseProperties,
   parseTable,
   runManila,
-  type ManilaCliTarget,
   CLI_STEP_TIMEOUT_MS,
   describeSkippedWithoutCli,
 } from './test-support/manila-cli.js';
-import { eventually, startHawser } from './test-support/hawser-test-server.js';
+import { adminCliSession } from './test-support/admin-cli-session.js';
+import { eventually } from './test-support/hawser-test-server.js';
 
 /*
  * Seed 001's share replication workflow, driven by the real manila CLI against Hawser on local
@@ -24,7 +23,6 @@ jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'c0ffee00c0ffee00c0ffee00c0ffee01';
-const ADMIN = `admin:${PROJECT}`;
 
 const replicationBackends = (dataDir: string): BackendConfig[] => {
   const options = { root: path.join(dataDir, 'pools') };
@@ -51,19 +49,10 @@ const replicationBackends = (dataDir: string): BackendConfig[] => {
 if (!manila) {
   describeSkippedWithoutCli('share replication with the manila CLI');
 } else {
-  const hawser = await startHawser({
+  const { hawser, http, cli, target } = await adminCliSession(manila, PROJECT, {
     backends: replicationBackends,
     env: { HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: '1' },
   });
-  const http = (method: string, route: string, body?: unknown) =>
-    hawser.request(method, route, body, { token: ADMIN });
-  const target: ManilaCliTarget = {
-    url: hawser.url,
-    userId: 'admin',
-    projectId: PROJECT,
-    microversion: '2.72',
-  };
-  const cli = cliSteps(manila, target);
   const replicaOverHttp = async (id: string) =>
     (await http('GET', `/v2/share-replicas/${id}`)).body.share_replica;
   const waitForReplica = (id: string, status: string, replicaState: string) =>

@@ -4,11 +4,10 @@ import {
   findManilaCli,
   parseProperties,
   parseTable,
-  type ManilaCliTarget,
   describeSkippedWithoutCli,
-  cliSteps,
 } from './test-support/manila-cli.js';
-import { eventually, startHawser } from './test-support/hawser-test-server.js';
+import { adminCliSession } from './test-support/admin-cli-session.js';
+import { eventually } from './test-support/hawser-test-server.js';
 
 /*
  * Revert to snapshot, manage and unmanage driven by the real manila CLI (python3-manilaclient):
@@ -21,21 +20,11 @@ jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'decaf000decaf000decaf000decaf000';
-const ADMIN = `admin:${PROJECT}`;
 
 if (!manila) {
   describeSkippedWithoutCli('the manila CLI reverting, managing and unmanaging shares');
 } else {
-  const hawser = await startHawser();
-  const http = (method: string, route: string, body?: unknown) =>
-    hawser.request(method, route, body, { token: ADMIN });
-  const target: ManilaCliTarget = {
-    url: hawser.url,
-    userId: 'admin',
-    projectId: PROJECT,
-    microversion: '2.72',
-  };
-  const cli = cliSteps(manila, target);
+  const { hawser, http, cli } = await adminCliSession(manila, PROJECT);
   const statusOf = async (route: string, key: string) => (await http('GET', route)).body[key];
   const waitFor = (route: string, key: string, check: (doc: Record<string, unknown>) => boolean) =>
     eventually(

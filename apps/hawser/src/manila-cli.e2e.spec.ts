@@ -6,11 +6,10 @@ import {
   parseTable,
   parseTables,
   propertiesOf,
-  type ManilaCliTarget,
   describeSkippedWithoutCli,
-  cliSteps,
 } from './test-support/manila-cli.js';
-import { eventually, startHawser } from './test-support/hawser-test-server.js';
+import { adminCliSession } from './test-support/admin-cli-session.js';
+import { eventually } from './test-support/hawser-test-server.js';
 
 /*
  * The admin guide's flow (share types, a share in a zone, its export locations, a snapshot, an
@@ -22,23 +21,11 @@ jest.setTimeout(CLI_STEP_TIMEOUT_MS);
 
 const manila = findManilaCli();
 const PROJECT = 'c0ffee00c0ffee00c0ffee00c0ffee00';
-const ADMIN = `admin:${PROJECT}`;
 
 if (!manila) {
   describeSkippedWithoutCli('the manila CLI against Hawser');
 } else {
-  const hawser = await startHawser();
-  const http = (method: string, route: string, body?: unknown) =>
-    hawser.request(method, route, body, { token: ADMIN });
-  const target: ManilaCliTarget = {
-    url: hawser.url,
-    userId: 'admin',
-    projectId: PROJECT,
-    microversion: '2.72',
-  };
-
-  /** Runs one CLI command; a non-zero exit fails with the CLI's requests and our answers. */
-  const cli = cliSteps(manila, target);
+  const { hawser, http, cli } = await adminCliSession(manila, PROJECT);
   describe('the manila CLI (python3-manilaclient) against Hawser, admin-guide flow', () => {
     let typeId: string;
     let shareId: string;
