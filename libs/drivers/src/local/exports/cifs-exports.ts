@@ -2,10 +2,11 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { ExportLocation, NetworkExports } from '../../contract/share-driver.js';
-import type { CifsServerOptions, LocalBackendConfig } from '../../config/backend-config.js';
+import type { CifsServerOptions } from '../../config/backend-config.js';
 import type { ExportedShare } from '../access-files.js';
 import { readJson, readText, removeFile, writeFileAtomic, writeJsonAtomic } from '../json-file.js';
 import type { LocalLayout } from '../local-layout.js';
+import { ExportLayer } from './export-layer.js';
 import { ManagedServer } from './managed-server.js';
 import { renderSambaServerConfig, renderSambaShares, sambaShareNameOf } from './samba-config.js';
 import { reloadSamba } from './samba-reload.js';
@@ -25,17 +26,8 @@ const POLL_MS = 50;
  * The CIFS export layer of one local back end: each CIFS share instance is one section of the
  * shares file smbd includes, its access rules the section's users and hosts.
  */
-export class CifsExportLayer {
-  readonly serving: NetworkExports;
-  private managed: ManagedServer | null = null;
-
-  constructor(
-    private readonly config: LocalBackendConfig,
-    private readonly layout: LocalLayout,
-    private readonly report: (message: string) => void,
-  ) {
-    this.serving = servingOf(config.options.cifsServer);
-  }
+export class CifsExportLayer extends ExportLayer {
+  readonly serving: NetworkExports = servingOf(this.config.options.cifsServer);
 
   /** Starts the managed smbd (shares written from the driver's state first) or points at the operator's. */
   async start(writeShares: () => Promise<void>): Promise<void> {
@@ -63,7 +55,7 @@ export class CifsExportLayer {
       cacheDir: path.join(files.dir, 'cache'),
       pidDir: path.join(files.dir, 'run'),
     };
-    this.managed = new ManagedServer({
+    const server = new ManagedServer({
       name: 'smbd',
       executable: cifs.executable ?? 'smbd',
       args: ['--foreground', '--no-process-group', '-s', files.configFile],
@@ -90,19 +82,11 @@ export class CifsExportLayer {
       ready: (stillRunning) => accepts(cifs.bindAddress ?? '127.0.0.1', port, stillRunning),
       report: this.report,
     });
-    try {
-      await this.managed.start();
-    } catch (error) {
-      this.report(`smbd did not start, retrying: ${String(error)}`);
-    }
+    await this.runManaged(server, 'smbd');
   }
 
-  async stop(): Promise<void> {
-    const managed = this.managed;
-    this.managed = null;
-    if (!managed) return;
-    await managed.stop();
-    await removeFile(sambaFiles(this.layout, this.config.name).serverFile);
+  protected serverFile(): string {
+    return sambaFiles(this.layout, this.config.name).serverFile;
   }
 
   /** `\\address\share-<id>` when the back end serves CIFS, else null (the directory paths stay). */

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { DriverError } from '../../contract/driver-error.js';
 import type { ExportLocation, NetworkExports } from '../../contract/share-driver.js';
-import type { LocalBackendConfig, NfsServerOptions } from '../../config/backend-config.js';
+import type { NfsServerOptions } from '../../config/backend-config.js';
 import type { ExportedShare } from '../access-files.js';
 import { readJson, readText, removeFile, writeFileAtomic, writeJsonAtomic } from '../json-file.js';
 import type { LocalLayout } from '../local-layout.js';
+import { ExportLayer } from './export-layer.js';
 import { ExportIds } from './export-ids.js';
 import { pseudoPathOf, renderGaneshaExports } from './ganesha-config.js';
 import { managedGanesha } from './ganesha-process.js';
-import type { ManagedServer } from './managed-server.js';
 import { reloadGanesha, type GaneshaTarget } from './ganesha-reload.js';
 import { clientAddressOf, managedServing } from './serving.js';
 
@@ -24,17 +24,8 @@ const DEFAULT_FIRST_EXPORT_ID = 100;
  * The NFS export layer of one local back end: each NFS share instance is one Ganesha export
  * (stable Export_Id, Path its directory, Pseudo from its id), its access rules the clients.
  */
-export class NfsExportLayer {
-  readonly serving: NetworkExports;
-  private managed: ManagedServer | null = null;
-
-  constructor(
-    private readonly config: LocalBackendConfig,
-    private readonly layout: LocalLayout,
-    private readonly report: (message: string) => void,
-  ) {
-    this.serving = servingOf(config.options.nfsServer);
-  }
+export class NfsExportLayer extends ExportLayer {
+  readonly serving: NetworkExports = servingOf(this.config.options.nfsServer);
 
   /**
    * Starts the managed server (exports written from the driver's state first) or points at the
@@ -58,7 +49,7 @@ export class NfsExportLayer {
       await writeExports();
       return;
     }
-    this.managed = managedGanesha({
+    const server = managedGanesha({
       executable: nfs.executable ?? 'ganesha.nfsd',
       files,
       settings: {
@@ -70,19 +61,11 @@ export class NfsExportLayer {
       writeExports,
       report: this.report,
     });
-    try {
-      await this.managed.start();
-    } catch (error) {
-      this.report(`ganesha.nfsd did not start, retrying: ${String(error)}`);
-    }
+    await this.runManaged(server, 'ganesha.nfsd');
   }
 
-  async stop(): Promise<void> {
-    const managed = this.managed;
-    this.managed = null;
-    if (!managed) return;
-    await managed.stop();
-    await removeFile(ganeshaFiles(this.layout, this.config.name).serverFile);
+  protected serverFile(): string {
+    return ganeshaFiles(this.layout, this.config.name).serverFile;
   }
 
   /** `address:/pseudo` when the back end serves NFS, else null (the directory paths stay). */
