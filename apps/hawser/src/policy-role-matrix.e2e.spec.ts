@@ -475,6 +475,17 @@ describe('policy role matrix: every route and action for every persona, as the d
       body: () => ({ reset_status: { status: 'error' } }),
     },
     freshShareAction('soft_delete', null, 'share:soft_delete'),
+    // Migration actions with arguments the allowed personas are refused for (400): nothing moves.
+    action('migration_start', { host: 'nowhere@none#none' }, 'share:migration_start', 'share'),
+    action('migration_complete', null, 'share:migration_complete', 'share'),
+    action('migration_cancel', null, 'share:migration_cancel', 'share'),
+    action('migration_get_progress', null, 'share:migration_get_progress', 'share'),
+    action(
+      'reset_task_state',
+      { task_state: 'not-a-task-state' },
+      'share:reset_task_state',
+      'share',
+    ),
     freshShareAction('restore', null, 'share:restore'),
     {
       route: 'GET /v2/shares/:id/export_locations',
