@@ -89,13 +89,7 @@ export class ShareDriverOperations {
     this.poller = new CreatingFromSnapshotPoller(...parts);
     this.replicas = new ShareReplicaCalls(...parts);
     this.replicatedSnapshots = new ReplicatedSnapshotCalls(...parts);
-    this.migrations = new ShareMigrationCalls(
-      commands,
-      (host) => this.driverFor(host),
-      (state, instance) => this.refOf(state, instance),
-      this.outcomes,
-      clock,
-    );
+    this.migrations = new ShareMigrationCalls(parts, this.outcomes);
     this.maintenance = new ShareMaintenanceCalls(
       parts,
       this.outcomes,

@@ -1,5 +1,3 @@
-import { Logger } from '@nestjs/common';
-import type { CommandHandler } from '#hawser/application';
 import {
   COPYING_TASK_STATES,
   derivedId,
@@ -16,14 +14,12 @@ import {
   canMigrate,
   type MigrationCapableDriver,
   type ShareDriver,
-  type ShareInstanceRef,
   type ShareStatusResult,
 } from '#hawser/drivers';
+import { NodeDriverCalls, type NodeDriverCallParts } from './node-driver-calls.js';
 import { driverFailureMessage, nodeCommandContext } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import { exportLocationsOf } from './share-from-snapshot-calls.js';
-
-type RefOf = (state: ActiveShare, instance: ShareInstanceState) => ShareInstanceRef;
 
 /** The migration as the destination's node sees it: both instances and its driver. */
 interface MigrationAtNode {
@@ -44,16 +40,13 @@ interface MigrationAtNode {
  * A claim left open by a crash is run again: the driver answers a repeated start with the
  * destination as it stands, and a copy resumes.
  */
-export class ShareMigrationCalls {
-  private readonly logger = new Logger('share-node');
-
+export class ShareMigrationCalls extends NodeDriverCalls {
   constructor(
-    private readonly commands: CommandHandler,
-    private readonly driverFor: (host: string) => ShareDriver | undefined,
-    private readonly refOf: RefOf,
+    parts: NodeDriverCallParts,
     private readonly outcomes: OutcomeRecorder,
-    private readonly clock: () => string,
-  ) {}
+  ) {
+    super(...parts);
+  }
 
   async start(shareId: string, commandId: string, causationId: string): Promise<void> {
     let at = await this.load(shareId);
