@@ -4,7 +4,7 @@ import { validateShareMetadata } from './share-metadata.js';
 import type { ShareCommandOf } from './share.commands.js';
 import type { ReservationExpired, ShareEvent, ShareRequested } from './share.events.js';
 import type { ShareSlice } from './share.slice.js';
-import type { ActiveShare, ShareState } from './share.state.js';
+import { newShareInstance, type ActiveShare, type ShareState } from './share.state.js';
 
 /**
  * A share's coming into being, and the fence an expired quota reservation leaves on its stream
@@ -46,20 +46,7 @@ export const shareRequested = ({ data: d }: ShareRequested): ActiveShare => ({
   snapshotSource: d.snapshotSource ?? null,
   schedulerHints: d.schedulerHints,
   createdAt: d.createdAt,
-  instances: [
-    {
-      id: d.instanceId,
-      status: 'creating',
-      host: '',
-      availabilityZone: d.availabilityZone,
-      replicaState: null,
-      progress: null,
-      exportLocations: [],
-      pendingOperation: null,
-      createdAt: d.createdAt,
-      updatedAt: d.createdAt,
-    },
-  ],
+  instances: [newShareInstance(d.instanceId, 'creating', '', d.availabilityZone, d.createdAt)],
   snapshots: [],
   accessRules: [],
   pendingResize: null,

@@ -1,7 +1,7 @@
 import { updateInstance } from './share-instance.updates.js';
 import type { ManageEvent, ShareManageRequested } from './share-manage.events.js';
 import { settlePending } from './share-pending.js';
-import type { ActiveShare, ShareState } from './share.state.js';
+import { newShareInstance, type ActiveShare, type ShareState } from './share.state.js';
 import type { ShareStatus } from './share.types.js';
 
 /** The adopted share as it is asked for: on its pool, `manage_starting`, no size yet. */
@@ -24,18 +24,7 @@ const shareManageRequested = ({ data: d }: ShareManageRequested): ActiveShare =>
   schedulerHints: null,
   createdAt: d.createdAt,
   instances: [
-    {
-      id: d.instanceId,
-      status: 'manage_starting',
-      host: d.host,
-      availabilityZone: d.availabilityZone,
-      replicaState: null,
-      progress: null,
-      exportLocations: [],
-      pendingOperation: null,
-      createdAt: d.createdAt,
-      updatedAt: d.createdAt,
-    },
+    newShareInstance(d.instanceId, 'manage_starting', d.host, d.availabilityZone, d.createdAt),
   ],
   snapshots: [],
   accessRules: [],

@@ -1,7 +1,7 @@
 import type { AccessRuleState } from './share-access.state.js';
 import type { MigrationEvent } from './share-migration.events.js';
 import type { MigrationState, TaskState } from './share-migration.types.js';
-import type { ActiveShare, ShareInstanceState } from './share.state.js';
+import { newShareInstance, type ActiveShare, type ShareInstanceState } from './share.state.js';
 import type { ShareStatus } from './share.types.js';
 
 const withInstance = (
@@ -58,18 +58,14 @@ export const evolveMigration = (state: ActiveShare, event: MigrationEvent): Acti
   switch (event.type) {
     case 'ShareMigrationStarted': {
       const d = event.data;
-      const destination: ShareInstanceState = {
-        id: d.destinationInstanceId,
-        status: 'migrating_to',
-        host: d.host,
-        availabilityZone: d.availabilityZone,
-        replicaState: null,
-        progress: '0%',
-        exportLocations: [],
-        pendingOperation: null,
-        createdAt: d.startedAt,
-        updatedAt: d.startedAt,
-      };
+      const destination = newShareInstance(
+        d.destinationInstanceId,
+        'migrating_to',
+        d.host,
+        d.availabilityZone,
+        d.startedAt,
+        { progress: '0%' },
+      );
       const moving = withStatus(state, d.sourceInstanceId, 'migrating', d.startedAt);
       return {
         ...moving,

@@ -4,7 +4,7 @@ import { settlePending } from './share-pending.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import { replicationOf } from './share-replica.state.js';
 import type { SnapshotInstanceState, SnapshotStatus } from './share-snapshot.state.js';
-import type { ShareInstanceState, ActiveShare } from './share.state.js';
+import { newShareInstance, type ShareInstanceState, type ActiveShare } from './share.state.js';
 import type { ReplicaState, ShareStatus } from './share.types.js';
 
 const updateSnapshotInstances = (
@@ -91,22 +91,20 @@ export const evolveReplica = (state: ActiveShare, event: ReplicaEvent): ActiveSh
     case 'ReplicaRequested': {
       const d = event.data;
       const replication = replicationOf(state);
-      const replica: ShareInstanceState = {
-        id: d.replicaId,
-        status: 'creating',
-        host: '',
-        availabilityZone: d.availabilityZone,
-        replicaState: 'out_of_sync',
-        progress: null,
-        exportLocations: [],
-        pendingOperation: null,
-        replicaRequest: {
-          availabilityZone: d.availabilityZone,
-          ...(d.onlyHost !== undefined && { onlyHost: d.onlyHost }),
+      const replica = newShareInstance(
+        d.replicaId,
+        'creating',
+        '',
+        d.availabilityZone,
+        d.requestedAt,
+        {
+          replicaState: 'out_of_sync',
+          replicaRequest: {
+            availabilityZone: d.availabilityZone,
+            ...(d.onlyHost !== undefined && { onlyHost: d.onlyHost }),
+          },
         },
-        createdAt: d.requestedAt,
-        updatedAt: d.requestedAt,
-      };
+      );
       const instanceOf = new Map(d.snapshotInstances.map((s) => [s.snapshotId, s]));
       return queueRulesOn(
         {

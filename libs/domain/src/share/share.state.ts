@@ -53,6 +53,28 @@ export interface ShareInstanceState {
   readonly updatedAt: string;
 }
 
+/** A new instance on `host` (empty until placed): nothing exported, claimed or replicated yet. */
+export const newShareInstance = (
+  id: string,
+  status: ShareStatus,
+  host: string,
+  availabilityZone: string | null,
+  at: string,
+  more: Partial<ShareInstanceState> = {},
+): ShareInstanceState => ({
+  id,
+  status,
+  host,
+  availabilityZone,
+  replicaState: null,
+  progress: null,
+  exportLocations: [],
+  pendingOperation: null,
+  createdAt: at,
+  updatedAt: at,
+  ...more,
+});
+
 export const attemptedHostsOf = (instance: ShareInstanceState): readonly string[] =>
   instance.attemptedHosts ?? [];
 
