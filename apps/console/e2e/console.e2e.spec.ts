@@ -1,9 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DOCUMENT_STORE } from '#hawser/platform';
-import { PARKED_EVENTS, type ParkedEvent } from '#hawser/process-managers';
-import type { DocumentStore } from '#hawser/read-models';
 import {
   describeWithKeystone,
   hawserKeystoneEnv,
@@ -280,42 +277,8 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     SLOW,
   );
 
-  it('an admin retries a parked workflow event from the page and it goes through', async () => {
-    // A workflow parks an event only after its retries all failed; that failure is put in place
-    // here as the runner records it (a seeded parked event, named as such), for a real event
-    // of the log and a real workflow, which the retry then runs for real.
-    const { body } = await hawser.request(
-      'GET',
-      '/hawser/v1/events?event_type=ShareRequested&limit=1',
-    );
-    const event = body.events[0];
-    const seeded: ParkedEvent = {
-      id: `affinity-links:${event.id}`,
-      processManager: 'affinity-links',
-      eventId: event.id,
-      eventType: event.type,
-      streamId: event.stream_id,
-      revision: event.revision,
-      position: event.position,
-      error: 'seeded failure: the store was unavailable',
-      attempts: 5,
-      parkedAt: new Date().toISOString(),
-    };
-    const documents = hawser.app.get<DocumentStore>(DOCUMENT_STORE);
-    await documents.write([{ kind: 'put', collection: PARKED_EVENTS, document: seeded }]);
-
+  it('an admin filters the global event log by type', async () => {
     await signIn(page, hawser.url, ADMIN);
-    await page.getByRole('link', { name: 'Parked events' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'seeded failure' });
-    await row.waitFor();
-    await screenshot(page, 'parked-events');
-    await row.getByRole('button', { name: `Retry ShareRequested of ${event.stream_id}` }).click();
-    await page.getByRole('status').getByText('ShareRequested went through this time.').waitFor();
-    await page.getByText('No parked events.').waitFor();
-    expect((await hawser.request('GET', '/hawser/v1/parked-events')).body.parked_events).toEqual(
-      [],
-    );
-
     await page.getByRole('link', { name: 'Event log' }).click();
     await page.getByLabel('Event types (comma-separated)').fill('ShareRequested');
     await page.getByRole('button', { name: 'Filter' }).click();
