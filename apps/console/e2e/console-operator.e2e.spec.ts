@@ -212,21 +212,18 @@ describeInBrowser('web console operator pages in Chromium, against a real Hawser
           20,
         );
         const holder = await lockEventStore();
-        let parked: { id: string; event_type: string; stream_id: string; error: string }[] = [];
-        try {
-          // The driver answers, the node cannot append the outcome, retries with back-off, parks it.
-          parked = await eventually(
-            async () => {
-              const { body } = await hawser.request('GET', '/hawser/v1/parked-events');
-              return body.parked_events.length > 0 ? body.parked_events : undefined;
-            },
-            2 * SLOW,
-            'the reaction to be parked',
-            500,
-          );
-        } finally {
-          await release(holder);
-        }
+        // The driver answers, the node cannot append the outcome, retries with back-off, parks it.
+        const parked = await eventually(
+          async () => {
+            const { body } = await hawser.request('GET', '/hawser/v1/parked-events');
+            return body.parked_events.length > 0
+              ? (body.parked_events as { event_type: string; error: string }[])
+              : undefined;
+          },
+          2 * SLOW,
+          'the reaction to be parked',
+          500,
+        ).finally(() => release(holder));
         expect(parked).toHaveLength(1);
         expect(parked[0]).toMatchObject({
           event_type: 'ShareScheduled',

@@ -7,7 +7,10 @@ import {
   keystoneUrl,
 } from '../../api/src/http/keystone/test-support/keystone-test-users.js';
 import { fromSnapshotBackends } from '../../hawser/src/test-support/from-snapshot-backends.js';
-import { createReadableType } from '../../hawser/src/test-support/replicated-share.js';
+import {
+  addInSyncReplica,
+  createReadableType,
+} from '../../hawser/src/test-support/replicated-share.js';
 import {
   eventually,
   startHawser,
@@ -331,6 +334,219 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
       10_000,
       'the limit to be set',
     );
+  });
+
+  const asMember = (method: string, route: string, body?: unknown) =>
+    hawser.request(method, route, body, { token: MEMBER });
+  const streamEvents = async (shareId: string) =>
+    (await hawser.request('GET', `/hawser/v1/streams/share-${shareId}?limit=1000`)).body.events as {
+      id: string;
+      type: string;
+      user_id: string | null;
+      causation_id: string | null;
+    }[];
+
+  it(
+    "a member sets, changes and removes metadata, denies an access rule and deletes a snapshot from a share's page",
+    async () => {
+      const id = await memberShare('edits');
+      const allowed = await asMember('POST', `/v2/shares/${id}/action`, {
+        allow_access: { access_type: 'ip', access_to: '10.9.0.0/24', access_level: 'ro' },
+      });
+      expect(allowed.status).toBe(200);
+      const snapshot = await asMember('POST', '/v2/snapshots', {
+        snapshot: { share_id: id, name: 'old' },
+      });
+      expect(snapshot.status).toBe(202);
+      const snapshotId = snapshot.body.snapshot.id as string;
+      await signIn(page, hawser.url, MEMBER);
+      await page.goto(`${hawser.url}/ui/#/shares/${id}`);
+      await page.getByTestId('share-status').getByText('available').waitFor();
+      const metadata = section('Metadata');
+      const metadataOnServer = async () =>
+        (await asMember('GET', `/v2/shares/${id}/metadata`)).body.metadata as Record<
+          string,
+          string
+        >;
+
+      // Set, then change the value of the same key, then remove it.
+      await metadata.getByLabel('Key').fill('team');
+      await metadata.getByLabel('Value').fill('blue');
+      await metadata.getByRole('button', { name: 'Set' }).click();
+      await metadata.getByText('blue').waitFor();
+      expect(await metadataOnServer()).toMatchObject({ team: 'blue' });
+      await metadata.getByLabel('Key').fill('team');
+      await metadata.getByLabel('Value').fill('green');
+      await metadata.getByRole('button', { name: 'Set' }).click();
+      await metadata.getByText('green').waitFor();
+      expect(await metadata.getByText('blue').count()).toBe(0);
+      expect(await metadataOnServer()).toMatchObject({ team: 'green' });
+      await metadata.getByRole('button', { name: 'Remove metadata team' }).click();
+      await metadata.getByText('None.').waitFor();
+      expect(await metadataOnServer()).not.toHaveProperty('team');
+
+      // Deny the rule once it is active.
+      const rules = section('Access rules');
+      const rule = rules.getByRole('row').filter({ hasText: '10.9.0.0/24' });
+      await rule.filter({ hasText: 'active' }).waitFor({ timeout: 20_000 });
+      await rules.getByRole('button', { name: 'Deny access to 10.9.0.0/24' }).click();
+      await rule.waitFor({ state: 'detached', timeout: 20_000 });
+      const listed = await asMember('GET', `/v2/share-access-rules?share_id=${id}`);
+      expect(listed.body.access_list).toEqual([]);
+
+      // Delete the snapshot once it is available.
+      const snapshots = section('Snapshots');
+      await snapshots
+        .getByRole('row')
+        .filter({ hasText: 'old' })
+        .filter({ hasText: 'available' })
+        .waitFor({ timeout: 20_000 });
+      await snapshots.getByRole('button', { name: 'Delete snapshot old' }).click();
+      await snapshots.getByRole('row').filter({ hasText: 'old' }).waitFor({
+        state: 'detached',
+        timeout: 20_000,
+      });
+      await eventually(
+        async () =>
+          (await asMember('GET', `/v2/snapshots/${snapshotId}`)).status === 404 ? true : undefined,
+        20_000,
+        'the snapshot to be gone',
+      );
+    },
+    2 * SLOW,
+  );
+
+  it(
+    "an admin resyncs a member's replica from the page (Manila's rule: admins only), and the request is recorded as theirs",
+    async () => {
+      const id = await memberShare('mirrored');
+      const replicaId = await addInSyncReplica(asMember, id);
+      await signIn(page, hawser.url, MEMBER);
+      await page.goto(`${hawser.url}/ui/#/shares/${id}`);
+      await section('Replicas').getByRole('row').filter({ hasText: 'az-2' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Resync replica in az-2' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+
+      await signIn(page, hawser.url, ADMIN);
+      await page.goto(`${hawser.url}/ui/#/shares/${id}`);
+      const replicas = section('Replicas');
+      await replicas
+        .getByRole('row')
+        .filter({ hasText: 'az-2' })
+        .filter({ hasText: 'in_sync' })
+        .waitFor();
+      await replicas.getByRole('button', { name: 'Resync replica in az-2' }).click();
+      await section('History')
+        .getByText('ReplicaResyncRequested', { exact: true })
+        .waitFor({ timeout: 20_000 });
+
+      const requested = (await streamEvents(id)).filter((e) => e.type === 'ReplicaResyncRequested');
+      expect(requested.map((e) => e.user_id)).toEqual(['root']);
+      await eventually(
+        async () =>
+          (await asMember('GET', `/v2/share-replicas/${replicaId}`)).body.share_replica
+            .replica_state === 'in_sync'
+            ? true
+            : undefined,
+        20_000,
+        'the replica to be in_sync after the resync',
+      );
+    },
+    2 * SLOW,
+  );
+
+  it('an admin reads the message of a share that could not be placed and deletes it', async () => {
+    const anchor = (await hawser.request('GET', '/v2/shares?name=anchor&all_tenants=1')).body
+      .shares[0].id as string;
+    const created = await hawser.request(
+      'POST',
+      '/v2/shares',
+      {
+        share: {
+          share_proto: 'NFS',
+          size: 1,
+          share_type: 'readable',
+          name: 'nowhere',
+          scheduler_hints: { same_host: anchor, different_host: anchor },
+        },
+      },
+      { token: ADMIN },
+    );
+    expect(created.status).toBe(200);
+    const shareId = created.body.share.id as string;
+    const messagesOf = async () =>
+      (
+        await hawser.request('GET', `/v2/messages?resource_id=${shareId}`, undefined, {
+          token: ADMIN,
+        })
+      ).body.messages as { id: string; user_message: string }[];
+    const [message] = await eventually(
+      async () => {
+        const listed = await messagesOf();
+        return listed.length > 0 ? listed : undefined;
+      },
+      20_000,
+      'the user message',
+      100,
+    );
+
+    await signIn(page, hawser.url, ADMIN);
+    await page.getByRole('link', { name: 'Messages' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: shareId });
+    await item.getByText(message?.user_message as string).waitFor();
+    await screenshot(page, 'messages');
+    await item.getByRole('button', { name: `Delete message ${message?.id}` }).click();
+    await item.waitFor({ state: 'detached' });
+    expect(await messagesOf()).toEqual([]);
+  });
+
+  it('a member sorts the share list and pages through it with the buttons', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `page-${String(i).padStart(2, '0')}`);
+    for (const name of names) {
+      const created = await asMember('POST', '/v2/shares', {
+        share: { share_proto: 'NFS', size: 1, share_type: 'readable', name },
+      });
+      expect(created.status).toBe(200);
+    }
+    await signIn(page, hawser.url, MEMBER);
+    await page.getByLabel('Name contains').fill('page-');
+    await page.getByLabel('Sort by').selectOption('name');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByLabel('Per page').selectOption('10');
+    const shown = () => page.locator('tbody tr td:first-child').allInnerTexts();
+    const onServer = async (offset: number, dir: string) =>
+      (
+        (
+          await asMember(
+            'GET',
+            `/v2/shares?name~=page-&sort_key=name&sort_dir=${dir}&limit=10&offset=${offset}`,
+          )
+        ).body.shares as { name: string }[]
+      ).map((s) => s.name);
+
+    await page.getByText('Page 1 of 2 (12 shares)').waitFor();
+    expect(await shown()).toEqual(names.slice(0, 10));
+    expect(await onServer(0, 'asc')).toEqual(names.slice(0, 10));
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2 (12 shares)').waitFor();
+    await eventually(
+      async () => ((await shown()).join() === names.slice(10).join() ? true : undefined),
+      5_000,
+      'the second page',
+    );
+    expect(await onServer(10, 'asc')).toEqual(names.slice(10));
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1 of 2 (12 shares)').waitFor();
+
+    await page.getByLabel('Order').selectOption('desc');
+    const descending = [...names].reverse();
+    await eventually(
+      async () => ((await shown()).join() === descending.slice(0, 10).join() ? true : undefined),
+      5_000,
+      'the shares in descending order',
+    );
+    expect(await onServer(0, 'desc')).toEqual(descending.slice(0, 10));
   });
 });
 

@@ -360,18 +360,17 @@ describe('ProjectionRunner', () => {
     it('reports how far a rebuild has read against the head of the log, rising batch by batch to the head', async () => {
       await givenThings(10, 100);
       const projection = countingProjection('counts', 'counts');
-      let runner: ProjectionRunner | undefined;
       let rebuildingNow = false;
       const seen: { position: number; head: number; percent: number }[] = [];
       const watched: Projection = {
         ...projection,
         async handle(event, ctx) {
-          const progress = runner?.status()[0]?.rebuild;
+          const progress = runner.status()[0]?.rebuild;
           if (rebuildingNow && progress) seen.push(progress);
           await projection.handle(event, ctx);
         },
       };
-      runner = runnerFor([watched], 100);
+      const runner = runnerFor([watched], 100);
       await runner.start();
       await caughtUp(runner);
       const head = await eventStore.headPosition();
