@@ -347,7 +347,7 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     }[];
 
   it(
-    "a member sets, changes and removes metadata, denies an access rule and deletes a snapshot from a share's page",
+    'a member sets, changes and removes metadata, denies an access rule, deletes a snapshot and then the share from its page',
     async () => {
       const id = await memberShare('edits');
       const allowed = await asMember('POST', `/v2/shares/${id}/action`, {
@@ -412,6 +412,17 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
         20_000,
         'the snapshot to be gone',
       );
+
+      // Delete the share: the page goes back to the list, where it is gone too.
+      await page.getByRole('button', { name: 'Delete share' }).click();
+      await page.getByRole('heading', { name: 'Shares' }).waitFor();
+      await eventually(
+        async () => ((await asMember('GET', `/v2/shares/${id}`)).status === 404 ? true : undefined),
+        20_000,
+        'the share to be deleted',
+        100,
+      );
+      await page.getByRole('row').filter({ hasText: 'edits' }).waitFor({ state: 'detached' });
     },
     2 * SLOW,
   );
@@ -500,7 +511,7 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     expect(await messagesOf()).toEqual([]);
   });
 
-  it('a member sorts the share list and pages through it with the buttons', async () => {
+  it("a member sorts the share list by a column's header and pages through it with the buttons", async () => {
     const names = Array.from({ length: 12 }, (_, i) => `page-${String(i).padStart(2, '0')}`);
     for (const name of names) {
       const created = await asMember('POST', '/v2/shares', {
@@ -510,8 +521,10 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     }
     await signIn(page, hawser.url, MEMBER);
     await page.getByLabel('Name contains').fill('page-');
-    await page.getByLabel('Sort by').selectOption('name');
-    await page.getByLabel('Order').selectOption('asc');
+    // A click on the Name column's header sorts on it, ascending.
+    const nameHeader = page.getByRole('columnheader', { name: 'Name' });
+    await nameHeader.getByRole('button', { name: 'Name' }).click();
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('ascending');
     await page.getByLabel('Per page').selectOption('10');
     const shown = () => page.locator('tbody tr td:first-child').allInnerTexts();
     const onServer = async (offset: number, dir: string) =>
@@ -539,7 +552,9 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     await page.getByRole('button', { name: 'Previous' }).click();
     await page.getByText('Page 1 of 2 (12 shares)').waitFor();
 
-    await page.getByLabel('Order').selectOption('desc');
+    // A second click turns the order, from the first page.
+    await nameHeader.getByRole('button', { name: 'Name' }).click();
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('descending');
     const descending = [...names].reverse();
     await eventually(
       async () => ((await shown()).join() === descending.slice(0, 10).join() ? true : undefined),
