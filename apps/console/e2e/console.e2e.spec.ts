@@ -41,24 +41,21 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
   let browser: Browser;
   let page: Page;
 
-  /** An available share of the member's, made through the API (what the page offers as hints). */
-  const memberShare = async (name: string): Promise<string> => {
+  /** A share of type `readable` requested through the API by `token`'s user; its id. */
+  const requestShare = async (token: string, fields: Record<string, unknown>): Promise<string> => {
     const created = await hawser.request(
       'POST',
       '/v2/shares',
-      {
-        share: {
-          share_proto: 'NFS',
-          size: 1,
-          share_type: 'readable',
-          availability_zone: 'az-1',
-          name,
-        },
-      },
-      { token: MEMBER },
+      { share: { share_proto: 'NFS', size: 1, share_type: 'readable', ...fields } },
+      { token },
     );
     expect(created.status).toBe(200);
-    const id = created.body.share.id as string;
+    return created.body.share.id as string;
+  };
+
+  /** An available share of the member's, made through the API (what the page offers as hints). */
+  const memberShare = async (name: string): Promise<string> => {
+    const id = await requestShare(MEMBER, { availability_zone: 'az-1', name });
     await eventually(
       async () =>
         (await hawser.request('GET', `/v2/shares/${id}`)).body.share.status === 'available'
@@ -469,22 +466,10 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
   it('an admin reads the message of a share that could not be placed and deletes it', async () => {
     const anchor = (await hawser.request('GET', '/v2/shares?name=anchor&all_tenants=1')).body
       .shares[0].id as string;
-    const created = await hawser.request(
-      'POST',
-      '/v2/shares',
-      {
-        share: {
-          share_proto: 'NFS',
-          size: 1,
-          share_type: 'readable',
-          name: 'nowhere',
-          scheduler_hints: { same_host: anchor, different_host: anchor },
-        },
-      },
-      { token: ADMIN },
-    );
-    expect(created.status).toBe(200);
-    const shareId = created.body.share.id as string;
+    const shareId = await requestShare(ADMIN, {
+      name: 'nowhere',
+      scheduler_hints: { same_host: anchor, different_host: anchor },
+    });
     const messagesOf = async () =>
       (
         await hawser.request('GET', `/v2/messages?resource_id=${shareId}`, undefined, {
@@ -513,12 +498,7 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
 
   it("a member sorts the share list by a column's header and pages through it with the buttons", async () => {
     const names = Array.from({ length: 12 }, (_, i) => `page-${String(i).padStart(2, '0')}`);
-    for (const name of names) {
-      const created = await asMember('POST', '/v2/shares', {
-        share: { share_proto: 'NFS', size: 1, share_type: 'readable', name },
-      });
-      expect(created.status).toBe(200);
-    }
+    for (const name of names) await requestShare(MEMBER, { name });
     await signIn(page, hawser.url, MEMBER);
     await page.getByLabel('Name contains').fill('page-');
     // A click on the Name column's header sorts on it, ascending.
