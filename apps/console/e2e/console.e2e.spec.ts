@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DOCUMENT_STORE } from '#hawser/platform';
-import { PARKED_EVENTS, type ParkedEvent } from '#hawser/process-managers';
-import type { DocumentStore } from '#hawser/read-models';
 import {
   describeWithKeystone,
   hawserKeystoneEnv,
   keystoneUrl,
 } from '../../api/src/http/keystone/test-support/keystone-test-users.js';
 import { fromSnapshotBackends } from '../../hawser/src/test-support/from-snapshot-backends.js';
-import { createReadableType } from '../../hawser/src/test-support/replicated-share.js';
+import {
+  addInSyncReplica,
+  createReadableType,
+} from '../../hawser/src/test-support/replicated-share.js';
 import {
   eventually,
   startHawser,
@@ -41,24 +41,21 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
   let browser: Browser;
   let page: Page;
 
-  /** An available share of the member's, made through the API (what the page offers as hints). */
-  const memberShare = async (name: string): Promise<string> => {
+  /** A share of type `readable` requested through the API by `token`'s user; its id. */
+  const requestShare = async (token: string, fields: Record<string, unknown>): Promise<string> => {
     const created = await hawser.request(
       'POST',
       '/v2/shares',
-      {
-        share: {
-          share_proto: 'NFS',
-          size: 1,
-          share_type: 'readable',
-          availability_zone: 'az-1',
-          name,
-        },
-      },
-      { token: MEMBER },
+      { share: { share_proto: 'NFS', size: 1, share_type: 'readable', ...fields } },
+      { token },
     );
     expect(created.status).toBe(200);
-    const id = created.body.share.id as string;
+    return created.body.share.id as string;
+  };
+
+  /** An available share of the member's, made through the API (what the page offers as hints). */
+  const memberShare = async (name: string): Promise<string> => {
+    const id = await requestShare(MEMBER, { availability_zone: 'az-1', name });
     await eventually(
       async () =>
         (await hawser.request('GET', `/v2/shares/${id}`)).body.share.status === 'available'
@@ -280,42 +277,8 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
     SLOW,
   );
 
-  it('an admin retries a parked workflow event from the page and it goes through', async () => {
-    // A workflow parks an event only after its retries all failed; that failure is put in place
-    // here as the runner records it (a seeded parked event, named as such), for a real event
-    // of the log and a real workflow, which the retry then runs for real.
-    const { body } = await hawser.request(
-      'GET',
-      '/hawser/v1/events?event_type=ShareRequested&limit=1',
-    );
-    const event = body.events[0];
-    const seeded: ParkedEvent = {
-      id: `affinity-links:${event.id}`,
-      processManager: 'affinity-links',
-      eventId: event.id,
-      eventType: event.type,
-      streamId: event.stream_id,
-      revision: event.revision,
-      position: event.position,
-      error: 'seeded failure: the store was unavailable',
-      attempts: 5,
-      parkedAt: new Date().toISOString(),
-    };
-    const documents = hawser.app.get<DocumentStore>(DOCUMENT_STORE);
-    await documents.write([{ kind: 'put', collection: PARKED_EVENTS, document: seeded }]);
-
+  it('an admin filters the global event log by type', async () => {
     await signIn(page, hawser.url, ADMIN);
-    await page.getByRole('link', { name: 'Parked events' }).click();
-    const row = page.getByRole('row').filter({ hasText: 'seeded failure' });
-    await row.waitFor();
-    await screenshot(page, 'parked-events');
-    await row.getByRole('button', { name: `Retry ShareRequested of ${event.stream_id}` }).click();
-    await page.getByRole('status').getByText('ShareRequested went through this time.').waitFor();
-    await page.getByText('No parked events.').waitFor();
-    expect((await hawser.request('GET', '/hawser/v1/parked-events')).body.parked_events).toEqual(
-      [],
-    );
-
     await page.getByRole('link', { name: 'Event log' }).click();
     await page.getByLabel('Event types (comma-separated)').fill('ShareRequested');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -368,6 +331,217 @@ describeInBrowser('web console in Chromium, against a real Hawser (embedded defa
       10_000,
       'the limit to be set',
     );
+  });
+
+  const asMember = (method: string, route: string, body?: unknown) =>
+    hawser.request(method, route, body, { token: MEMBER });
+  const streamEvents = async (shareId: string) =>
+    (await hawser.request('GET', `/hawser/v1/streams/share-${shareId}?limit=1000`)).body.events as {
+      id: string;
+      type: string;
+      user_id: string | null;
+      causation_id: string | null;
+    }[];
+
+  it(
+    'a member sets, changes and removes metadata, denies an access rule, deletes a snapshot and then the share from its page',
+    async () => {
+      const id = await memberShare('edits');
+      const allowed = await asMember('POST', `/v2/shares/${id}/action`, {
+        allow_access: { access_type: 'ip', access_to: '10.9.0.0/24', access_level: 'ro' },
+      });
+      expect(allowed.status).toBe(200);
+      const snapshot = await asMember('POST', '/v2/snapshots', {
+        snapshot: { share_id: id, name: 'old' },
+      });
+      expect(snapshot.status).toBe(202);
+      const snapshotId = snapshot.body.snapshot.id as string;
+      await signIn(page, hawser.url, MEMBER);
+      await page.goto(`${hawser.url}/ui/#/shares/${id}`);
+      await page.getByTestId('share-status').getByText('available').waitFor();
+      const metadata = section('Metadata');
+      const metadataOnServer = async () =>
+        (await asMember('GET', `/v2/shares/${id}/metadata`)).body.metadata as Record<
+          string,
+          string
+        >;
+
+      // Set, then change the value of the same key, then remove it.
+      await metadata.getByLabel('Key').fill('team');
+      await metadata.getByLabel('Value').fill('blue');
+      await metadata.getByRole('button', { name: 'Set' }).click();
+      await metadata.getByText('blue').waitFor();
+      expect(await metadataOnServer()).toMatchObject({ team: 'blue' });
+      await metadata.getByLabel('Key').fill('team');
+      await metadata.getByLabel('Value').fill('green');
+      await metadata.getByRole('button', { name: 'Set' }).click();
+      await metadata.getByText('green').waitFor();
+      expect(await metadata.getByText('blue').count()).toBe(0);
+      expect(await metadataOnServer()).toMatchObject({ team: 'green' });
+      await metadata.getByRole('button', { name: 'Remove metadata team' }).click();
+      await metadata.getByText('None.').waitFor();
+      expect(await metadataOnServer()).not.toHaveProperty('team');
+
+      // Deny the rule once it is active.
+      const rules = section('Access rules');
+      const rule = rules.getByRole('row').filter({ hasText: '10.9.0.0/24' });
+      await rule.filter({ hasText: 'active' }).waitFor({ timeout: 20_000 });
+      await rules.getByRole('button', { name: 'Deny access to 10.9.0.0/24' }).click();
+      await rule.waitFor({ state: 'detached', timeout: 20_000 });
+      const listed = await asMember('GET', `/v2/share-access-rules?share_id=${id}`);
+      expect(listed.body.access_list).toEqual([]);
+
+      // Delete the snapshot once it is available.
+      const snapshots = section('Snapshots');
+      await snapshots
+        .getByRole('row')
+        .filter({ hasText: 'old' })
+        .filter({ hasText: 'available' })
+        .waitFor({ timeout: 20_000 });
+      await snapshots.getByRole('button', { name: 'Delete snapshot old' }).click();
+      await snapshots.getByRole('row').filter({ hasText: 'old' }).waitFor({
+        state: 'detached',
+        timeout: 20_000,
+      });
+      await eventually(
+        async () =>
+          (await asMember('GET', `/v2/snapshots/${snapshotId}`)).status === 404 ? true : undefined,
+        20_000,
+        'the snapshot to be gone',
+      );
+
+      // Delete the share: the page goes back to the list, where it is gone too.
+      await page.getByRole('button', { name: 'Delete share' }).click();
+      await page.getByRole('heading', { name: 'Shares' }).waitFor();
+      await eventually(
+        async () => ((await asMember('GET', `/v2/shares/${id}`)).status === 404 ? true : undefined),
+        20_000,
+        'the share to be deleted',
+        100,
+      );
+      await page.getByRole('row').filter({ hasText: 'edits' }).waitFor({ state: 'detached' });
+    },
+    2 * SLOW,
+  );
+
+  it(
+    "an admin resyncs a member's replica from the page (Manila's rule: admins only), and the request is recorded as theirs",
+    async () => {
+      const id = await memberShare('mirrored');
+      const replicaId = await addInSyncReplica(asMember, id);
+      await signIn(page, hawser.url, MEMBER);
+      await page.goto(`${hawser.url}/ui/#/shares/${id}`);
+      await section('Replicas').getByRole('row').filter({ hasText: 'az-2' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Resync replica in az-2' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+
+      await signIn(page, hawser.url, ADMIN);
+      await page.goto(`${hawser.url}/ui/#/shares/${id}`);
+      const replicas = section('Replicas');
+      await replicas
+        .getByRole('row')
+        .filter({ hasText: 'az-2' })
+        .filter({ hasText: 'in_sync' })
+        .waitFor();
+      await replicas.getByRole('button', { name: 'Resync replica in az-2' }).click();
+      await section('History')
+        .getByText('ReplicaResyncRequested', { exact: true })
+        .waitFor({ timeout: 20_000 });
+
+      const requested = (await streamEvents(id)).filter((e) => e.type === 'ReplicaResyncRequested');
+      expect(requested.map((e) => e.user_id)).toEqual(['root']);
+      await eventually(
+        async () =>
+          (await asMember('GET', `/v2/share-replicas/${replicaId}`)).body.share_replica
+            .replica_state === 'in_sync'
+            ? true
+            : undefined,
+        20_000,
+        'the replica to be in_sync after the resync',
+      );
+    },
+    2 * SLOW,
+  );
+
+  it('an admin reads the message of a share that could not be placed and deletes it', async () => {
+    const anchor = (await hawser.request('GET', '/v2/shares?name=anchor&all_tenants=1')).body
+      .shares[0].id as string;
+    const shareId = await requestShare(ADMIN, {
+      name: 'nowhere',
+      scheduler_hints: { same_host: anchor, different_host: anchor },
+    });
+    const messagesOf = async () =>
+      (
+        await hawser.request('GET', `/v2/messages?resource_id=${shareId}`, undefined, {
+          token: ADMIN,
+        })
+      ).body.messages as { id: string; user_message: string }[];
+    const [message] = await eventually(
+      async () => {
+        const listed = await messagesOf();
+        return listed.length > 0 ? listed : undefined;
+      },
+      20_000,
+      'the user message',
+      100,
+    );
+
+    await signIn(page, hawser.url, ADMIN);
+    await page.getByRole('link', { name: 'Messages' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: shareId });
+    await item.getByText(message?.user_message as string).waitFor();
+    await screenshot(page, 'messages');
+    await item.getByRole('button', { name: `Delete message ${message?.id}` }).click();
+    await item.waitFor({ state: 'detached' });
+    expect(await messagesOf()).toEqual([]);
+  });
+
+  it("a member sorts the share list by a column's header and pages through it with the buttons", async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `page-${String(i).padStart(2, '0')}`);
+    for (const name of names) await requestShare(MEMBER, { name });
+    await signIn(page, hawser.url, MEMBER);
+    await page.getByLabel('Name contains').fill('page-');
+    // A click on the Name column's header sorts on it, ascending.
+    const nameHeader = page.getByRole('columnheader', { name: 'Name' });
+    await nameHeader.getByRole('button', { name: 'Name' }).click();
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    await page.getByLabel('Per page').selectOption('10');
+    const shown = () => page.locator('tbody tr td:first-child').allInnerTexts();
+    const onServer = async (offset: number, dir: string) =>
+      (
+        (
+          await asMember(
+            'GET',
+            `/v2/shares?name~=page-&sort_key=name&sort_dir=${dir}&limit=10&offset=${offset}`,
+          )
+        ).body.shares as { name: string }[]
+      ).map((s) => s.name);
+
+    await page.getByText('Page 1 of 2 (12 shares)').waitFor();
+    expect(await shown()).toEqual(names.slice(0, 10));
+    expect(await onServer(0, 'asc')).toEqual(names.slice(0, 10));
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2 (12 shares)').waitFor();
+    await eventually(
+      async () => ((await shown()).join() === names.slice(10).join() ? true : undefined),
+      5_000,
+      'the second page',
+    );
+    expect(await onServer(10, 'asc')).toEqual(names.slice(10));
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1 of 2 (12 shares)').waitFor();
+
+    // A second click turns the order, from the first page.
+    await nameHeader.getByRole('button', { name: 'Name' }).click();
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('descending');
+    const descending = [...names].reverse();
+    await eventually(
+      async () => ((await shown()).join() === descending.slice(0, 10).join() ? true : undefined),
+      5_000,
+      'the shares in descending order',
+    );
+    expect(await onServer(0, 'desc')).toEqual(descending.slice(0, 10));
   });
 });
 

@@ -364,6 +364,21 @@ export const HAWSER_OPENAPI_DOCUMENT = {
             description: 'How far the log has been read and committed.',
           },
           rebuilding: { type: 'boolean' },
+          rebuild: {
+            type: 'object',
+            description:
+              'While rebuilding: how far the new generation has read, against the head of the log.',
+            required: ['position', 'head', 'percent'],
+            additionalProperties: false,
+            properties: {
+              position: { ...NON_NEGATIVE, description: 'How far the rebuild has read.' },
+              head: {
+                ...NON_NEGATIVE,
+                description: "The log's head as that position was reached.",
+              },
+              percent: { type: 'integer', minimum: 0, maximum: 100 },
+            },
+          },
           error: { type: 'string', description: 'The last failure, while batches keep failing.' },
         },
       },

@@ -62,12 +62,12 @@ export const markDocument = (page: Page) => page.evaluate('window.consoleMark = 
 export const documentStillMarked = (page: Page) =>
   page.evaluate('window.consoleMark === true') as Promise<boolean>;
 
-/** Records every value the share's progress bar shows, as the page updates it. */
-export const recordProgress = (page: Page) =>
+/** Records every value a progress bar (by its label) shows, as the page updates it. */
+export const recordProgress = (page: Page, label = 'Share progress') =>
   page.evaluate(`(() => {
     const seen = (window.progressSeen = []);
     const read = () => {
-      const bar = document.querySelector('progress[aria-label="Share progress"]');
+      const bar = document.querySelector('progress[aria-label=${JSON.stringify(label)}]');
       if (bar && seen[seen.length - 1] !== bar.value) seen.push(bar.value);
     };
     read();

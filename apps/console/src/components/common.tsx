@@ -69,9 +69,29 @@ export const Section = ({
 export const when = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString() : '';
 
+/** A column whose header is a button that sorts the table on it; `sort` is how it is sorted now. */
+export interface SortableColumn {
+  readonly label: string;
+  readonly sort: 'ascending' | 'descending' | 'none';
+  readonly onSort: () => void;
+}
+
+const ColumnHeader = ({ column }: { column: string | SortableColumn }) => {
+  if (typeof column === 'string') return <th scope="col">{column}</th>;
+  const arrow = { ascending: ' ▲', descending: ' ▼', none: '' }[column.sort];
+  return (
+    <th scope="col" aria-sort={column.sort}>
+      <button type="button" class="sort" onClick={column.onSort}>
+        {column.label}
+        <span aria-hidden="true">{arrow}</span>
+      </button>
+    </th>
+  );
+};
+
 /**
- * A table whose header names `columns` (a falsy entry leaves its column out) and whose body is
- * `children`, scrolling sideways inside its card on a narrow screen.
+ * A table whose header names `columns` (a falsy entry leaves its column out; a sortable one is
+ * a button) and whose body is `children`, scrolling sideways inside its card on a narrow screen.
  */
 export const Table = ({
   columns,
@@ -79,7 +99,7 @@ export const Table = ({
   busy,
   children,
 }: {
-  columns: readonly (string | false)[];
+  columns: readonly (string | SortableColumn | false)[];
   caption?: string;
   busy?: boolean;
   children: ComponentChildren;
@@ -89,11 +109,14 @@ export const Table = ({
       {caption && <caption>{caption}</caption>}
       <thead>
         <tr>
-          {columns.filter(Boolean).map((column) => (
-            <th scope="col" key={column}>
-              {column}
-            </th>
-          ))}
+          {columns
+            .filter((column) => column !== false)
+            .map((column) => (
+              <ColumnHeader
+                key={typeof column === 'string' ? column : column.label}
+                column={column}
+              />
+            ))}
         </tr>
       </thead>
       <tbody>{children}</tbody>

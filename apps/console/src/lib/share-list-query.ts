@@ -47,3 +47,14 @@ export const shareListPath = (query: ShareListQuery): string => {
   params.set('with_count', 'true');
   return `/v2/shares/detail?${params.toString()}`;
 };
+
+/**
+ * The query after a click on a column's sort button: the column already sorted on turns the
+ * other way; another is sorted on ascending, from the first page.
+ */
+export const sortedBy = (query: ShareListQuery, sortKey: string): ShareListQuery => ({
+  ...query,
+  sortKey,
+  sortDir: query.sortKey === sortKey && query.sortDir === 'asc' ? 'desc' : 'asc',
+  offset: 0,
+});

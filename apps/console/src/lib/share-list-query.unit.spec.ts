@@ -1,4 +1,4 @@
-import { DEFAULT_LIST_QUERY, shareListPath } from './share-list-query';
+import { DEFAULT_LIST_QUERY, shareListPath, sortedBy } from './share-list-query';
 
 const paramsOf = (path: string) => Object.fromEntries(new URL(path, 'http://h').searchParams);
 
@@ -39,5 +39,24 @@ describe("shareListPath: the shares page's query in Manila's list parameters", (
       offset: '100',
       with_count: 'true',
     });
+  });
+});
+
+describe("sortedBy: a click on a column's sort button", () => {
+  it('given another column, when clicked, then the list is sorted on it ascending from the first page', () => {
+    const query = { ...DEFAULT_LIST_QUERY, offset: 40 };
+    expect(sortedBy(query, 'name')).toEqual({
+      ...query,
+      sortKey: 'name',
+      sortDir: 'asc',
+      offset: 0,
+    });
+  });
+
+  it('given the column sorted on, when clicked, then its order turns, and turns back', () => {
+    const ascending = sortedBy(DEFAULT_LIST_QUERY, 'size');
+    const descending = sortedBy(ascending, 'size');
+    expect(descending.sortDir).toBe('desc');
+    expect(sortedBy(descending, 'size').sortDir).toBe('asc');
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { subscribe } from '../api/live';
 import { PROJECT_SHARES_CHANGED } from '../api/shares';
 import { useCaller } from '../caller';
-import { ErrorText, Section, Status, when, Table } from '../components/common';
+import { ErrorText, Progress, Section, Status, when, Table } from '../components/common';
 import { PoolsChart, type PoolCapacity } from '../components/pools-chart';
 import { useAction, useLoad } from '../hooks';
 import type { AdminSection } from '../lib/route';
@@ -238,9 +238,13 @@ interface ProjectionView {
   name: string;
   position: number;
   rebuilding: boolean;
+  rebuild?: { position: number; head: number; percent: number };
   error?: string;
   rebuilt_in_ms?: number;
 }
+
+/** How often the page reads the projections while one is rebuilding, to move its bar. */
+const REBUILD_POLL_MS = 250;
 
 const Projections = () => {
   const { api, can } = useCaller();
@@ -250,17 +254,25 @@ const Projections = () => {
   );
   const action = useAction();
   const [rebuilding, setRebuilding] = useState<string | undefined>(undefined);
-  const [done, setDone] = useState<string | undefined>(undefined);
+  const [finished, setFinished] = useState<{ name: string; ms: number } | undefined>(undefined);
+  const anyRebuilding =
+    rebuilding !== undefined || !!projections.data?.projections.some((p) => p.rebuilding);
+  // The rebuild answers once swapped in; until then its position is read from the listing.
+  useEffect(() => {
+    if (!anyRebuilding) return undefined;
+    const timer = setInterval(projections.reload, REBUILD_POLL_MS);
+    return () => clearInterval(timer);
+  }, [anyRebuilding, projections.reload]);
   const rebuild = (name: string) => {
     setRebuilding(name);
-    setDone(undefined);
+    setFinished(undefined);
     void action
       .run(async () => {
         const { projection } = await api.rest<{ projection: ProjectionView }>(
           'POST',
           `/hawser/v1/projections/${encodeURIComponent(name)}/rebuild`,
         );
-        setDone(`${name} rebuilt in ${projection.rebuilt_in_ms ?? '?'} ms.`);
+        setFinished({ name, ms: projection.rebuilt_in_ms ?? 0 });
       })
       .finally(() => {
         setRebuilding(undefined);
@@ -270,7 +282,7 @@ const Projections = () => {
   return (
     <>
       <ErrorText message={projections.error ?? action.error} />
-      {done && <p role="status">{done}</p>}
+      {finished && <p role="status">{`${finished.name} rebuilt in ${finished.ms} ms.`}</p>}
       <Table
         columns={[
           'Projection',
@@ -284,12 +296,11 @@ const Projections = () => {
             <td>{p.name}</td>
             <td>{p.position}</td>
             <td>
-              {rebuilding === p.name || p.rebuilding ? (
-                // The runner reports no percentage while it rebuilds: an indeterminate bar.
-                <progress aria-label={`Rebuilding ${p.name}`} />
-              ) : (
-                (p.error ?? 'following the log')
-              )}
+              <RebuildState
+                projection={p}
+                started={rebuilding === p.name}
+                finished={finished?.name === p.name}
+              />
             </td>
             {can('hawser:projections:rebuild') && (
               <td>
@@ -309,6 +320,38 @@ const Projections = () => {
       </Table>
     </>
   );
+};
+
+/** A rebuild's bar: its position against the log's head while it runs, full once swapped in. */
+const RebuildState = ({
+  projection: p,
+  started,
+  finished,
+}: {
+  projection: ProjectionView;
+  started: boolean;
+  finished: boolean;
+}) => {
+  const label = `Rebuilding ${p.name}`;
+  if (finished) {
+    return (
+      <>
+        <Progress progress="100" label={label} /> rebuilt
+      </>
+    );
+  }
+  if (p.rebuild) {
+    return (
+      <>
+        <Progress progress={String(p.rebuild.percent)} label={label} />{' '}
+        <span class="muted">
+          position {p.rebuild.position} of {p.rebuild.head}
+        </span>
+      </>
+    );
+  }
+  if (started || p.rebuilding) return <Progress progress="0" label={label} />;
+  return <>{p.error ?? 'following the log'}</>;
 };
 
 interface AuditEvent {

@@ -9,13 +9,21 @@ import {
 } from '../api/shares';
 import { subscribe } from '../api/live';
 import { useCaller } from '../caller';
-import { ErrorText, Progress, Status, when, Table } from '../components/common';
+import {
+  ErrorText,
+  Progress,
+  Status,
+  when,
+  Table,
+  type SortableColumn,
+} from '../components/common';
 import { useLoad } from '../hooks';
 import { hrefOf } from '../lib/route';
 import {
   DEFAULT_LIST_QUERY,
   shareListPath,
   SORT_KEYS,
+  sortedBy,
   type ShareListQuery,
 } from '../lib/share-list-query';
 
@@ -62,6 +70,11 @@ export const SharesList = () => {
   );
 
   const set = (patch: Partial<ShareListQuery>) => setQuery((q) => ({ ...q, offset: 0, ...patch }));
+  const sortable = (label: string, sortKey: string): SortableColumn => ({
+    label,
+    sort: query.sortKey !== sortKey ? 'none' : query.sortDir === 'asc' ? 'ascending' : 'descending',
+    onSort: () => setQuery((q) => sortedBy(q, sortKey)),
+  });
   const total = list.data?.count;
   const page = Math.floor(query.offset / query.limit) + 1;
   const pages = total === undefined ? undefined : Math.max(1, Math.ceil(total / query.limit));
@@ -149,14 +162,14 @@ export const SharesList = () => {
       <ErrorText message={list.error} />
       <Table
         columns={[
-          'Name',
-          'Status',
-          'Size (GiB)',
+          sortable('Name', 'name'),
+          sortable('Status', 'status'),
+          sortable('Size (GiB)', 'size'),
           'Protocol',
-          'Zone',
+          sortable('Zone', 'availability_zone'),
           'Type',
           query.allTenants && 'Project',
-          'Created',
+          sortable('Created', 'created_at'),
         ]}
         busy={list.loading}
         caption={`Shares${total !== undefined ? `, ${total} in all` : ''}`}

@@ -357,6 +357,35 @@ describe('ProjectionRunner', () => {
       expect(await documents.get<StreamCount>('counts', 'thing-0')).toMatchObject({ count: 6 });
     });
 
+    it('reports how far a rebuild has read against the head of the log, rising batch by batch to the head', async () => {
+      await givenThings(10, 100);
+      const projection = countingProjection('counts', 'counts');
+      let rebuildingNow = false;
+      const seen: { position: number; head: number; percent: number }[] = [];
+      const watched: Projection = {
+        ...projection,
+        async handle(event, ctx) {
+          const progress = runner.status()[0]?.rebuild;
+          if (rebuildingNow && progress) seen.push(progress);
+          await projection.handle(event, ctx);
+        },
+      };
+      const runner = runnerFor([watched], 100);
+      await runner.start();
+      await caughtUp(runner);
+      const head = await eventStore.headPosition();
+
+      rebuildingNow = true;
+      await runner.rebuild('counts');
+      rebuildingNow = false;
+
+      const percents = [...new Set(seen.map((p) => p.percent))];
+      expect(percents[0]).toBe(0);
+      expect(percents).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+      expect(seen.every((p) => p.head === head)).toBe(true);
+      expect(runner.status()[0]).toEqual({ name: 'counts', position: head, rebuilding: false });
+    });
+
     it('refuses an unknown projection and a second rebuild of the same one', async () => {
       const runner = runnerFor([countingProjection('counts', 'counts')]);
       await runner.start();

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { EventStore } from '#hawser/eventstore';
 import type { DocumentStore } from '../document-store.port.js';
 import type { ReadModelChanges } from '../changes/read-model-changes.js';
@@ -20,9 +21,27 @@ export interface ProjectionStatus {
   /** How far the log has been examined and committed. */
   readonly position: number;
   readonly rebuilding: boolean;
+  /** While rebuilding: how far the new generation has read, against the log's head. */
+  readonly rebuild?: RebuildProgress;
   /** Message of the last failure, while batches keep failing. */
   readonly error?: string;
 }
+
+export interface RebuildProgress {
+  /** The log position the rebuild has read and committed up to. */
+  readonly position: number;
+  /** The log's head when that position was reached. */
+  readonly head: number;
+  /** `position` as a whole percentage of `head` (100 for an empty log). */
+  readonly percent: number;
+}
+
+/** A rebuild's position as a share of the head; positions are SQLite's sequence or KurrentDB's commit position, both rising with the log. */
+export const rebuildProgress = (position: number, head: number): RebuildProgress => ({
+  position,
+  head,
+  percent: head <= 0 ? 100 : Math.min(100, Math.floor((position * 100) / head)),
+});
 
 const DEFAULTS = { batchSize: 1_000, pollIntervalMs: 1_000, idleCheckpointGap: 10_000 };
 
@@ -33,7 +52,8 @@ const DEFAULTS = { batchSize: 1_000, pollIntervalMs: 1_000, idleCheckpointGap: 1
  */
 export class ProjectionRunner {
   private readonly workers: LogFollowers<ProjectionWorker>;
-  private readonly rebuilding = new Set<string>();
+  /** Projections being rebuilt, with how far each rebuild has read. */
+  private readonly rebuilding = new Map<string, RebuildProgress>();
   private readonly workerOptions: ProjectionWorkerOptions;
 
   constructor(
@@ -107,7 +127,8 @@ export class ProjectionRunner {
     if (live === undefined) throw new Error(`no projection named ${name}`);
     if (!this.workers.running) throw new Error('start the projection runner before a rebuild');
     if (this.rebuilding.has(name)) throw new Error(`projection ${name} is already being rebuilt`);
-    this.rebuilding.add(name);
+    // Marked before anything is awaited, so that a second rebuild is refused at once.
+    this.rebuilding.set(name, rebuildProgress(0, live.examined));
     try {
       const { collections } = live.projection;
       const generation = await this.documents.prepareGeneration(collections);
@@ -118,9 +139,20 @@ export class ProjectionRunner {
         new GenerationTarget(this.documents, generation),
         this.workerOptions,
       );
+      const reportProgress = async () => {
+        const head = await this.events.headPosition();
+        this.rebuilding.set(name, rebuildProgress(rebuild.examined, head));
+      };
       // Catch up without ever passing the live worker, so both end on the same position.
       const catchUp = async () => {
-        while (!(await rebuild.step(live.examined))) this.assertRunning();
+        while (!(await rebuild.step(live.examined))) {
+          this.assertRunning();
+          await reportProgress();
+          // SQLite answers synchronously: without a turn of the event loop between batches,
+          // requests (reads, the rebuild's own progress) would wait for the whole rebuild.
+          await setImmediate();
+        }
+        await reportProgress();
       };
       await catchUp();
       // Indexes are built once over the loaded generation (cheaper than maintained on every
@@ -155,12 +187,16 @@ export class ProjectionRunner {
   }
 
   status(): ProjectionStatus[] {
-    return this.workers.all().map((worker) => ({
-      name: worker.projection.name,
-      position: worker.examined,
-      rebuilding: this.rebuilding.has(worker.projection.name),
-      ...(worker.lastError ? { error: worker.lastError.message } : {}),
-    }));
+    return this.workers.all().map((worker) => {
+      const rebuild = this.rebuilding.get(worker.projection.name);
+      return {
+        name: worker.projection.name,
+        position: worker.examined,
+        rebuilding: rebuild !== undefined,
+        ...(rebuild ? { rebuild } : {}),
+        ...(worker.lastError ? { error: worker.lastError.message } : {}),
+      };
+    });
   }
 
   private assertRunning(): void {
