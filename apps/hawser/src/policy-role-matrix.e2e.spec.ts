@@ -493,12 +493,15 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'share',
       path: share('/export_locations'),
       succeeds: true,
+      // Manila's share:get check on the private share: a 403, not the 404 of GET /shares/{id}.
+      hiddenStatus: 403,
     },
     {
       route: 'GET /v2/shares/:id/export_locations/:locationId',
       rule: 'share_export_location:show',
       scope: 'share',
       path: share(`/export_locations/${UNKNOWN}`),
+      hiddenStatus: 403,
     },
     {
       route: 'GET /v2/shares/:shareId/instances',
