@@ -288,6 +288,38 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     version: 1,
     meaning: 'The driver refused to let the share go: unmanage_error.',
   },
+  SnapshotManageRequested: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'An admin asked to adopt a snapshot existing on the share\'s back end, by its provider location: manage_starting.',
+  },
+  SnapshotManaged: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver adopted the snapshot: available with the size it reported.',
+  },
+  SnapshotManageFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver could not adopt the snapshot: manage_error, size 1.',
+  },
+  SnapshotUnmanageRequested: {
+    category: 'share',
+    version: 1,
+    meaning: 'Snapshot unmanage was asked for: unmanage_starting.',
+  },
+  SnapshotUnmanaged: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The driver let the snapshot go with its data kept; SnapshotInstanceDeleted and SnapshotDeleted follow.',
+  },
+  SnapshotUnmanageFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver refused to let the snapshot go: unmanage_error.',
+  },
   ShareTypeCreated: {
     category: 'sharetype',
     version: 1,

@@ -36,6 +36,8 @@ export * from './share/share-revert.events.js';
 export * from './share/share-revert.commands.js';
 export * from './share/share-manage.events.js';
 export * from './share/share-manage.commands.js';
+export * from './share/share-snapshot-manage.events.js';
+export * from './share/share-snapshot-manage.commands.js';
 export { latestSnapshotOf } from './share/share-revert.decide.js';
 export * from './share/share-placement.events.js';
 export * from './share/share-placement.commands.js';

@@ -53,6 +53,14 @@ const operationIsDue = (
     }
     case 'manage_share':
       return instance.status === 'manage_starting';
+    case 'manage_snapshot':
+    case 'unmanage_snapshot': {
+      const snapshotInstance = state.snapshots
+        .find((s) => s.id === command.snapshotId)
+        ?.instances.find((i) => i.id === command.snapshotInstanceId);
+      const wanted = command.operation === 'manage_snapshot' ? 'manage_starting' : 'unmanage_starting';
+      return snapshotInstance?.shareInstanceId === instance.id && snapshotInstance.status === wanted;
+    }
     case 'unmanage_share':
       return instance.status === 'unmanage_starting';
     case 'update_access':

@@ -8,6 +8,7 @@ import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { RevertCommand } from './share-revert.commands.js';
 import type { ManageCommand } from './share-manage.commands.js';
+import type { SnapshotManageCommand } from './share-snapshot-manage.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
 import type { DriverOperation, ExportLocation, ShareStatus } from './share.types.js';
@@ -23,6 +24,7 @@ export type ShareCommand =
   | AffinityCommand
   | RevertCommand
   | ManageCommand
+  | SnapshotManageCommand
   | RecycleBinCommand
   | MigrationCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])
