@@ -292,7 +292,7 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     category: 'share',
     version: 1,
     meaning:
-      'An admin asked to adopt a snapshot existing on the share\'s back end, by its provider location: manage_starting.',
+      "An admin asked to adopt a snapshot existing on the share's back end, by its provider location: manage_starting.",
   },
   SnapshotManaged: {
     category: 'share',

@@ -563,6 +563,14 @@ describe('policy role matrix: every route and action for every persona, as the d
       path: (i) => `/v2/snapshots/${i.SN}/export-locations`,
       succeeds: true,
     },
+    {
+      route: 'POST /v2/snapshots/manage',
+      rule: 'share_snapshot:manage_snapshot',
+      scope: 'none',
+      path: () => '/v2/snapshots/manage',
+      body: () => ({ snapshot: {} }),
+    },
+    hiddenAction('snapshots', 'unmanage', null, 'share_snapshot:unmanage_snapshot', () => UNKNOWN),
     ...resetAndForceDelete('snapshots', 'share_snapshot', (i) => i.SN, {
       id: (i) => i.id ?? i.SN,
       fresh: freshSnapshot,

@@ -107,6 +107,12 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
       rule: 'share:revert_to_snapshot',
     });
     expect(table).toContainEqual({
+      route: '/v2/snapshots/:id/action',
+      action: 'unmanage',
+      range: '2.12-latest',
+      rule: 'share_snapshot:unmanage_snapshot',
+    });
+    expect(table).toContainEqual({
       route: '/v2/shares/:id/action',
       action: 'unmanage',
       range: '2.7-latest',
@@ -189,6 +195,7 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'POST /v2/share-replicas/:id/action': '2.11-latest experimental<=2.55',
   'POST /v2/share_instances/:id/action': '2.3-latest',
   'POST /v2/shares/manage': '2.7-latest',
+  'POST /v2/snapshots/manage': '2.12-latest',
   'GET /v2/snapshot-instances': '2.19-latest',
   'GET /v2/snapshot-instances/detail': '2.19-latest',
   'GET /v2/snapshot-instances/:id': '2.19-latest',

@@ -21,6 +21,7 @@ import {
   ShowSnapshotInstanceHandler,
 } from './snapshots/snapshot-instances.js';
 import { ManageShareHandler, UnmanageShareHandler } from './shares/manage-share.js';
+import { ManageSnapshotHandler, UnmanageSnapshotHandler } from './snapshots/manage-snapshot.js';
 import {
   AllowAccessHandler,
   DenyAccessHandler,
@@ -133,6 +134,8 @@ const SHARE_HANDLERS = [
 ];
 
 const SNAPSHOT_HANDLERS = [
+  ManageSnapshotHandler,
+  UnmanageSnapshotHandler,
   CreateSnapshotHandler,
   UpdateSnapshotHandler,
   DeleteSnapshotHandler,

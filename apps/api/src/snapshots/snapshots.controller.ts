@@ -25,6 +25,7 @@ import {
   ListSnapshots,
   ResetSnapshotStatus,
   ShowSnapshot,
+  UnmanageSnapshot,
   UpdateSnapshot,
 } from '#hawser/application';
 import type { SnapshotStatus } from '#hawser/domain';
@@ -157,5 +158,13 @@ export class SnapshotsController {
   @Policy('share_snapshot:force_delete', theSnapshot)
   async forceDelete({ id, ctx }: ActionCall) {
     await this.commands.execute(new DeleteSnapshot(id, true, requesterOf(ctx)));
+  }
+
+  /** 2.12+ (admin): Hawser lets the snapshot go, its data kept on the back end (202). */
+  @ManilaAction('unmanage')
+  @Since('2.12')
+  @Policy('share_snapshot:unmanage_snapshot', theSnapshot)
+  async unmanage({ id, ctx }: ActionCall) {
+    await this.commands.execute(new UnmanageSnapshot(id, requesterOf(ctx)));
   }
 }

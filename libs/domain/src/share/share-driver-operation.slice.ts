@@ -58,8 +58,11 @@ const operationIsDue = (
       const snapshotInstance = state.snapshots
         .find((s) => s.id === command.snapshotId)
         ?.instances.find((i) => i.id === command.snapshotInstanceId);
-      const wanted = command.operation === 'manage_snapshot' ? 'manage_starting' : 'unmanage_starting';
-      return snapshotInstance?.shareInstanceId === instance.id && snapshotInstance.status === wanted;
+      const wanted =
+        command.operation === 'manage_snapshot' ? 'manage_starting' : 'unmanage_starting';
+      return (
+        snapshotInstance?.shareInstanceId === instance.id && snapshotInstance.status === wanted
+      );
     }
     case 'unmanage_share':
       return instance.status === 'unmanage_starting';

@@ -1,4 +1,5 @@
 import { conflict, forbidden, notFound } from '../shared/domain-error.js';
+import { validateMetadata } from './share-metadata.js';
 import type { SnapshotManageCommand } from './share-snapshot-manage.commands.js';
 import type { SnapshotManageEvent } from './share-snapshot-manage.events.js';
 import {
@@ -37,6 +38,7 @@ const hasReplicas = (state: ActiveShare): boolean => state.instances.length > 1;
 
 /** Manila's share_api.manage_snapshot checks (409 each), then one `manage_starting` instance. */
 const manageSnapshot = (command: Of<'ManageSnapshot'>, state: ActiveShare): ShareEvent[] => {
+  validateMetadata(command.metadata);
   if (hasReplicas(state)) {
     throw conflict(
       `Share ${state.id} has replicas. Snapshots of this share cannot currently be managed until all replicas are removed.`,
@@ -95,6 +97,7 @@ const unmanageSnapshot = (command: Of<'UnmanageSnapshot'>, state: ActiveShare): 
       data: {
         snapshotId: snapshot.id,
         snapshotInstanceId: instance.id,
+        shareInstanceId: instance.shareInstanceId,
         requestedAt: command.now,
       },
     },

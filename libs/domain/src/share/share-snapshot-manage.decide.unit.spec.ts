@@ -66,7 +66,7 @@ const managed: ShareEvent = {
 const managedSnapshot = [...managing, managed];
 const unmanageRequested: ShareEvent = {
   type: 'SnapshotUnmanageRequested',
-  data: { ...ref, requestedAt: later },
+  data: { ...ref, shareInstanceId: 'i1', requestedAt: later },
 };
 const snapshotAfter = (events: ShareEvent[]) => activeShareAfter(events).snapshots[0];
 

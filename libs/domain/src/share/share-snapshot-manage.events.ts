@@ -54,7 +54,7 @@ export type SnapshotManageFailed = DomainEvent<
 /** Unmanage was asked for: the snapshot is `unmanage_starting`. */
 export type SnapshotUnmanageRequested = DomainEvent<
   'SnapshotUnmanageRequested',
-  { snapshotId: string; snapshotInstanceId: string; requestedAt: string }
+  { snapshotId: string; snapshotInstanceId: string; shareInstanceId: string; requestedAt: string }
 >;
 
 /** The driver let the snapshot go, its data kept; SnapshotInstanceDeleted and SnapshotDeleted follow. */

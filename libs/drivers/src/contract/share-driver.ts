@@ -401,6 +401,20 @@ export interface UnmanageShareRequest extends DriverRequest {
   readonly share: ShareInstanceRef;
 }
 
+export interface ManageSnapshotRequest extends SnapshotRequest {
+  /** Where the snapshot is on the back end, as the admin named it. */
+  readonly providerLocation: string;
+  readonly driverOptions: Readonly<Record<string, string>>;
+}
+
+export interface ManageSnapshotResult {
+  /** Absent when the driver cannot tell: the share's size stands in (Manila's manager). */
+  readonly sizeGiB?: number;
+  readonly providerLocation: string;
+  /** Where clients mount it, for back ends that mount snapshots. */
+  readonly exportLocations?: readonly ExportLocation[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // The driver
 
@@ -412,6 +426,8 @@ export type DriverOperationName =
   | 'revertToSnapshot'
   | 'manageExisting'
   | 'unmanage'
+  | 'manageExistingSnapshot'
+  | 'unmanageSnapshot'
   | 'createShareFromSnapshot'
   | 'getShareStatus'
   | 'extendShare'
@@ -461,6 +477,10 @@ export interface ShareDriver {
   manageExisting(request: ManageShareRequest): Promise<ManageShareResult>;
   /** Stops managing a share, its data kept on the back end (Manila's unmanage). */
   unmanage(request: UnmanageShareRequest): Promise<void>;
+  /** Adopts a snapshot of the share that exists on the back end (manage_existing_snapshot). */
+  manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult>;
+  /** Stops managing a snapshot, its data kept on the back end (Manila's unmanage_snapshot). */
+  unmanageSnapshot(request: SnapshotRequest): Promise<void>;
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
 

@@ -34,6 +34,8 @@ export interface LocalSnapshotMeta {
   readonly sizeGiB: number;
   readonly method: CloneMethod;
   readonly commandId: string;
+  /** An adopted (managed) snapshot: the directory it was adopted from, where unmanage puts it back. */
+  readonly managedFrom?: string;
 }
 
 /**

@@ -24,6 +24,8 @@ import type {
   GetShareStatusRequest,
   ManageShareRequest,
   ManageShareResult,
+  ManageSnapshotRequest,
+  ManageSnapshotResult,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -52,6 +54,7 @@ import { LocalRecovery } from './local-recovery.js';
 import { LocalReplication } from './local-replication.js';
 import { LocalReverts } from './local-revert.js';
 import { LocalManage } from './local-manage.js';
+import { LocalSnapshotManage } from './local-snapshot-manage.js';
 import { LocalShares } from './local-shares.js';
 import { LocalMigrations } from './local-migration.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
@@ -77,6 +80,7 @@ export class LocalShareDriver implements ShareDriver {
   private readonly recovery: LocalRecovery;
   private readonly reverts: LocalReverts;
   private readonly manage: LocalManage;
+  private readonly snapshotManage: LocalSnapshotManage;
   private readonly migrations: LocalMigrations;
   private lock: BackendLock | null = null;
 
@@ -99,6 +103,7 @@ export class LocalShareDriver implements ShareDriver {
     this.replication = new LocalReplication(this.context, this.copies);
     this.reverts = new LocalReverts(this.context);
     this.manage = new LocalManage(this.context);
+    this.snapshotManage = new LocalSnapshotManage(this.context, this.manage);
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication, this.reverts);
     this.migrations = new LocalMigrations(this.context, this.shares);
   }
@@ -224,6 +229,14 @@ export class LocalShareDriver implements ShareDriver {
 
   unmanage(request: UnmanageShareRequest): Promise<void> {
     return this.manage.unmanage(request);
+  }
+
+  manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult> {
+    return this.snapshotManage.manageExistingSnapshot(request);
+  }
+
+  unmanageSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.snapshotManage.unmanageSnapshot(request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

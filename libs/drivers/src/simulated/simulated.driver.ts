@@ -24,6 +24,8 @@ import type {
   GetShareStatusRequest,
   ManageShareRequest,
   ManageShareResult,
+  ManageSnapshotRequest,
+  ManageSnapshotResult,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -204,6 +206,14 @@ export class SimulatedShareDriver implements ShareDriver {
 
   unmanage(request: UnmanageShareRequest): Promise<void> {
     return this.run('unmanage', request);
+  }
+
+  manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult> {
+    return this.run('manageExistingSnapshot', request);
+  }
+
+  unmanageSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.run('unmanageSnapshot', request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

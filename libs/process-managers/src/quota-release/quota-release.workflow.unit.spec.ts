@@ -206,6 +206,51 @@ describe('quota release workflow', () => {
     ]).then([{ type: 'ReleaseQuota', projectId: 'p1', holderId: 's1' }]);
   });
 
+  it('given a snapshot being managed, when the driver adopted it, then its reported size is counted in the managing project even past the limits, and released when it goes', () => {
+    const ref = { snapshotId: 'snap1', snapshotInstanceId: 'si1' };
+    const manageRequested: ShareEvent = {
+      type: 'SnapshotManageRequested',
+      data: {
+        ...ref,
+        shareInstanceId: 'i1',
+        projectId: 'admin-p',
+        userId: 'admin',
+        name: null,
+        description: null,
+        metadata: {},
+        size: 2,
+        providerLocation: 'old',
+        driverOptions: {},
+        createdAt: later,
+      },
+    };
+    const managed: ShareEvent = {
+      type: 'SnapshotManaged',
+      data: {
+        ...ref,
+        commandId: 'c-m',
+        size: 4,
+        providerLocation: 'old',
+        exportLocations: [],
+        managedAt: later,
+      },
+    };
+    onLastOf([...availableShare(), manageRequested, managed]).then([
+      {
+        type: 'ReserveQuota',
+        projectId: 'admin-p',
+        holderId: 'snap1',
+        holderKind: 'snapshot',
+        deltas: { snapshots: 1, snapshot_gigabytes: 4 },
+        defaults: MANILA_DEFAULT_QUOTAS,
+        overQuotaAllowed: true,
+      },
+    ]);
+    onLastOf([...availableShare(), manageRequested, managed, snapshotDeleted('admin-p')]).then([
+      { type: 'ReleaseQuota', projectId: 'admin-p', holderId: 'snap1' },
+    ]);
+  });
+
   describe('revert to snapshot', () => {
     const ref = { snapshotId: 'snap1', snapshotInstanceId: 'si1' };
     const revertRequested: ShareEvent = {

@@ -233,6 +233,18 @@ export class ShareDriverOperations {
     await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId);
   }
 
+  /** Adopts a snapshot of the instance, or lets it go (snapshot manage / unmanage). */
+  async runSnapshotManageOperation(
+    shareId: string,
+    target: SnapshotTarget,
+    instanceId: string,
+    operation: 'manage_snapshot' | 'unmanage_snapshot',
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId, target);
+  }
+
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
   async runReplicaOperation(
     shareId: string,

@@ -11,7 +11,7 @@ import {
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
 import { NodeDriverCalls, type NodeDriverCallParts } from './node-driver-calls.js';
-import { manageCall } from './share-manage-calls.js';
+import { manageCall, snapshotManageCall } from './share-manage-calls.js';
 import { driverFailureMessage } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
@@ -133,6 +133,20 @@ export class ShareMaintenanceCalls extends NodeDriverCalls {
             pending.operation === 'manage_share' ? 'manage the share' : 'unmanage the share',
           ),
         );
+      case 'manage_snapshot':
+      case 'unmanage_snapshot': {
+        const ref = this.snapshotRef(state, instance, target);
+        const snapshot = state.snapshots.find((s) => s.id === target.snapshotId);
+        const request = { commandId, share, snapshot: ref };
+        return snapshotManageCall(driver, pending.operation, request, snapshot, now, (error) =>
+          this.messageOf(
+            error,
+            pending.operation === 'manage_snapshot'
+              ? 'manage the snapshot'
+              : 'unmanage the snapshot',
+          ),
+        );
+      }
       case 'update_access':
         try {
           const result = await driver.updateAccess({

@@ -12,7 +12,7 @@ import { shareEvents } from '../../../../eventstore/decoders.js';
  * it holds (operations on others' instances claim nothing here); a snapshot of a share with
  * replicas is created and deleted whole by the node of its active replica. A non-forced extend
  * runs once the scheduler has confirmed the pool's capacity. A revert, a manage and an
- * unmanage run on the instance they name.
+ * unmanage (of a share or of a snapshot) run on the instance they name.
  * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
@@ -35,6 +35,8 @@ export const shareNodeOperationsProcessManager = (
       'ShareRevertRequested',
       'ShareManageRequested',
       'ShareUnmanageRequested',
+      'SnapshotManageRequested',
+      'SnapshotUnmanageRequested',
     ],
   },
   async handle(recorded: RecordedEvent): Promise<void> {
@@ -139,6 +141,23 @@ export const shareNodeOperationsProcessManager = (
         const { instanceId } = event.data;
         const id = commandId(`${operation}:${instanceId}`);
         await operations.runManageOperation(shareId, instanceId, operation, id, event.id);
+        return;
+      }
+      case 'SnapshotManageRequested':
+      case 'SnapshotUnmanageRequested': {
+        const operation =
+          event.type === 'SnapshotManageRequested' ? 'manage_snapshot' : 'unmanage_snapshot';
+        const { snapshotId, snapshotInstanceId, shareInstanceId } = event.data;
+        const target = { snapshotId, snapshotInstanceId };
+        const id = commandId(`${operation}:${snapshotInstanceId}`);
+        await operations.runSnapshotManageOperation(
+          shareId,
+          target,
+          shareInstanceId,
+          operation,
+          id,
+          event.id,
+        );
         return;
       }
       case 'ShareRevertRequested': {
