@@ -320,6 +320,26 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     version: 1,
     meaning: 'The driver refused to let the snapshot go: unmanage_error.',
   },
+  SnapshotAccessAllowed: {
+    category: 'share',
+    version: 1,
+    meaning: 'A read-only rule was added to a mountable snapshot: queued_to_apply.',
+  },
+  SnapshotAccessDenied: {
+    category: 'share',
+    version: 1,
+    meaning: 'A rule of a mountable snapshot is to go: queued_to_deny.',
+  },
+  SnapshotAccessUpdated: {
+    category: 'share',
+    version: 1,
+    meaning: "The node enforced the snapshot's rules: queued ones active, denied ones gone.",
+  },
+  SnapshotAccessUpdateFailed: {
+    category: 'share',
+    version: 1,
+    meaning: "The node could not enforce the snapshot's rules: the queued ones are error.",
+  },
   ShareTypeCreated: {
     category: 'sharetype',
     version: 1,

@@ -23,6 +23,12 @@ import {
 import { ManageShareHandler, UnmanageShareHandler } from './shares/manage-share.js';
 import { ManageSnapshotHandler, UnmanageSnapshotHandler } from './snapshots/manage-snapshot.js';
 import {
+  AllowSnapshotAccessHandler,
+  DenySnapshotAccessHandler,
+  ListSnapshotAccessHandler,
+  ListSnapshotExportLocationsHandler,
+} from './snapshots/snapshot-access.js';
+import {
   AllowAccessHandler,
   DenyAccessHandler,
   SetAccessRuleMetadataHandler,
@@ -136,6 +142,10 @@ const SHARE_HANDLERS = [
 const SNAPSHOT_HANDLERS = [
   ManageSnapshotHandler,
   UnmanageSnapshotHandler,
+  AllowSnapshotAccessHandler,
+  DenySnapshotAccessHandler,
+  ListSnapshotAccessHandler,
+  ListSnapshotExportLocationsHandler,
   CreateSnapshotHandler,
   UpdateSnapshotHandler,
   DeleteSnapshotHandler,

@@ -38,6 +38,8 @@ export * from './share/share-manage.events.js';
 export * from './share/share-manage.commands.js';
 export * from './share/share-snapshot-manage.events.js';
 export * from './share/share-snapshot-manage.commands.js';
+export * from './share/share-snapshot-access.events.js';
+export * from './share/share-snapshot-access.commands.js';
 export { latestSnapshotOf } from './share/share-revert.decide.js';
 export * from './share/share-placement.events.js';
 export * from './share/share-placement.commands.js';

@@ -66,6 +66,16 @@ const operationIsDue = (
     }
     case 'unmanage_share':
       return instance.status === 'unmanage_starting';
+    case 'update_snapshot_access': {
+      const snapshot = state.snapshots.find((s) => s.id === command.snapshotId);
+      const onInstance = snapshot?.instances.some(
+        (i) => i.id === command.snapshotInstanceId && i.shareInstanceId === instance.id,
+      );
+      return (
+        Boolean(onInstance) &&
+        (snapshot?.accessRules ?? []).some((r) => r.state.startsWith('queued'))
+      );
+    }
     case 'update_access':
       return state.accessRules.some((rule) => {
         const mapping = rule.instances[instance.id];

@@ -49,6 +49,7 @@ export const evolveSnapshot = (
           status: i.status === 'deleting' ? 'deleting' : d.status,
           progress: d.progress,
           providerLocation: d.providerLocation,
+          ...(d.exportLocations && { exportLocations: d.exportLocations }),
         }),
       );
     }

@@ -1,5 +1,20 @@
 import { derivedId } from '../shared/deterministic-id.js';
+import type { AccessType } from './share-access.state.js';
 import type { ExportLocation, ReplicaState } from './share.types.js';
+
+/** Manila's snapshot access mapping states (read-only rules on a mountable snapshot, 2.32). */
+export type SnapshotAccessState =
+  'queued_to_apply' | 'applying' | 'active' | 'error' | 'queued_to_deny' | 'denying';
+
+/** One read-only access rule of a mountable snapshot. */
+export interface SnapshotAccessRuleState {
+  readonly id: string;
+  readonly accessType: AccessType;
+  readonly accessTo: string;
+  readonly state: SnapshotAccessState;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
 
 /** Snapshot and snapshot-instance statuses (reference 2.4). */
 export type SnapshotStatus =
@@ -76,6 +91,8 @@ export interface SnapshotState {
     readonly providerLocation: string;
     readonly driverOptions: Readonly<Record<string, string>>;
   };
+  /** Read-only access rules of a mountable snapshot (2.32); absent when none was ever added. */
+  readonly accessRules?: readonly SnapshotAccessRuleState[];
   /** Deletion was forced: a driver failure then removes the instance anyway. */
   readonly deletionForced: boolean;
   readonly createdAt: string;

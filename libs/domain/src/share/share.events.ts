@@ -11,6 +11,7 @@ import type { ResizeEvent } from './share-resize.events.js';
 import type { RevertEvent } from './share-revert.events.js';
 import type { ManageEvent } from './share-manage.events.js';
 import type { SnapshotManageEvent } from './share-snapshot-manage.events.js';
+import type { SnapshotAccessEvent } from './share-snapshot-access.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
   DriverOperation,
@@ -140,6 +141,7 @@ export type ShareEvent =
   | RevertEvent
   | ManageEvent
   | SnapshotManageEvent
+  | SnapshotAccessEvent
   | RecycleBinEvent
   | MigrationEvent
   | ShareRequested

@@ -66,6 +66,8 @@ export type DriverOperation =
   /** Adopting an existing snapshot of the instance, and letting it go with its data. */
   | 'manage_snapshot'
   | 'unmanage_snapshot'
+  /** Enforcing a mountable snapshot's read-only access rules (2.32). */
+  | 'update_snapshot_access'
   /** On a migration's destination: the driver's start of the data move. */
   | 'migration_start';
 

@@ -401,6 +401,16 @@ export interface UnmanageShareRequest extends DriverRequest {
   readonly share: ShareInstanceRef;
 }
 
+/**
+ * Manila's snapshot_update_access: the snapshot's rules (all read-only); with `addRules` and
+ * `deleteRules` empty, `accessRules` is the full set to enforce.
+ */
+export interface SnapshotAccessRequest extends SnapshotRequest {
+  readonly accessRules: readonly AccessRule[];
+  readonly addRules: readonly AccessRule[];
+  readonly deleteRules: readonly AccessRule[];
+}
+
 export interface ManageSnapshotRequest extends SnapshotRequest {
   /** Where the snapshot is on the back end, as the admin named it. */
   readonly providerLocation: string;
@@ -428,6 +438,7 @@ export type DriverOperationName =
   | 'unmanage'
   | 'manageExistingSnapshot'
   | 'unmanageSnapshot'
+  | 'snapshotUpdateAccess'
   | 'createShareFromSnapshot'
   | 'getShareStatus'
   | 'extendShare'
@@ -481,6 +492,8 @@ export interface ShareDriver {
   manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult>;
   /** Stops managing a snapshot, its data kept on the back end (Manila's unmanage_snapshot). */
   unmanageSnapshot(request: SnapshotRequest): Promise<void>;
+  /** Enforces a mountable snapshot's read-only access rules (snapshot_update_access, 2.32). */
+  snapshotUpdateAccess(request: SnapshotAccessRequest): Promise<void>;
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
 

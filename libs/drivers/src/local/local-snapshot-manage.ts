@@ -35,7 +35,7 @@ export class LocalSnapshotManage {
     const target = layout.snapshotDir(share.host, snapshot.snapshotInstanceId);
     const existing = await store.readSnapshot(share.host, snapshot.snapshotInstanceId);
     if (existing) {
-      return { sizeGiB: existing.sizeGiB, providerLocation: `${existing.method}:${target}` };
+      return this.result(existing.sizeGiB, `${existing.method}:${target}`, request);
     }
     const source = directoryOf(providerLocation.replace(/^(subvolume|reflink|copy):/, ''));
     this.manage.checkAdoptable(source, layout.poolDir(share.host));
@@ -69,7 +69,19 @@ export class LocalSnapshotManage {
         if (await exists(target)) await fs.rename(target, source);
       },
     );
-    return { sizeGiB, providerLocation: `${method}:${target}` };
+    return this.result(sizeGiB, `${method}:${target}`, request);
+  }
+
+  private result(
+    sizeGiB: number,
+    providerLocation: string,
+    { share, snapshot }: SnapshotRequest,
+  ): ManageSnapshotResult {
+    const exportLocations = this.context.snapshotExportLocations(
+      share.host,
+      snapshot.snapshotInstanceId,
+    );
+    return { sizeGiB, providerLocation, exportLocations };
   }
 
   async unmanageSnapshot({ commandId, share, snapshot }: SnapshotRequest): Promise<void> {

@@ -26,6 +26,7 @@ import type {
   ManageShareResult,
   ManageSnapshotRequest,
   ManageSnapshotResult,
+  SnapshotAccessRequest,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -55,6 +56,7 @@ import { LocalReplication } from './local-replication.js';
 import { LocalReverts } from './local-revert.js';
 import { LocalManage } from './local-manage.js';
 import { LocalSnapshotManage } from './local-snapshot-manage.js';
+import { LocalSnapshotAccess } from './local-snapshot-access.js';
 import { LocalShares } from './local-shares.js';
 import { LocalMigrations } from './local-migration.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
@@ -81,6 +83,7 @@ export class LocalShareDriver implements ShareDriver {
   private readonly reverts: LocalReverts;
   private readonly manage: LocalManage;
   private readonly snapshotManage: LocalSnapshotManage;
+  private readonly snapshotAccess: LocalSnapshotAccess;
   private readonly migrations: LocalMigrations;
   private lock: BackendLock | null = null;
 
@@ -104,6 +107,7 @@ export class LocalShareDriver implements ShareDriver {
     this.reverts = new LocalReverts(this.context);
     this.manage = new LocalManage(this.context);
     this.snapshotManage = new LocalSnapshotManage(this.context, this.manage);
+    this.snapshotAccess = new LocalSnapshotAccess(this.context);
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication, this.reverts);
     this.migrations = new LocalMigrations(this.context, this.shares);
   }
@@ -237,6 +241,10 @@ export class LocalShareDriver implements ShareDriver {
 
   unmanageSnapshot(request: SnapshotRequest): Promise<void> {
     return this.snapshotManage.unmanageSnapshot(request);
+  }
+
+  snapshotUpdateAccess(request: SnapshotAccessRequest): Promise<void> {
+    return this.snapshotAccess.snapshotUpdateAccess(request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

@@ -20,6 +20,7 @@ import type {
   ManageShareResult,
   ManageSnapshotRequest,
   ManageSnapshotResult,
+  SnapshotAccessRequest,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -294,6 +295,13 @@ export class SimulatedStorage {
       });
     }
     return { providerLocation, ...(sizeGiB !== undefined && { sizeGiB }) };
+  }
+
+  /** A simulated snapshot keeps its read-only rules; nothing mounts it here. */
+  snapshotUpdateAccess({ snapshot }: SnapshotAccessRequest): void {
+    if (!this.snapshots.has(snapshot.snapshotInstanceId)) {
+      throw snapshotNotFound(snapshot.snapshotInstanceId);
+    }
   }
 
   /** Forgets the snapshot; its (simulated) data is kept on the back end. */

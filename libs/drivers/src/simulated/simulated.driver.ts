@@ -26,6 +26,7 @@ import type {
   ManageShareResult,
   ManageSnapshotRequest,
   ManageSnapshotResult,
+  SnapshotAccessRequest,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -214,6 +215,10 @@ export class SimulatedShareDriver implements ShareDriver {
 
   unmanageSnapshot(request: SnapshotRequest): Promise<void> {
     return this.run('unmanageSnapshot', request);
+  }
+
+  snapshotUpdateAccess(request: SnapshotAccessRequest): Promise<void> {
+    return this.run('snapshotUpdateAccess', request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

@@ -245,6 +245,24 @@ export class ShareDriverOperations {
     await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId, target);
   }
 
+  /** Enforces a mountable snapshot's read-only rules on its instance (2.32). */
+  async updateSnapshotAccess(
+    shareId: string,
+    target: SnapshotTarget,
+    instanceId: string,
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.claimAndMaintain(
+      shareId,
+      instanceId,
+      'update_snapshot_access',
+      commandId,
+      causationId,
+      target,
+    );
+  }
+
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
   async runReplicaOperation(
     shareId: string,

@@ -37,6 +37,8 @@ export const shareNodeOperationsProcessManager = (
       'ShareUnmanageRequested',
       'SnapshotManageRequested',
       'SnapshotUnmanageRequested',
+      'SnapshotAccessAllowed',
+      'SnapshotAccessDenied',
     ],
   },
   async handle(recorded: RecordedEvent): Promise<void> {
@@ -158,6 +160,22 @@ export const shareNodeOperationsProcessManager = (
           id,
           event.id,
         );
+        return;
+      }
+      case 'SnapshotAccessAllowed':
+      case 'SnapshotAccessDenied': {
+        const { snapshotId, snapshotInstances } = event.data;
+        for (const instance of snapshotInstances) {
+          const target = { snapshotId, snapshotInstanceId: instance.id };
+          const id = commandId(`update_snapshot_access:${instance.id}`);
+          await operations.updateSnapshotAccess(
+            shareId,
+            target,
+            instance.shareInstanceId,
+            id,
+            event.id,
+          );
+        }
         return;
       }
       case 'ShareRevertRequested': {
