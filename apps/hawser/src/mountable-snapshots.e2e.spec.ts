@@ -52,6 +52,7 @@ if (unavailable) {
   });
 } else {
   describe('mountable snapshots (2.32): read-only over NFS through Ganesha, real client', () => {
+    // Runs in order: the rule one step allows, the next denies.
     let hawser: HawserTestServer;
     let port: number;
     let scratch: string;
@@ -107,9 +108,10 @@ if (unavailable) {
       scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-snapshot-client-'));
       port = await freePort();
       hawser = await startHawser({ backends: servedBackend(port) });
+      // `plain` names no mount_snapshot_support: its shares land on the same pool, unmountable.
       for (const [name, mount] of [
-        ['mountable', 'true'],
-        ['plain', 'false'],
+        ['mountable', { mount_snapshot_support: 'true' }],
+        ['plain', {}],
       ] as const) {
         const type = await admin('POST', '/v2/types', {
           share_type: {
@@ -117,7 +119,7 @@ if (unavailable) {
             extra_specs: {
               driver_handles_share_servers: 'false',
               snapshot_support: 'true',
-              mount_snapshot_support: mount,
+              ...mount,
             },
           },
         });
