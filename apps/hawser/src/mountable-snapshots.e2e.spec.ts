@@ -8,9 +8,10 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
-import { cliSteps, findManilaCli, parseTable } from './test-support/manila-cli.js';
+import { availableDefaultShare, availableSnapshot } from './test-support/default-share-type.js';
+import { findManilaCli, parseTable } from './test-support/manila-cli.js';
 import { freePort, nfs, nfsUnavailableReason, nfsUrl } from './test-support/nfs-client.js';
-import { ADMIN, MEMBER } from './test-support/served-share.js';
+import { ADMIN, MEMBER, memberCli } from './test-support/served-share.js';
 
 /*
  * Mountable snapshots (2.32) on a local back end whose share node runs NFS-Ganesha: a snapshot
@@ -73,36 +74,9 @@ if (unavailable) {
         .snapshot_access_list as { id: string; state: string }[];
     const readSnapshot = (file: string) => nfs('nfs-cat', [nfsUrl(location, port, file)]);
 
-    const availableShare = async (type: string) => {
-      const created = await member('POST', '/v2/shares', {
-        share: { share_proto: 'NFS', size: 1, share_type: type },
-      });
-      expect(created.status).toBe(200);
-      const id = created.body.share.id as string;
-      await eventually(
-        async () =>
-          (await member('GET', `/v2/shares/${id}`)).body.share?.status === 'available'
-            ? true
-            : undefined,
-        15_000,
-        'the share to be available',
-      );
-      return id;
-    };
-    const availableSnapshot = async (share: string) => {
-      const created = await member('POST', '/v2/snapshots', { snapshot: { share_id: share } });
-      expect(created.status).toBe(202);
-      const id = created.body.snapshot.id as string;
-      await eventually(
-        async () =>
-          (await member('GET', `/v2/snapshots/${id}`)).body.snapshot?.status === 'available'
-            ? true
-            : undefined,
-        15_000,
-        'the snapshot to be available',
-      );
-      return id;
-    };
+    const availableShare = (type: string) =>
+      availableDefaultShare((m, r, b) => member(m, r, b), { share_type: type });
+    const snapshotOf = (share: string) => availableSnapshot((m, r, b) => member(m, r, b), share);
 
     beforeAll(async () => {
       scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-snapshot-client-'));
@@ -131,7 +105,7 @@ if (unavailable) {
           .export_locations as SnapshotLocation[]
       ).find((l) => l.is_admin_only)?.path as string;
       fs.writeFileSync(path.join(shareDir, 'kept.txt'), 'as it was when the snapshot was taken');
-      snapshotId = await availableSnapshot(shareId);
+      snapshotId = await snapshotOf(shareId);
       fs.writeFileSync(path.join(shareDir, 'kept.txt'), 'changed after the snapshot');
     });
     afterAll(async () => {
@@ -247,7 +221,7 @@ if (unavailable) {
 
     it("refuses access rules on a snapshot whose share's type does not mount snapshots (400), and lists no export location for it", async () => {
       const plainShare = await availableShare('plain');
-      const plainSnapshot = await availableSnapshot(plainShare);
+      const plainSnapshot = await snapshotOf(plainShare);
       const refused = await member('POST', `/v2/snapshots/${plainSnapshot}/action`, {
         allow_access: { access_type: 'ip', access_to: '127.0.0.1' },
       });
@@ -264,17 +238,10 @@ if (unavailable) {
     // Each CLI call starts a Python interpreter: slow on a loaded machine.
     it('the manila CLI: snapshot-export-location-list, snapshot-access-allow, snapshot-access-list, nfs-cat, snapshot-access-deny', async () => {
       const manila = findManilaCli();
-      if (!manila)
+      if (!manila) {
         throw new Error('no manila command on PATH (apt-get install python3-manilaclient)');
-      const cli = async (...args: string[]) =>
-        (
-          await cliSteps(manila, {
-            url: hawser.url,
-            userId: 'alice',
-            projectId: '22222222222222222222222222222222',
-            microversion: '2.72',
-          })(...args)
-        ).stdout;
+      }
+      const cli = memberCli(manila, hawser);
       const rows = parseTable(await cli('snapshot-export-location-list', snapshotId));
       expect(rows.map((r) => r.Path)).toContain(location);
       await cli('snapshot-access-allow', snapshotId, 'ip', '127.0.0.0/8');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { availableDefaultShare, createDefaultType } from './test-support/default-share-type.js';
 import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
 import {
   eventually,
@@ -41,22 +42,7 @@ const snapshotManageWorld = (hawser: HawserTestServer) => {
         10_000,
         `snapshot ${id} to be gone`,
       ),
-    availableShare: async (size = 1) => {
-      const created = await request('POST', '/v2/shares', {
-        share: { share_proto: 'NFS', size, share_type: 'default' },
-      });
-      expect(created.status).toBe(200);
-      const id = created.body.share.id as string;
-      await eventually(
-        async () =>
-          (await request('GET', `/v2/shares/${id}`)).body.share?.status === 'available'
-            ? true
-            : undefined,
-        10_000,
-        `share ${id} to be available`,
-      );
-      return id;
-    },
+    availableShare: (size = 1) => availableDefaultShare((m, r, b) => request(m, r, b), { size }),
     snapshotQuotaInUse: async (project: string) => {
       const quota = await request('GET', `/v2/quota-sets/${project}/detail`);
       return {
@@ -67,20 +53,6 @@ const snapshotManageWorld = (hawser: HawserTestServer) => {
   };
 };
 
-const createDefaultType = async (hawser: HawserTestServer, extraSpecs = {}) => {
-  const created = await hawser.request('POST', '/v2/types', {
-    share_type: {
-      name: 'default',
-      extra_specs: {
-        driver_handles_share_servers: 'false',
-        snapshot_support: 'true',
-        ...extraSpecs,
-      },
-    },
-  });
-  expect(created.status).toBe(200);
-};
-
 describe('snapshot manage and unmanage over HTTP (simulated driver, DHSS=False)', () => {
   let hawser: HawserTestServer;
   let world: ReturnType<typeof snapshotManageWorld>;
@@ -89,7 +61,7 @@ describe('snapshot manage and unmanage over HTTP (simulated driver, DHSS=False)'
   beforeAll(async () => {
     hawser = await startHawser();
     world = snapshotManageWorld(hawser);
-    await createDefaultType(hawser);
+    await createDefaultType(hawser, { snapshot_support: 'true' });
     shareId = await world.availableShare(2);
   });
   afterAll(() => hawser.close());
@@ -189,7 +161,10 @@ describe('snapshot manage on the local driver: a directory adopted as a snapshot
   beforeAll(async () => {
     hawser = await startHawser({ backends: (dataDir) => fromSnapshotBackends(dataDir) });
     world = snapshotManageWorld(hawser);
-    await createDefaultType(hawser, { create_share_from_snapshot_support: 'true' });
+    await createDefaultType(hawser, {
+      snapshot_support: 'true',
+      create_share_from_snapshot_support: 'true',
+    });
   });
   afterAll(() => hawser.close());
 

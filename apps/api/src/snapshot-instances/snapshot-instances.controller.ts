@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import {
   snapshotExportLocationsView,
-  snapshotExportLocationView,
+  snapshotExportLocationShown,
   snapshotInstanceDetailView,
   snapshotInstanceSummaryView,
 } from '#hawser/api-contracts';
@@ -14,7 +14,6 @@ import {
 } from '#hawser/application';
 import type { SnapshotStatus } from '#hawser/domain';
 import { statusArgument } from '../http/action-body.js';
-import { notFoundError } from '../http/manila-error.js';
 import { viewContextOf } from '../http/view-context.js';
 import { contextOf } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
@@ -78,15 +77,7 @@ export class SnapshotInstancesController {
   ) {
     const ctx = contextOf(req);
     const instance = await this.queries.execute(new ShowSnapshotInstance(id, readerOf(ctx)));
-    const location = instance.export_locations.find((l) => l.id === locationId);
-    if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
-    return {
-      share_snapshot_export_location: snapshotExportLocationView(
-        location,
-        viewContextOf(ctx),
-        true,
-      ),
-    };
+    return snapshotExportLocationShown(instance.export_locations, locationId, viewContextOf(ctx));
   }
 
   @Post(':id/action')

@@ -17,7 +17,7 @@ import {
   snapshotAccessView,
   snapshotDetailView,
   snapshotExportLocationsView,
-  snapshotExportLocationView,
+  snapshotExportLocationShown,
   snapshotSummaryView,
   UpdateSnapshotDto,
 } from '#hawser/api-contracts';
@@ -38,7 +38,6 @@ import {
 import type { SnapshotStatus } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
-import { notFoundError } from '../http/manila-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
@@ -137,15 +136,7 @@ export class SnapshotsController {
     const locations = await this.queries.execute(
       new ListSnapshotExportLocations(id, readerOf(ctx)),
     );
-    const location = locations.find((l) => l.id === locationId);
-    if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
-    return {
-      share_snapshot_export_location: snapshotExportLocationView(
-        location,
-        viewContextOf(ctx),
-        true,
-      ),
-    };
+    return snapshotExportLocationShown(locations, locationId, viewContextOf(ctx));
   }
 
   /** The snapshot's read-only access rules (2.32+); 400 unless its share mounts snapshots. */

@@ -1,3 +1,4 @@
+import { notFoundError } from '../errors/manila-error.js';
 import { manilaTimestamp } from './manila-timestamp.js';
 import { resourceLinks, type ViewContext } from './view-context.js';
 
@@ -46,6 +47,17 @@ export const snapshotExportLocationsView = (
     .filter((l) => ctx.isAdmin || !l.is_admin_only)
     .map((l) => snapshotExportLocationView(l, ctx)),
 });
+
+/** GET …/export-locations/{id}: the detail of one of `locations`, else Manila's 404. */
+export const snapshotExportLocationShown = (
+  locations: readonly SnapshotExportLocationDocument[],
+  locationId: string,
+  ctx: ViewContext,
+) => {
+  const location = locations.find((l) => l.id === locationId);
+  if (!location) throw notFoundError(`Export location ${locationId} could not be found.`);
+  return { share_snapshot_export_location: snapshotExportLocationView(location, ctx, true) };
+};
 
 /** One read-only access rule of a mountable snapshot (Manila's detail_access). */
 export interface SnapshotAccessDocument {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { badRequest, ManilaHttpError } from '#hawser/api-contracts';
+import { badRequest } from '#hawser/api-contracts';
 import type { SnapshotDocument } from '#hawser/projections';
+import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';
 import { ShareReads } from '../shares/share-reads.js';
@@ -27,27 +28,6 @@ export class UnmanageSnapshot extends Command<void> {
     super();
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const unprocessable = (message: string) => new ManilaHttpError(422, message);
-
-const text = (data: Record<string, unknown>, ...keys: string[]): string | null => {
-  for (const key of keys) {
-    const value = data[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw badRequest(`${key} must be a string.`);
-    return value;
-  }
-  return null;
-};
-
-const stringDict = (value: unknown, name: string): Record<string, string> => {
-  if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw badRequest(`${name} must be a dictionary.`);
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, String(v)]));
-};
 
 /** Manila's _validate_manage_parameters (422 for a missing or empty parameter), in its order. */
 const manageParameters = (body: unknown) => {
@@ -91,12 +71,14 @@ export class ManageSnapshotHandler implements ICommandHandler<ManageSnapshot, Sn
         snapshotId,
         projectId: caller.projectId,
         userId: caller.userId,
-        name: text(data, 'display_name', 'name'),
-        description: text(data, 'display_description', 'description'),
+        name: optionalText(data, 'display_name', 'name'),
+        description: optionalText(data, 'display_description', 'description'),
         // Metadata from 2.73, as Manila; earlier microversions ignore the key.
-        metadata: atLeast(requester.version, '2.73') ? stringDict(data.metadata, 'metadata') : {},
+        metadata: atLeast(requester.version, '2.73')
+          ? stringDictionary(data.metadata, 'metadata')
+          : {},
         providerLocation,
-        driverOptions: stringDict(data.driver_options, 'driver_options'),
+        driverOptions: stringDictionary(data.driver_options, 'driver_options'),
         now: new Date().toISOString(),
       },
       requester.commandContext(),

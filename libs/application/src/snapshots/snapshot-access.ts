@@ -14,6 +14,7 @@ import {
 } from '#hawser/api-contracts';
 import type { SnapshotAccessRuleState, SnapshotState } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
+import { isObject } from '../request-body.js';
 import { atLeast, type Caller, type Reader, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';
 import { ShareReads } from '../shares/share-reads.js';
@@ -61,9 +62,6 @@ export class ListSnapshotExportLocations extends Query<SnapshotExportLocationDoc
     super();
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Manila's _validate_parameters with fix_response: 400 for a missing or empty parameter. */
 const required = (argument: unknown, keys: readonly string[]): Record<string, string> => {

@@ -10,6 +10,7 @@ import {
   later,
   now,
   replicaRequested,
+  snapshotManageRequested,
 } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
@@ -26,22 +27,7 @@ const manage: ShareCommand = {
   driverOptions: {},
   now: later,
 };
-const manageRequested: ShareEvent = {
-  type: 'SnapshotManageRequested',
-  data: {
-    ...ref,
-    shareInstanceId: 'i1',
-    projectId: 'admin-p',
-    userId: 'admin',
-    name: 'adopted',
-    description: null,
-    metadata: {},
-    size: 2,
-    providerLocation: 'old-snap',
-    driverOptions: {},
-    createdAt: later,
-  },
-};
+const manageRequested = snapshotManageRequested(ref);
 const managing = [...availableShare(), manageRequested, claimed('manage_snapshot', 'c-m', ref)];
 const completeManage = (exportLocations = [] as { id: string; path: string }[]) => ({
   type: 'CompleteSnapshotManage' as const,

@@ -11,6 +11,7 @@ import {
   later,
   now,
   shareRequested,
+  snapshotManageRequested,
 } from '../../../domain/src/share/test-support/share-history.js';
 import { recordedShareEvent, workflowSpec } from '../test-support/workflow-spec.js';
 import {
@@ -208,29 +209,14 @@ describe('quota release workflow', () => {
 
   it('given a snapshot being managed, when the driver adopted it, then its reported size is counted in the managing project even past the limits, and released when it goes', () => {
     const ref = { snapshotId: 'snap1', snapshotInstanceId: 'si1' };
-    const manageRequested: ShareEvent = {
-      type: 'SnapshotManageRequested',
-      data: {
-        ...ref,
-        shareInstanceId: 'i1',
-        projectId: 'admin-p',
-        userId: 'admin',
-        name: null,
-        description: null,
-        metadata: {},
-        size: 2,
-        providerLocation: 'old',
-        driverOptions: {},
-        createdAt: later,
-      },
-    };
+    const manageRequested = snapshotManageRequested(ref);
     const managed: ShareEvent = {
       type: 'SnapshotManaged',
       data: {
         ...ref,
         commandId: 'c-m',
         size: 4,
-        providerLocation: 'old',
+        providerLocation: 'old-snap',
         exportLocations: [],
         managedAt: later,
       },

@@ -152,7 +152,7 @@ export const shareNodeOperationsProcessManager = (
         const { snapshotId, snapshotInstanceId, shareInstanceId } = event.data;
         const target = { snapshotId, snapshotInstanceId };
         const id = commandId(`${operation}:${snapshotInstanceId}`);
-        await operations.runSnapshotManageOperation(
+        await operations.runSnapshotOperation(
           shareId,
           target,
           shareInstanceId,
@@ -168,10 +168,11 @@ export const shareNodeOperationsProcessManager = (
         for (const instance of snapshotInstances) {
           const target = { snapshotId, snapshotInstanceId: instance.id };
           const id = commandId(`update_snapshot_access:${instance.id}`);
-          await operations.updateSnapshotAccess(
+          await operations.runSnapshotOperation(
             shareId,
             target,
             instance.shareInstanceId,
+            'update_snapshot_access',
             id,
             event.id,
           );
