@@ -43,6 +43,7 @@ interface SnapshotLocation {
   id: string;
   path: string;
   is_admin_only?: boolean;
+  share_snapshot_instance_id?: string;
 }
 
 if (unavailable) {
@@ -146,8 +147,7 @@ if (unavailable) {
         /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/,
       );
 
-      const instanceId = (forAdmin[0] as { share_snapshot_instance_id: string })
-        .share_snapshot_instance_id;
+      const instanceId = (forAdmin[0] as SnapshotLocation).share_snapshot_instance_id as string;
       const ofInstance = await admin(
         'GET',
         `/v2/snapshot-instances/${instanceId}/export-locations`,

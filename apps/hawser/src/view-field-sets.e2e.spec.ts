@@ -141,7 +141,9 @@ describe('view field sets and listing links over HTTP', () => {
     ]) {
       const refused = await hawser.request('GET', url, undefined, { token: stranger });
       expect(refused.status).toBe(403);
-      expect(refused.body.forbidden.message).toBe("Policy doesn't allow share:get to be performed.");
+      expect(refused.body.forbidden.message).toBe(
+        "Policy doesn't allow share:get to be performed.",
+      );
     }
   });
 

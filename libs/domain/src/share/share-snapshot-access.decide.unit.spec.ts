@@ -45,7 +45,9 @@ const snapshotTaken: ShareEvent[] = [
   },
 ];
 const mountable = [...availableShare(MOUNTABLE), ...snapshotTaken];
-const allow = (accessTo = '10.0.0.0/24'): ShareCommand => ({
+const allow = (
+  accessTo = '10.0.0.0/24',
+): Extract<ShareCommand, { type: 'AllowSnapshotAccess' }> => ({
   type: 'AllowSnapshotAccess',
   snapshotId: 'snap1',
   accessId: 'a1',
