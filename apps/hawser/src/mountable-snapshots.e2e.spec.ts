@@ -162,6 +162,35 @@ if (unavailable) {
       });
     });
 
+    it('serves none of the 2.32 routes at 2.31 (404 before any check)', async () => {
+      const [first] = (await admin('GET', `/v2/snapshots/${snapshotId}/export-locations`)).body
+        .share_snapshot_export_locations as SnapshotLocation[];
+      const instance = first?.share_snapshot_instance_id as string;
+      const early = [
+        await member('GET', `/v2/snapshots/${snapshotId}/access-list`, undefined, '2.31'),
+        await member(
+          'GET',
+          `/v2/snapshots/${snapshotId}/export-locations/${first?.id}`,
+          undefined,
+          '2.31',
+        ),
+        await admin(
+          'GET',
+          `/v2/snapshot-instances/${instance}/export-locations`,
+          undefined,
+          '2.31',
+        ),
+        await admin(
+          'GET',
+          `/v2/snapshot-instances/${instance}/export-locations/${first?.id}`,
+          undefined,
+          '2.31',
+        ),
+        await snapshotAction({ deny_access: { access_id: 'any' } }, '2.31'),
+      ];
+      expect(early.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
+    });
+
     it('refuses every client while the snapshot has no rule', async () => {
       expect(await accessList()).toEqual([]);
       expect((await readSnapshot('kept.txt')).code).not.toBe(0);

@@ -1,7 +1,7 @@
 import { settlePending } from './share-pending.js';
 import type { SnapshotManageEvent } from './share-snapshot-manage.events.js';
 import type { SnapshotState, SnapshotStatus } from './share-snapshot.state.js';
-import { updateSnapshot, updateSnapshotInstance } from './share-snapshot.updates.js';
+import { newSnapshot, updateSnapshot, updateSnapshotInstance } from './share-snapshot.updates.js';
 import type { ActiveShare } from './share.state.js';
 
 const withStatus = (
@@ -19,29 +19,11 @@ export const evolveSnapshotManage = (
   switch (event.type) {
     case 'SnapshotManageRequested': {
       const d = event.data;
+      const instances = [{ id: d.snapshotInstanceId, shareInstanceId: d.shareInstanceId }];
       const snapshot: SnapshotState = {
-        id: d.snapshotId,
-        projectId: d.projectId,
-        userId: d.userId,
-        name: d.name,
-        description: d.description,
+        ...newSnapshot(d, instances, 'manage_starting', d.providerLocation),
         metadata: d.metadata,
-        size: d.size,
         manageRequest: { providerLocation: d.providerLocation, driverOptions: d.driverOptions },
-        deletionForced: false,
-        createdAt: d.createdAt,
-        updatedAt: d.createdAt,
-        instances: [
-          {
-            id: d.snapshotInstanceId,
-            shareInstanceId: d.shareInstanceId,
-            status: 'manage_starting',
-            progress: '0%',
-            providerLocation: d.providerLocation,
-            createdAt: d.createdAt,
-            updatedAt: d.createdAt,
-          },
-        ],
       };
       return { ...state, snapshots: [...state.snapshots, snapshot] };
     }
