@@ -114,10 +114,10 @@ export class AllowSnapshotAccessHandler implements ICommandHandler<
 > {
   constructor(
     private readonly snapshots: SnapshotReads,
-    private readonly shares: ShareReads,
     private readonly changes: ShareChanges,
   ) {}
 
+  /** Answers the rule as recorded: new rules are `queued_to_apply` until the node applies them. */
   async execute({ snapshotId, argument, requester }: AllowSnapshotAccess) {
     const data = required(argument, ['access_type', 'access_to']);
     const doc = await this.snapshots.find(snapshotId, requester.caller);
@@ -135,16 +135,12 @@ export class AllowSnapshotAccessHandler implements ICommandHandler<
       },
       requester.commandContext(),
     );
-    const { snapshot } = await snapshotState(this.snapshots, this.shares, doc.id, requester.caller);
-    const rule = snapshot?.accessRules?.find((r) => r.id === accessId);
-    return rule
-      ? accessDocument(rule)
-      : {
-          id: accessId,
-          access_type: data.access_type as string,
-          access_to: data.access_to as string,
-          state: 'queued_to_apply',
-        };
+    return {
+      id: accessId,
+      access_type: data.access_type as string,
+      access_to: data.access_to as string,
+      state: 'queued_to_apply',
+    };
   }
 }
 
