@@ -288,6 +288,58 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     version: 1,
     meaning: 'The driver refused to let the share go: unmanage_error.',
   },
+  SnapshotManageRequested: {
+    category: 'share',
+    version: 1,
+    meaning:
+      "An admin asked to adopt a snapshot existing on the share's back end, by its provider location: manage_starting.",
+  },
+  SnapshotManaged: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver adopted the snapshot: available with the size it reported.',
+  },
+  SnapshotManageFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver could not adopt the snapshot: manage_error, size 1.',
+  },
+  SnapshotUnmanageRequested: {
+    category: 'share',
+    version: 1,
+    meaning: 'Snapshot unmanage was asked for: unmanage_starting.',
+  },
+  SnapshotUnmanaged: {
+    category: 'share',
+    version: 1,
+    meaning:
+      'The driver let the snapshot go with its data kept; SnapshotInstanceDeleted and SnapshotDeleted follow.',
+  },
+  SnapshotUnmanageFailed: {
+    category: 'share',
+    version: 1,
+    meaning: 'The driver refused to let the snapshot go: unmanage_error.',
+  },
+  SnapshotAccessAllowed: {
+    category: 'share',
+    version: 1,
+    meaning: 'A read-only rule was added to a mountable snapshot: queued_to_apply.',
+  },
+  SnapshotAccessDenied: {
+    category: 'share',
+    version: 1,
+    meaning: 'A rule of a mountable snapshot is to go: queued_to_deny.',
+  },
+  SnapshotAccessUpdated: {
+    category: 'share',
+    version: 1,
+    meaning: "The node enforced the snapshot's rules: queued ones active, denied ones gone.",
+  },
+  SnapshotAccessUpdateFailed: {
+    category: 'share',
+    version: 1,
+    meaning: "The node could not enforce the snapshot's rules: the queued ones are error.",
+  },
   ShareTypeCreated: {
     category: 'sharetype',
     version: 1,

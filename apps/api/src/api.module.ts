@@ -37,6 +37,7 @@ import { SnapshotInstancesController } from './snapshot-instances/snapshot-insta
 import { MigrationHintsModule } from './shares/migration-hints.module.js';
 import { SnapshotMetadataController } from './snapshots/snapshot-metadata.controller.js';
 import { SnapshotsController } from './snapshots/snapshots.controller.js';
+import { SnapshotManageController } from './snapshots/snapshot-manage.controller.js';
 import { ExtensionsController } from './versions/extensions.controller.js';
 import { VersionsController } from './versions/versions.controller.js';
 
@@ -67,6 +68,7 @@ import { VersionsController } from './versions/versions.controller.js';
     SnapshotInstancesController,
     SharesController,
     ExportLocationsController,
+    SnapshotManageController,
     SnapshotsController,
     SnapshotMetadataController,
     ShareAccessRulesController,

@@ -13,7 +13,8 @@ import { eventually } from './test-support/hawser-test-server.js';
  * Revert to snapshot, manage and unmanage driven by the real manila CLI (python3-manilaclient):
  * a type with revert_to_snapshot_support, a share, a snapshot, the share extended, then
  * `manila revert-to-snapshot`; `manila manage` of a share the simulated back end holds, then
- * `manila unmanage`. Each step's effect is checked over HTTP too.
+ * `manila unmanage`; `manila snapshot-manage` of a snapshot the simulated back end holds, then
+ * `manila snapshot-unmanage`. Each step's effect is checked over HTTP too.
  */
 
 jest.setTimeout(CLI_STEP_TIMEOUT_MS);
@@ -113,6 +114,46 @@ if (!manila) {
         async () => ((await http('GET', `/v2/shares/${id}`)).status === 404 ? true : undefined),
         10_000,
         'the unmanaged share to be gone',
+      );
+    });
+
+    it('snapshot-manage reverted legacy-point --driver-options size=3, then snapshot-unmanage: adopted with its size, then gone', async () => {
+      const managed = parseProperties(
+        (
+          await cli(
+            'snapshot-manage',
+            'reverted',
+            'legacy-point',
+            '--name',
+            'adopted-point',
+            '--description',
+            'from before',
+            '--driver-options',
+            'size=3',
+          )
+        ).stdout,
+      );
+      expect(managed).toMatchObject({
+        name: 'adopted-point',
+        status: 'manage_starting',
+        provider_location: 'legacy-point',
+      });
+      const id = managed.id!;
+      await waitFor(
+        `/v2/snapshots/${id}`,
+        'snapshot',
+        (s) => s.status === 'available' && s.size === 3,
+      );
+      const listed = parseTable((await cli('snapshot-list', '--share-id', shareId)).stdout);
+      expect(listed).toEqual(
+        expect.arrayContaining([expect.objectContaining({ ID: id, Status: 'available' })]),
+      );
+
+      await cli('snapshot-unmanage', 'adopted-point');
+      await eventually(
+        async () => ((await http('GET', `/v2/snapshots/${id}`)).status === 404 ? true : undefined),
+        10_000,
+        'the unmanaged snapshot to be gone',
       );
     });
   });

@@ -493,12 +493,15 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'share',
       path: share('/export_locations'),
       succeeds: true,
+      // Manila's share:get check on the private share: a 403, not the 404 of GET /shares/{id}.
+      hiddenStatus: 403,
     },
     {
       route: 'GET /v2/shares/:id/export_locations/:locationId',
       rule: 'share_export_location:show',
       scope: 'share',
       path: share(`/export_locations/${UNKNOWN}`),
+      hiddenStatus: 403,
     },
     {
       route: 'GET /v2/shares/:shareId/instances',
@@ -559,6 +562,47 @@ describe('policy role matrix: every route and action for every persona, as the d
       scope: 'hidden',
       path: (i) => `/v2/snapshots/${i.SN}/export-locations`,
       succeeds: true,
+    },
+    {
+      route: 'POST /v2/snapshots/manage',
+      rule: 'share_snapshot:manage_snapshot',
+      scope: 'none',
+      path: () => '/v2/snapshots/manage',
+      body: () => ({ snapshot: {} }),
+    },
+    hiddenAction('snapshots', 'unmanage', null, 'share_snapshot:unmanage_snapshot', () => UNKNOWN),
+    // The matrix's share type does not mount snapshots: allowed callers get Manila's 400.
+    hiddenAction(
+      'snapshots',
+      'allow_access',
+      { access_type: 'ip', access_to: '10.0.0.1' },
+      'share_snapshot:allow_access',
+      (i) => i.SN,
+    ),
+    hiddenAction(
+      'snapshots',
+      'deny_access',
+      { access_id: UNKNOWN },
+      'share_snapshot:deny_access',
+      (i) => i.SN,
+    ),
+    {
+      route: 'GET /v2/snapshots/:id/access-list',
+      rule: 'share_snapshot:access_list',
+      scope: 'hidden',
+      path: (i) => `/v2/snapshots/${i.SN}/access-list`,
+    },
+    {
+      route: 'GET /v2/snapshots/:id/export-locations/:locationId',
+      rule: 'share_snapshot_export_location:show',
+      scope: 'hidden',
+      path: (i) => `/v2/snapshots/${i.SN}/export-locations/${UNKNOWN}`,
+    },
+    {
+      route: 'GET /v2/snapshot-instances/:id/export-locations/:locationId',
+      rule: 'share_snapshot_instance_export_location:show',
+      scope: 'none',
+      path: () => `/v2/snapshot-instances/${UNKNOWN}/export-locations/${UNKNOWN}`,
     },
     ...resetAndForceDelete('snapshots', 'share_snapshot', (i) => i.SN, {
       id: (i) => i.id ?? i.SN,

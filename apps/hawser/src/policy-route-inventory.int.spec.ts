@@ -106,6 +106,20 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
       range: '2.27-latest',
       rule: 'share:revert_to_snapshot',
     });
+    for (const action of ['allow_access', 'deny_access']) {
+      expect(table).toContainEqual({
+        route: '/v2/snapshots/:id/action',
+        action,
+        range: '2.32-latest',
+        rule: `share_snapshot:${action}`,
+      });
+    }
+    expect(table).toContainEqual({
+      route: '/v2/snapshots/:id/action',
+      action: 'unmanage',
+      range: '2.12-latest',
+      rule: 'share_snapshot:unmanage_snapshot',
+    });
     expect(table).toContainEqual({
       route: '/v2/shares/:id/action',
       action: 'unmanage',
@@ -181,6 +195,8 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'GET /v2/shares/:id/export_locations/:locationId': '2.9-latest',
   'GET /v2/shares/:shareId/instances': '2.3-latest',
   'GET /v2/snapshots/:id/export-locations': '2.32-latest',
+  'GET /v2/snapshots/:id/export-locations/:locationId': '2.32-latest',
+  'GET /v2/snapshots/:id/access-list': '2.32-latest',
   'GET /v2/snapshots/:id/metadata': '2.73-latest',
   'GET /v2/snapshots/:id/metadata/:key': '2.73-latest',
   'GET /v2/types/:id/os-share-type-access': '2.0-2.6',
@@ -189,10 +205,12 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'POST /v2/share-replicas/:id/action': '2.11-latest experimental<=2.55',
   'POST /v2/share_instances/:id/action': '2.3-latest',
   'POST /v2/shares/manage': '2.7-latest',
+  'POST /v2/snapshots/manage': '2.12-latest',
   'GET /v2/snapshot-instances': '2.19-latest',
   'GET /v2/snapshot-instances/detail': '2.19-latest',
   'GET /v2/snapshot-instances/:id': '2.19-latest',
   'GET /v2/snapshot-instances/:id/export-locations': '2.32-latest',
+  'GET /v2/snapshot-instances/:id/export-locations/:locationId': '2.32-latest',
   'POST /v2/snapshot-instances/:id/action': '2.19-latest',
   'POST /v2/snapshots/:id/metadata': '2.73-latest',
   'PUT /v2/os-quota-sets/:project': '2.0-2.6',

@@ -87,6 +87,10 @@ describe('view field sets and listing links over HTTP', () => {
       'updated_at',
     ]);
     expect(shown.body.export_location).toMatchObject({ id: first.id, path: first.path });
+    // Manila's datetimes: six microsecond digits, no trailing Z.
+    const manilaTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
+    expect(shown.body.export_location.created_at).toMatch(manilaTime);
+    expect(shown.body.export_location.updated_at).toMatch(manilaTime);
     const elsewhere = await hawser.request(
       'GET',
       `/v2/shares/${available[1]}/export_locations/${first.id}`,
@@ -113,7 +117,7 @@ describe('view field sets and listing links over HTTP', () => {
       `/v2/share_instances/${first.share_instance_id}/export_locations/${first.id}`,
     );
     expect(oneOfInstance.body.export_location).toMatchObject(first);
-    expect(oneOfInstance.body.export_location).toHaveProperty('created_at');
+    expect(oneOfInstance.body.export_location.created_at).toMatch(manilaTime);
     const asMember = await hawser.request(
       'GET',
       `/v2/share_instances/${first.share_instance_id}/export_locations`,
@@ -121,6 +125,26 @@ describe('view field sets and listing links over HTTP', () => {
       { token: MEMBER },
     );
     expect(asMember.status).toBe(403);
+  });
+
+  it("another project's private share: its locations are refused (403) as Manila's share:get", async () => {
+    const listed = await hawser.request('GET', `/v2/shares/${available[0]}/export_locations`);
+    const [first] = listed.body.export_locations;
+    const stranger = `otto:${'6b'.repeat(16)}:member,reader`;
+    const shown = await hawser.request('GET', `/v2/shares/${available[0]}`, undefined, {
+      token: stranger,
+    });
+    expect(shown.status).toBe(404);
+    for (const url of [
+      `/v2/shares/${available[0]}/export_locations`,
+      `/v2/shares/${available[0]}/export_locations/${first.id}`,
+    ]) {
+      const refused = await hawser.request('GET', url, undefined, { token: stranger });
+      expect(refused.status).toBe(403);
+      expect(refused.body.forbidden.message).toBe(
+        "Policy doesn't allow share:get to be performed.",
+      );
+    }
   });
 
   it('share detail and access rules: the key sets at the boundary microversions', async () => {

@@ -20,3 +20,5 @@ export * from './views/export-location.view.js';
 export * from './views/availability-zone.view.js';
 export * from './views/share-replica.view.js';
 export * from './dto/share-replica.dto.js';
+export * from './views/manila-timestamp.js';
+export * from './views/snapshot-export-location.view.js';

@@ -21,6 +21,13 @@ import {
   ShowSnapshotInstanceHandler,
 } from './snapshots/snapshot-instances.js';
 import { ManageShareHandler, UnmanageShareHandler } from './shares/manage-share.js';
+import { ManageSnapshotHandler, UnmanageSnapshotHandler } from './snapshots/manage-snapshot.js';
+import {
+  AllowSnapshotAccessHandler,
+  DenySnapshotAccessHandler,
+  ListSnapshotAccessHandler,
+  ListSnapshotExportLocationsHandler,
+} from './snapshots/snapshot-access.js';
 import {
   AllowAccessHandler,
   DenyAccessHandler,
@@ -133,6 +140,12 @@ const SHARE_HANDLERS = [
 ];
 
 const SNAPSHOT_HANDLERS = [
+  ManageSnapshotHandler,
+  UnmanageSnapshotHandler,
+  AllowSnapshotAccessHandler,
+  DenySnapshotAccessHandler,
+  ListSnapshotAccessHandler,
+  ListSnapshotExportLocationsHandler,
   CreateSnapshotHandler,
   UpdateSnapshotHandler,
   DeleteSnapshotHandler,

@@ -10,6 +10,8 @@ export * from './shares/create-share.js';
 export * from './shares/resize-share.js';
 export * from './shares/revert-share.js';
 export * from './shares/manage-share.js';
+export * from './snapshots/manage-snapshot.js';
+export * from './snapshots/snapshot-access.js';
 export * from './snapshots/snapshot-instances.js';
 export * from './shares/share-access.js';
 export * from './shares/share-instance-actions.js';

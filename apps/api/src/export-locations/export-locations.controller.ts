@@ -17,9 +17,14 @@ import { contextOf } from '../http/request-context.js';
 import { readerOf } from '../http/requester.js';
 import { viewContextOf } from '../http/view-context.js';
 import { fromParam, share, shareInstance } from '../policy/policy-targets.js';
+import { policyRefusal } from '../policy/request-policy.js';
 import { Policy, Since } from '../policy/route-policy.decorators.js';
 
-const theShare = share(fromParam('id'));
+/**
+ * Manila checks `share:get` on a private share before listing or showing its locations, so
+ * another project is refused (403) where `GET /shares/{id}` answers 404 (reference 10.12).
+ */
+const theShare = share(fromParam('id'), () => policyRefusal('share:get'));
 const theInstance = shareInstance(fromParam('id'));
 
 const located = (instances: readonly ShareInstanceDocument[], locationId: string) => {

@@ -1,7 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
-import { snapshotInstanceDetailView, snapshotInstanceSummaryView } from '#hawser/api-contracts';
+import {
+  snapshotExportLocationsView,
+  snapshotExportLocationShown,
+  snapshotInstanceDetailView,
+  snapshotInstanceSummaryView,
+} from '#hawser/api-contracts';
 import {
   ListSnapshotInstances,
   ResetSnapshotInstanceStatus,
@@ -9,6 +14,7 @@ import {
 } from '#hawser/application';
 import type { SnapshotStatus } from '#hawser/domain';
 import { statusArgument } from '../http/action-body.js';
+import { viewContextOf } from '../http/view-context.js';
 import { contextOf } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
@@ -16,8 +22,8 @@ import { ManilaAction, ManilaActions, Policy, Since } from '../policy/route-poli
 
 /**
  * Manila's snapshot instances (2.19+, admin only): one per share instance a snapshot was taken
- * on, listed (of one snapshot with `?snapshot_id=`), shown, and reset by an admin. Mounting
- * snapshots is not built, so an instance has no export locations.
+ * on, listed (of one snapshot with `?snapshot_id=`), shown, and reset by an admin; a mountable
+ * snapshot's instance shows the export locations its back end reported (2.32+).
  */
 @Controller('v2/snapshot-instances')
 @Since('2.19')
@@ -56,8 +62,22 @@ export class SnapshotInstancesController {
   @Since('2.32')
   @Policy('share_snapshot_instance_export_location:index')
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
-    await this.queries.execute(new ShowSnapshotInstance(id, readerOf(contextOf(req))));
-    return { share_snapshot_export_locations: [] };
+    const ctx = contextOf(req);
+    const instance = await this.queries.execute(new ShowSnapshotInstance(id, readerOf(ctx)));
+    return snapshotExportLocationsView(instance.export_locations, viewContextOf(ctx));
+  }
+
+  @Get(':id/export-locations/:locationId')
+  @Since('2.32')
+  @Policy('share_snapshot_instance_export_location:show')
+  async exportLocation(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('locationId') locationId: string,
+  ) {
+    const ctx = contextOf(req);
+    const instance = await this.queries.execute(new ShowSnapshotInstance(id, readerOf(ctx)));
+    return snapshotExportLocationShown(instance.export_locations, locationId, viewContextOf(ctx));
   }
 
   @Post(':id/action')

@@ -14,17 +14,25 @@ import {
 import type { Request, Response } from 'express';
 import {
   CreateSnapshotDto,
+  snapshotAccessView,
   snapshotDetailView,
+  snapshotExportLocationsView,
+  snapshotExportLocationShown,
   snapshotSummaryView,
   UpdateSnapshotDto,
 } from '#hawser/api-contracts';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
+  AllowSnapshotAccess,
   CreateSnapshot,
   DeleteSnapshot,
+  DenySnapshotAccess,
+  ListSnapshotAccess,
+  ListSnapshotExportLocations,
   ListSnapshots,
   ResetSnapshotStatus,
   ShowSnapshot,
+  UnmanageSnapshot,
   UpdateSnapshot,
 } from '#hawser/application';
 import type { SnapshotStatus } from '#hawser/domain';
@@ -102,16 +110,42 @@ export class SnapshotsController {
   }
 
   /**
-   * Export locations of a mountable snapshot (2.32+). Mounting snapshots is not built, so a
-   * snapshot has none: the list is empty, as Manila's is for snapshots of other types.
+   * Export locations of a mountable snapshot (2.32+): those its back end reported for each of
+   * its instances (none for a snapshot of a type without `mount_snapshot_support`).
    */
   @Get(':id/export-locations')
   @Since('2.32')
   @Policy('share_snapshot_export_location:index', theSnapshot)
   async exportLocations(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    await this.queries.execute(new ShowSnapshot(id, readerOf(ctx)));
-    return { share_snapshot_export_locations: [] };
+    const locations = await this.queries.execute(
+      new ListSnapshotExportLocations(id, readerOf(ctx)),
+    );
+    return snapshotExportLocationsView(locations, viewContextOf(ctx));
+  }
+
+  @Get(':id/export-locations/:locationId')
+  @Since('2.32')
+  @Policy('share_snapshot_export_location:show', theSnapshot)
+  async exportLocation(
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Param('locationId') locationId: string,
+  ) {
+    const ctx = contextOf(req);
+    const locations = await this.queries.execute(
+      new ListSnapshotExportLocations(id, readerOf(ctx)),
+    );
+    return snapshotExportLocationShown(locations, locationId, viewContextOf(ctx));
+  }
+
+  /** The snapshot's read-only access rules (2.32+); 400 unless its share mounts snapshots. */
+  @Get(':id/access-list')
+  @Since('2.32')
+  @Policy('share_snapshot:access_list', theSnapshot)
+  async accessList(@Req() req: Request, @Param('id') id: string) {
+    const rules = await this.queries.execute(new ListSnapshotAccess(id, readerOf(contextOf(req))));
+    return { snapshot_access_list: rules.map(snapshotAccessView) };
   }
 
   @Put(':id')
@@ -157,5 +191,31 @@ export class SnapshotsController {
   @Policy('share_snapshot:force_delete', theSnapshot)
   async forceDelete({ id, ctx }: ActionCall) {
     await this.commands.execute(new DeleteSnapshot(id, true, requesterOf(ctx)));
+  }
+
+  /** 2.32+: a read-only rule for the snapshot, `queued_to_apply` (202). */
+  @ManilaAction('allow_access')
+  @Since('2.32')
+  @Policy('share_snapshot:allow_access', theSnapshot)
+  async allowAccess({ id, argument, ctx }: ActionCall) {
+    const rule = await this.commands.execute(
+      new AllowSnapshotAccess(id, argument, requesterOf(ctx)),
+    );
+    return { snapshot_access: snapshotAccessView(rule) };
+  }
+
+  @ManilaAction('deny_access')
+  @Since('2.32')
+  @Policy('share_snapshot:deny_access', theSnapshot)
+  async denyAccess({ id, argument, ctx }: ActionCall) {
+    await this.commands.execute(new DenySnapshotAccess(id, argument, requesterOf(ctx)));
+  }
+
+  /** 2.12+ (admin): Hawser lets the snapshot go, its data kept on the back end (202). */
+  @ManilaAction('unmanage')
+  @Since('2.12')
+  @Policy('share_snapshot:unmanage_snapshot', theSnapshot)
+  async unmanage({ id, ctx }: ActionCall) {
+    await this.commands.execute(new UnmanageSnapshot(id, requesterOf(ctx)));
   }
 }

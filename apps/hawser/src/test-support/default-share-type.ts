@@ -34,3 +34,19 @@ export const availableDefaultShare = async (
   );
   return id;
 };
+
+/** A snapshot of `shareId` made by `call`, once it is available; its id. */
+export const availableSnapshot = async (call: ManilaCall, shareId: string): Promise<string> => {
+  const created = await call('POST', '/v2/snapshots', { snapshot: { share_id: shareId } });
+  expect(created.status).toBe(202);
+  const id = created.body.snapshot.id as string;
+  await eventually(
+    async () =>
+      (await call('GET', `/v2/snapshots/${id}`)).body.snapshot?.status === 'available'
+        ? true
+        : undefined,
+    15_000,
+    'the snapshot to be available',
+  );
+  return id;
+};

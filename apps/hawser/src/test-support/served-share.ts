@@ -25,6 +25,19 @@ export interface ServedShare {
   readonly directory: string;
 }
 
+/** The manila CLI as the members' project (noauth: its admin), at 2.72; each call's stdout. */
+export const memberCli =
+  (manila: string, hawser: HawserTestServer) =>
+  async (...args: string[]): Promise<string> =>
+    (
+      await cliSteps(manila, {
+        url: hawser.url,
+        userId: 'alice',
+        projectId: '22222222222222222222222222222222',
+        microversion: '2.72',
+      })(...args)
+    ).stdout;
+
 export const servedShareSteps = (hawser: HawserTestServer) => {
   const member = (method: string, route: string, body?: unknown) =>
     hawser.request(method, route, body, { token: MEMBER });
@@ -147,15 +160,7 @@ export const servedShareSteps = (hawser: HawserTestServer) => {
       if (!manila) {
         throw new Error('no manila command on PATH (apt-get install python3-manilaclient)');
       }
-      const cli = async (...args: string[]) =>
-        (
-          await cliSteps(manila, {
-            url: hawser.url,
-            userId: 'alice',
-            projectId: '22222222222222222222222222222222',
-            microversion: '2.72',
-          })(...args)
-        ).stdout;
+      const cli = memberCli(manila, hawser);
       const created = parseProperties(
         await cli(
           'create',

@@ -1,4 +1,5 @@
 import type { ExportLocationDocument, ShareInstanceDocument } from '#hawser/projections';
+import { manilaTimestamp } from './manila-timestamp.js';
 import { since, type ViewContext } from './view-context.js';
 
 /**
@@ -19,8 +20,8 @@ export const exportLocationView = (
 };
 
 /**
- * The detail (show) adds when the location was recorded. Hawser keeps no timestamps per
- * location: those of the instance that holds it stand in.
+ * The detail (show) adds when the location was recorded, printed as Manila prints it. Hawser
+ * keeps no timestamps per location: those of the instance that holds it stand in.
  */
 export const exportLocationDetailView = (
   location: ExportLocationDocument,
@@ -28,8 +29,8 @@ export const exportLocationDetailView = (
   ctx: ViewContext,
 ): Record<string, unknown> => ({
   ...exportLocationView(location, ctx),
-  created_at: instance.created_at,
-  updated_at: instance.updated_at,
+  created_at: manilaTimestamp(instance.created_at),
+  updated_at: manilaTimestamp(instance.updated_at),
 });
 
 /** The locations a caller may list: non-admins never see admin-only ones. */

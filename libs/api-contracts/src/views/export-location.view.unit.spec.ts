@@ -86,7 +86,11 @@ describe('export location detail view', () => {
     const holder = instance('i1', 'available', null);
     const view = exportLocationDetailView(location, holder, viewContext(v, { isAdmin }));
     expect(keysOf(view)).toEqual(keys);
-    expect(view).toMatchObject({ created_at: holder.created_at, updated_at: holder.updated_at });
+    // Manila's format: six microsecond digits, no trailing Z.
+    expect(view).toMatchObject({
+      created_at: '2026-01-01T00:00:00.000000',
+      updated_at: '2026-01-01T00:00:05.000000',
+    });
   });
 });
 

@@ -1,3 +1,5 @@
+import type { SnapshotExportLocationDocument } from './snapshot-export-location.view.js';
+
 /** One snapshot instance as the snapshot instances API (2.19+, admin) shows it. */
 export interface SnapshotInstanceDocument {
   id: string;
@@ -9,6 +11,8 @@ export interface SnapshotInstanceDocument {
   share_instance_id: string;
   progress: string;
   provider_location: string | null;
+  /** Where a mountable snapshot's instance is mounted (2.32); not part of the views. */
+  export_locations: SnapshotExportLocationDocument[];
 }
 
 /** Manila's api/views/share_snapshot_instances.py `summary`: the same at every microversion. */

@@ -14,6 +14,7 @@ const doc: SnapshotInstanceDocument = {
   share_instance_id: 'i1',
   progress: '100%',
   provider_location: 'simulated:b1/si1',
+  export_locations: [],
 };
 
 // Manila's view builder has one field set for every microversion the API exists in (2.19+).

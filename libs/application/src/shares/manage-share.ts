@@ -11,6 +11,7 @@ import {
   type ShareInstanceDocument,
 } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
+import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
 import { ShareChanges } from './share-changes.js';
@@ -26,21 +27,6 @@ export class ManageShare extends Command<ShareDocument> {
     super();
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const unprocessable = (message: string) => new ManilaHttpError(422, message);
-
-const optionalText = (data: Record<string, unknown>, ...keys: string[]): string | null => {
-  for (const key of keys) {
-    const value = data[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw badRequest(`${key} must be a string.`);
-    return value;
-  }
-  return null;
-};
 
 /** Manila's _validate_manage_parameters, in its order (422 for a missing or empty parameter). */
 const manageParameters = (body: unknown) => {
@@ -65,12 +51,6 @@ const manageParameters = (body: unknown) => {
   if (typeof serviceHost !== 'string') throw badRequest('service_host must be a string.');
   if (typeof protocol !== 'string') throw badRequest('protocol must be a string.');
   return { data, exportPath, serviceHost, protocol };
-};
-
-const driverOptionsOf = (value: unknown): Record<string, string> => {
-  if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw badRequest('driver_options must be a dictionary.');
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, String(v)]));
 };
 
 /**
@@ -121,7 +101,7 @@ export class ManageShareHandler implements ICommandHandler<ManageShare, ShareDoc
         'Share Server ID parameter is not expected when managing a share using a share type with driver_handles_share_servers extra-spec set to False.',
       );
     }
-    const driverOptions = driverOptionsOf(data.driver_options);
+    const driverOptions = stringDictionary(data.driver_options, 'driver_options');
     if (await this.alreadyManaged(serviceHost, exportPath)) {
       throw new ManilaHttpError(409, 'A share already exists with the export path specified.');
     }

@@ -83,6 +83,14 @@ class SnapshotInstanceReads {
       share_instance_id: i.shareInstanceId,
       progress: i.progress,
       provider_location: i.providerLocation,
+      export_locations: (i.exportLocations ?? []).map((l) => ({
+        id: l.id,
+        path: l.path,
+        is_admin_only: l.isAdminOnly,
+        share_snapshot_instance_id: i.id,
+        created_at: i.createdAt,
+        updated_at: i.updatedAt,
+      })),
     }));
   }
 }

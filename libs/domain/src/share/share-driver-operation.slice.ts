@@ -53,8 +53,29 @@ const operationIsDue = (
     }
     case 'manage_share':
       return instance.status === 'manage_starting';
+    case 'manage_snapshot':
+    case 'unmanage_snapshot': {
+      const snapshotInstance = state.snapshots
+        .find((s) => s.id === command.snapshotId)
+        ?.instances.find((i) => i.id === command.snapshotInstanceId);
+      const wanted =
+        command.operation === 'manage_snapshot' ? 'manage_starting' : 'unmanage_starting';
+      return (
+        snapshotInstance?.shareInstanceId === instance.id && snapshotInstance.status === wanted
+      );
+    }
     case 'unmanage_share':
       return instance.status === 'unmanage_starting';
+    case 'update_snapshot_access': {
+      const snapshot = state.snapshots.find((s) => s.id === command.snapshotId);
+      const onInstance = snapshot?.instances.some(
+        (i) => i.id === command.snapshotInstanceId && i.shareInstanceId === instance.id,
+      );
+      return (
+        Boolean(onInstance) &&
+        (snapshot?.accessRules ?? []).some((r) => r.state.startsWith('queued'))
+      );
+    }
     case 'update_access':
       return state.accessRules.some((rule) => {
         const mapping = rule.instances[instance.id];

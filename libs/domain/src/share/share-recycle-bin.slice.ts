@@ -24,6 +24,8 @@ const REFUSED_IN_RECYCLE_BIN: Partial<Record<ShareCommand['type'], (id: string) 
     `status cannot be reset for share '${id}' since it has been soft deleted.`,
   RequestSnapshot: (id) =>
     `Snapshots cannot be created for share '${id}' since it has been soft deleted.`,
+  ManageSnapshot: (id) =>
+    `Can not manage snapshot for share '${id}' since it has been soft deleted.`,
   RequestReplica: (id) =>
     `Replica cannot be created for share '${id}' since it has been soft deleted.`,
 };

@@ -1,5 +1,6 @@
 import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import type { SnapshotStatus } from './share-snapshot.state.js';
+import type { ExportLocation } from './share.types.js';
 
 export type SnapshotCommand =
   | ReplicatedSnapshotCommand
@@ -22,6 +23,8 @@ export type SnapshotCommand =
       status: 'available' | 'creating';
       progress: string;
       providerLocation: string | null;
+      /** Where clients mount the snapshot, as the driver reported. */
+      exportLocations?: ExportLocation[];
       now: string;
     }
   | {

@@ -158,6 +158,9 @@ const settleSnapshotInstanceCreation = (
         status: command.status,
         progress: command.progress,
         providerLocation: command.providerLocation,
+        // Kept only for a share whose type mounts snapshots, as Manila's manager does.
+        ...(state.capabilities?.mountSnapshotSupport &&
+          command.exportLocations?.length && { exportLocations: command.exportLocations }),
         createdAt: command.now,
       },
     },

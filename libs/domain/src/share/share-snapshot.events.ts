@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../shared/decider.js';
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotStatus } from './share-snapshot.state.js';
+import type { ExportLocation } from './share.types.js';
 
 export type SnapshotRequested = DomainEvent<
   'SnapshotRequested',
@@ -32,6 +33,8 @@ export type SnapshotInstanceCreated = DomainEvent<
     status: 'available' | 'creating';
     progress: string;
     providerLocation: string | null;
+    /** A mountable snapshot's (2.32): absent when none, and in events written before. */
+    exportLocations?: ExportLocation[];
     createdAt: string;
   }
 >;

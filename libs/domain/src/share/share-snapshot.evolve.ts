@@ -3,7 +3,7 @@ import { settlePending } from './share-pending.js';
 import type { ReplicatedSnapshotEvent } from './share-replicated-snapshot.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type { SnapshotState } from './share-snapshot.state.js';
-import { updateSnapshot, updateSnapshotInstance } from './share-snapshot.updates.js';
+import { newSnapshot, updateSnapshot, updateSnapshotInstance } from './share-snapshot.updates.js';
 import type { ActiveShare } from './share.state.js';
 
 export const evolveSnapshot = (
@@ -14,25 +14,8 @@ export const evolveSnapshot = (
     case 'SnapshotRequested': {
       const d = event.data;
       const snapshot: SnapshotState = {
-        id: d.snapshotId,
-        projectId: d.projectId,
-        userId: d.userId,
-        name: d.name,
-        description: d.description,
-        size: d.size,
+        ...newSnapshot(d, d.instances, 'creating'),
         ...(d.activeInstanceId !== undefined && { activeInstanceId: d.activeInstanceId }),
-        deletionForced: false,
-        createdAt: d.createdAt,
-        updatedAt: d.createdAt,
-        instances: d.instances.map((i) => ({
-          id: i.id,
-          shareInstanceId: i.shareInstanceId,
-          status: 'creating',
-          progress: '0%',
-          providerLocation: null,
-          createdAt: d.createdAt,
-          updatedAt: d.createdAt,
-        })),
       };
       return { ...state, snapshots: [...state.snapshots, snapshot] };
     }
@@ -49,6 +32,7 @@ export const evolveSnapshot = (
           status: i.status === 'deleting' ? 'deleting' : d.status,
           progress: d.progress,
           providerLocation: d.providerLocation,
+          ...(d.exportLocations && { exportLocations: d.exportLocations }),
         }),
       );
     }

@@ -1,5 +1,20 @@
 import { derivedId } from '../shared/deterministic-id.js';
-import type { ReplicaState } from './share.types.js';
+import type { AccessType } from './share-access.state.js';
+import type { ExportLocation, ReplicaState } from './share.types.js';
+
+/** Manila's snapshot access mapping states (read-only rules on a mountable snapshot, 2.32). */
+export type SnapshotAccessState =
+  'queued_to_apply' | 'applying' | 'active' | 'error' | 'queued_to_deny' | 'denying';
+
+/** One read-only access rule of a mountable snapshot. */
+export interface SnapshotAccessRuleState {
+  readonly id: string;
+  readonly accessType: AccessType;
+  readonly accessTo: string;
+  readonly state: SnapshotAccessState;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
 
 /** Snapshot and snapshot-instance statuses (reference 2.4). */
 export type SnapshotStatus =
@@ -12,7 +27,24 @@ export type SnapshotStatus =
   | 'migrating_to'
   | 'server_migrating'
   /** The share is being reverted to this snapshot (2.27). */
-  | 'restoring';
+  | 'restoring'
+  /** Snapshot manage and unmanage (2.12): running, and failed. */
+  | 'manage_starting'
+  | 'manage_error'
+  | 'unmanage_starting'
+  | 'unmanage_error';
+
+/** Manila's TRANSITIONAL_STATUSES as a snapshot can be in them. */
+export const TRANSITIONAL_SNAPSHOT_STATUSES: ReadonlySet<SnapshotStatus> = new Set<SnapshotStatus>([
+  'creating',
+  'deleting',
+  'manage_starting',
+  'unmanage_starting',
+  'migrating',
+  'migrating_to',
+  'restoring',
+  'server_migrating',
+]);
 
 /** The statuses an admin may reset a snapshot to: the same set as shares (reference 2.4). */
 export const RESETTABLE_SNAPSHOT_STATUSES: readonly SnapshotStatus[] = [
@@ -33,6 +65,8 @@ export interface SnapshotInstanceState {
   readonly status: SnapshotStatus;
   readonly progress: string;
   readonly providerLocation: string | null;
+  /** Where a mountable snapshot (2.32) is reached; absent when none was reported. */
+  readonly exportLocations?: readonly ExportLocation[];
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -52,6 +86,13 @@ export interface SnapshotState {
    * 5.8); absent for other shares and in states stored before.
    */
   readonly activeInstanceId?: string;
+  /** A managed snapshot: what the admin named it by, for the node that adopts it. */
+  readonly manageRequest?: {
+    readonly providerLocation: string;
+    readonly driverOptions: Readonly<Record<string, string>>;
+  };
+  /** Read-only access rules of a mountable snapshot (2.32); absent when none was ever added. */
+  readonly accessRules?: readonly SnapshotAccessRuleState[];
   /** Deletion was forced: a driver failure then removes the instance anyway. */
   readonly deletionForced: boolean;
   readonly createdAt: string;
@@ -76,6 +117,8 @@ export const preferredSnapshotInstance = (
 const WORST_FIRST: readonly SnapshotStatus[] = [
   'deleting',
   'creating',
+  'manage_starting',
+  'unmanage_starting',
   'restoring',
   'error',
   'migrating',

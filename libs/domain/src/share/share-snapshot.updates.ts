@@ -34,3 +34,41 @@ export const updateSnapshotInstance = (
   updateInstances(state, snapshotId, at, (instances) =>
     instances.map((i) => (i.id === instanceId ? { ...update(i), updatedAt: at } : i)),
   );
+
+/** What every way of starting a snapshot records: who asked, its names and size, when. */
+export interface SnapshotStart {
+  readonly snapshotId: string;
+  readonly projectId: string;
+  readonly userId: string;
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly size: number;
+  readonly createdAt: string;
+}
+
+/** A new snapshot of the share, its instances `status` at 0%, nothing else recorded yet. */
+export const newSnapshot = (
+  d: SnapshotStart,
+  instances: readonly { id: string; shareInstanceId: string }[],
+  status: SnapshotInstanceState['status'],
+  providerLocation: string | null = null,
+): SnapshotState => ({
+  id: d.snapshotId,
+  projectId: d.projectId,
+  userId: d.userId,
+  name: d.name,
+  description: d.description,
+  size: d.size,
+  deletionForced: false,
+  createdAt: d.createdAt,
+  updatedAt: d.createdAt,
+  instances: instances.map((i) => ({
+    id: i.id,
+    shareInstanceId: i.shareInstanceId,
+    status,
+    progress: '0%',
+    providerLocation,
+    createdAt: d.createdAt,
+    updatedAt: d.createdAt,
+  })),
+});

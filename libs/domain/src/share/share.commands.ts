@@ -8,6 +8,8 @@ import type { AffinityCommand } from './share-affinity.commands.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { RevertCommand } from './share-revert.commands.js';
 import type { ManageCommand } from './share-manage.commands.js';
+import type { SnapshotManageCommand } from './share-snapshot-manage.commands.js';
+import type { SnapshotAccessCommand } from './share-snapshot-access.commands.js';
 import type { SnapshotCommand } from './share-snapshot.commands.js';
 import type { ShareRequested } from './share.events.js';
 import type { DriverOperation, ExportLocation, ShareStatus } from './share.types.js';
@@ -23,6 +25,8 @@ export type ShareCommand =
   | AffinityCommand
   | RevertCommand
   | ManageCommand
+  | SnapshotManageCommand
+  | SnapshotAccessCommand
   | RecycleBinCommand
   | MigrationCommand
   | ({ type: 'RequestShare' } & ShareRequested['data'])

@@ -10,6 +10,8 @@ import type { ReplicaEvent } from './share-replica.events.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import type { RevertEvent } from './share-revert.events.js';
 import type { ManageEvent } from './share-manage.events.js';
+import type { SnapshotManageEvent } from './share-snapshot-manage.events.js';
+import type { SnapshotAccessEvent } from './share-snapshot-access.events.js';
 import type { SnapshotEvent } from './share-snapshot.events.js';
 import type {
   DriverOperation,
@@ -138,6 +140,8 @@ export type ShareEvent =
   | ReplicaEvent
   | RevertEvent
   | ManageEvent
+  | SnapshotManageEvent
+  | SnapshotAccessEvent
   | RecycleBinEvent
   | MigrationEvent
   | ShareRequested

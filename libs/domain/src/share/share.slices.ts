@@ -14,6 +14,8 @@ import { replicatedSnapshotSlice } from './share-replicated-snapshot.slice.js';
 import { resizeSlice } from './share-resize.slice.js';
 import { revertSlice } from './share-revert.slice.js';
 import { manageSlice } from './share-manage.slice.js';
+import { snapshotManageSlice } from './share-snapshot-manage.slice.js';
+import { snapshotAccessSlice } from './share-snapshot-access.slice.js';
 import { snapshotSlice } from './share-snapshot.slice.js';
 import { statusSlice } from './share-status.slice.js';
 import { composeSlices, type ShareSlice } from './share.slice.js';
@@ -40,6 +42,8 @@ export const SHARE_SLICES: readonly ShareSlice[] = [
   affinitySlice,
   revertSlice,
   manageSlice,
+  snapshotManageSlice,
+  snapshotAccessSlice,
   recycleBinSlice,
   migrationSlice,
 ];

@@ -63,6 +63,11 @@ export type DriverOperation =
   /** Adopting an existing share on the pool, and letting it go with its data. */
   | 'manage_share'
   | 'unmanage_share'
+  /** Adopting an existing snapshot of the instance, and letting it go with its data. */
+  | 'manage_snapshot'
+  | 'unmanage_snapshot'
+  /** Enforcing a mountable snapshot's read-only access rules (2.32). */
+  | 'update_snapshot_access'
   /** On a migration's destination: the driver's start of the data move. */
   | 'migration_start';
 

@@ -401,6 +401,30 @@ export interface UnmanageShareRequest extends DriverRequest {
   readonly share: ShareInstanceRef;
 }
 
+/**
+ * Manila's snapshot_update_access: the snapshot's rules (all read-only); with `addRules` and
+ * `deleteRules` empty, `accessRules` is the full set to enforce.
+ */
+export interface SnapshotAccessRequest extends SnapshotRequest {
+  readonly accessRules: readonly AccessRule[];
+  readonly addRules: readonly AccessRule[];
+  readonly deleteRules: readonly AccessRule[];
+}
+
+export interface ManageSnapshotRequest extends SnapshotRequest {
+  /** Where the snapshot is on the back end, as the admin named it. */
+  readonly providerLocation: string;
+  readonly driverOptions: Readonly<Record<string, string>>;
+}
+
+export interface ManageSnapshotResult {
+  /** Absent when the driver cannot tell: the share's size stands in (Manila's manager). */
+  readonly sizeGiB?: number;
+  readonly providerLocation: string;
+  /** Where clients mount it, for back ends that mount snapshots. */
+  readonly exportLocations?: readonly ExportLocation[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // The driver
 
@@ -412,6 +436,9 @@ export type DriverOperationName =
   | 'revertToSnapshot'
   | 'manageExisting'
   | 'unmanage'
+  | 'manageExistingSnapshot'
+  | 'unmanageSnapshot'
+  | 'snapshotUpdateAccess'
   | 'createShareFromSnapshot'
   | 'getShareStatus'
   | 'extendShare'
@@ -461,6 +488,12 @@ export interface ShareDriver {
   manageExisting(request: ManageShareRequest): Promise<ManageShareResult>;
   /** Stops managing a share, its data kept on the back end (Manila's unmanage). */
   unmanage(request: UnmanageShareRequest): Promise<void>;
+  /** Adopts a snapshot of the share that exists on the back end (manage_existing_snapshot). */
+  manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult>;
+  /** Stops managing a snapshot, its data kept on the back end (Manila's unmanage_snapshot). */
+  unmanageSnapshot(request: SnapshotRequest): Promise<void>;
+  /** Enforces a mountable snapshot's read-only access rules (snapshot_update_access, 2.32). */
+  snapshotUpdateAccess(request: SnapshotAccessRequest): Promise<void>;
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult>;
 

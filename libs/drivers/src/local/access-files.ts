@@ -3,6 +3,8 @@ import type { LocalShareMeta } from './local-metadata.js';
 export interface ExportedShare {
   readonly dir: string;
   readonly meta: LocalShareMeta;
+  /** Where NFS clients mount it, when not the share instance's own pseudo path (a snapshot). */
+  readonly pseudo?: string;
 }
 
 /** /etc/exports syntax: one line per NFS share with at least one rule. */

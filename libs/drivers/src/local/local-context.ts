@@ -14,6 +14,7 @@ import { renderNfsExports, type ExportedShare } from './access-files.js';
 import { applySambaShares, CifsExportLayer } from './exports/cifs-exports.js';
 import { withExportsLock } from './exports/exports-lock.js';
 import { applyGaneshaExports, NfsExportLayer } from './exports/nfs-exports.js';
+import { snapshotPseudoPathOf } from './exports/ganesha-config.js';
 import { isMissing, writeFileAtomic } from './json-file.js';
 import { LocalLayout } from './local-layout.js';
 import type { LocalShareMeta } from './local-metadata.js';
@@ -90,6 +91,23 @@ export class LocalContext {
     if (served) return [served, { path: dir, isAdminOnly: true, preferred: false }];
     return [
       { path: `${this.exportAddress}:${dir}`, isAdminOnly: false, preferred: true },
+      { path: dir, isAdminOnly: true, preferred: false },
+    ];
+  }
+
+  /**
+   * Where clients mount a snapshot instance (2.32): the NFS server's `address:/snapshot-<id>`
+   * when one serves NFS, else `address:/directory`; the directory itself for admins. Clients
+   * get it read-only (its rules are cast to `ro`).
+   */
+  snapshotExportLocations(host: string, snapshotInstanceId: string): ExportLocation[] {
+    const dir = this.layout.snapshotDir(host, snapshotInstanceId);
+    const served = this.nfs.exportLocation(
+      snapshotInstanceId,
+      snapshotPseudoPathOf(snapshotInstanceId),
+    );
+    return [
+      served ?? { path: `${this.exportAddress}:${dir}`, isAdminOnly: false, preferred: true },
       { path: dir, isAdminOnly: true, preferred: false },
     ];
   }
@@ -231,9 +249,41 @@ export class LocalContext {
     const exported: ExportedShare[] = metas
       .filter((meta) => meta.status !== 'error' && !this.hiddenReplica(meta))
       .map((meta) => ({ dir: this.layout.shareDir(meta.host, meta.instanceId), meta }));
-    await writeFileAtomic(this.layout.exportsFile(backend), renderNfsExports(exported));
+    const snapshots = await this.exportedSnapshots(hosts, metas);
+    await writeFileAtomic(
+      this.layout.exportsFile(backend),
+      renderNfsExports([...exported, ...snapshots]),
+    );
     await applySambaShares(this.layout, backend, exported);
-    await applyGaneshaExports(this.layout, backend, exported);
+    await applyGaneshaExports(this.layout, backend, [...exported, ...snapshots]);
+  }
+
+  /**
+   * Snapshots of NFS shares with read-only rules (mountable snapshots, 2.32), each exported as
+   * its own directory under its own pseudo path, every rule cast to `ro`.
+   */
+  private async exportedSnapshots(
+    hosts: readonly string[],
+    shares: readonly LocalShareMeta[],
+  ): Promise<ExportedShare[]> {
+    const exported: ExportedShare[] = [];
+    for (const host of hosts) {
+      for (const snapshot of await this.store.listSnapshots(host)) {
+        const share = shares.find((s) => s.instanceId === snapshot.shareInstanceId);
+        if (!share || share.protocol !== 'NFS' || !snapshot.rules?.length) continue;
+        exported.push({
+          dir: this.layout.snapshotDir(host, snapshot.snapshotInstanceId),
+          meta: {
+            ...share,
+            instanceId: snapshot.snapshotInstanceId,
+            readOnly: true,
+            rules: snapshot.rules.map((rule) => ({ ...rule, accessLevel: 'ro' })),
+          },
+          pseudo: snapshotPseudoPathOf(snapshot.snapshotInstanceId),
+        });
+      }
+    }
+    return exported;
   }
 
   /** Pools of any back end under the root, read from disk so peers' pools are found too. */

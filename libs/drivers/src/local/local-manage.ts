@@ -13,14 +13,14 @@ import { GIB } from './size-enforcement/size-enforcement.js';
 import { exists, measureTree } from './tree-operations.js';
 
 /** `address:/dir` or `/dir`: the directory an export path names. */
-const directoryOf = (exportPath: string): string => {
+export const directoryOf = (exportPath: string): string => {
   const colon = exportPath.indexOf(':');
   const dir =
     colon >= 0 && exportPath[colon + 1] === '/' ? exportPath.slice(colon + 1) : exportPath;
   return path.resolve(dir);
 };
 
-const refuse = (userMessage: string, detail?: string): DriverError =>
+export const refuse = (userMessage: string, detail?: string): DriverError =>
   new DriverError({ code: 'invalid_request', userMessage, ...(detail && { detail }) });
 
 /**
@@ -105,7 +105,7 @@ export class LocalManage {
   }
 
   /** Under the pool, and not one of the driver's own folders. */
-  private checkAdoptable(dir: string, poolDir: string): void {
+  checkAdoptable(dir: string, poolDir: string): void {
     const relative = path.relative(poolDir, dir);
     const [first] = relative.split(path.sep);
     if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) {

@@ -34,6 +34,10 @@ export interface LocalSnapshotMeta {
   readonly sizeGiB: number;
   readonly method: CloneMethod;
   readonly commandId: string;
+  /** An adopted (managed) snapshot: the directory it was adopted from, where unmanage puts it back. */
+  readonly managedFrom?: string;
+  /** A mountable snapshot's read-only access rules (2.32); absent when it has none. */
+  readonly rules?: readonly AppliedAccessRule[];
 }
 
 /**

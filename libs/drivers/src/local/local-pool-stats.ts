@@ -11,7 +11,7 @@ export const LOCAL_TRAITS: DriverTraits = {
   storageProtocol: 'NFS_CIFS',
   thinProvisioningDefault: true,
   revertToSnapshotSupport: true,
-  mountSnapshotSupport: false,
+  mountSnapshotSupport: true,
 };
 
 /**

@@ -127,7 +127,15 @@ export class LocalShares {
         },
         () => this.context.removeSnapshotDir(share.host, snapshot.snapshotInstanceId),
       ));
-    return { status: 'available', progress: 100, providerLocation: `${meta.method}:${target}` };
+    return {
+      status: 'available',
+      progress: 100,
+      providerLocation: `${meta.method}:${target}`,
+      exportLocations: this.context.snapshotExportLocations(
+        share.host,
+        snapshot.snapshotInstanceId,
+      ),
+    };
   }
 
   async deleteSnapshot({
@@ -150,6 +158,8 @@ export class LocalShares {
         await store.removeSnapshot(share.host, snapshot.snapshotInstanceId);
       },
     );
+    // A mounted snapshot is no longer served once it is gone.
+    if (meta?.rules?.length) await this.context.rewriteAccessFiles(this.context.backend);
     return { existed: meta !== null };
   }
 

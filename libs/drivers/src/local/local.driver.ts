@@ -24,6 +24,9 @@ import type {
   GetShareStatusRequest,
   ManageShareRequest,
   ManageShareResult,
+  ManageSnapshotRequest,
+  ManageSnapshotResult,
+  SnapshotAccessRequest,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -52,6 +55,8 @@ import { LocalRecovery } from './local-recovery.js';
 import { LocalReplication } from './local-replication.js';
 import { LocalReverts } from './local-revert.js';
 import { LocalManage } from './local-manage.js';
+import { LocalSnapshotManage } from './local-snapshot-manage.js';
+import { LocalSnapshotAccess } from './local-snapshot-access.js';
 import { LocalShares } from './local-shares.js';
 import { LocalMigrations } from './local-migration.js';
 import type { SizeEnforcement } from './size-enforcement/size-enforcement.js';
@@ -77,6 +82,8 @@ export class LocalShareDriver implements ShareDriver {
   private readonly recovery: LocalRecovery;
   private readonly reverts: LocalReverts;
   private readonly manage: LocalManage;
+  private readonly snapshotManage: LocalSnapshotManage;
+  private readonly snapshotAccess: LocalSnapshotAccess;
   private readonly migrations: LocalMigrations;
   private lock: BackendLock | null = null;
 
@@ -99,6 +106,8 @@ export class LocalShareDriver implements ShareDriver {
     this.replication = new LocalReplication(this.context, this.copies);
     this.reverts = new LocalReverts(this.context);
     this.manage = new LocalManage(this.context);
+    this.snapshotManage = new LocalSnapshotManage(this.context, this.manage);
+    this.snapshotAccess = new LocalSnapshotAccess(this.context);
     this.recovery = new LocalRecovery(this.context, this.shares, this.replication, this.reverts);
     this.migrations = new LocalMigrations(this.context, this.shares);
   }
@@ -224,6 +233,18 @@ export class LocalShareDriver implements ShareDriver {
 
   unmanage(request: UnmanageShareRequest): Promise<void> {
     return this.manage.unmanage(request);
+  }
+
+  manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult> {
+    return this.snapshotManage.manageExistingSnapshot(request);
+  }
+
+  unmanageSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.snapshotManage.unmanageSnapshot(request);
+  }
+
+  snapshotUpdateAccess(request: SnapshotAccessRequest): Promise<void> {
+    return this.snapshotAccess.snapshotUpdateAccess(request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

@@ -18,6 +18,9 @@ import type {
   GetShareStatusRequest,
   ManageShareRequest,
   ManageShareResult,
+  ManageSnapshotRequest,
+  ManageSnapshotResult,
+  SnapshotAccessRequest,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -263,6 +266,47 @@ export class SimulatedStorage {
 
   deleteSnapshot({ snapshot }: SnapshotRequest): DeleteSnapshotResult {
     return { existed: this.snapshots.delete(snapshot.snapshotInstanceId) };
+  }
+
+  /**
+   * Adopts a snapshot of the share: its size is the `size` driver option when given, else
+   * unreported (the share's then stands in, as in Manila); the provider location is kept.
+   */
+  manageExistingSnapshot({
+    snapshot,
+    share,
+    providerLocation,
+    driverOptions,
+  }: ManageSnapshotRequest): ManageSnapshotResult {
+    const existing = this.requireShare(share.instanceId);
+    const sizeGiB = driverOptions.size === undefined ? undefined : Number(driverOptions.size);
+    if (sizeGiB !== undefined && (!Number.isInteger(sizeGiB) || sizeGiB < 1)) {
+      throw new DriverError({
+        code: 'invalid_request',
+        userMessage: 'The size driver option must be a whole number of GiB.',
+      });
+    }
+    if (!this.snapshots.has(snapshot.snapshotInstanceId)) {
+      this.snapshots.set(snapshot.snapshotInstanceId, {
+        snapshotInstanceId: snapshot.snapshotInstanceId,
+        shareInstanceId: share.instanceId,
+        sizeGiB: sizeGiB ?? existing.sizeGiB,
+        usedGiB: existing.usedGiB,
+      });
+    }
+    return { providerLocation, ...(sizeGiB !== undefined && { sizeGiB }) };
+  }
+
+  /** A simulated snapshot keeps its read-only rules; nothing mounts it here. */
+  snapshotUpdateAccess({ snapshot }: SnapshotAccessRequest): void {
+    if (!this.snapshots.has(snapshot.snapshotInstanceId)) {
+      throw snapshotNotFound(snapshot.snapshotInstanceId);
+    }
+  }
+
+  /** Forgets the snapshot; its (simulated) data is kept on the back end. */
+  unmanageSnapshot({ snapshot }: SnapshotRequest): void {
+    this.snapshots.delete(snapshot.snapshotInstanceId);
   }
 
   /** The share holds the snapshot's data again, at the snapshot's size. */

@@ -24,6 +24,9 @@ import type {
   GetShareStatusRequest,
   ManageShareRequest,
   ManageShareResult,
+  ManageSnapshotRequest,
+  ManageSnapshotResult,
+  SnapshotAccessRequest,
   UnmanageShareRequest,
   PromoteReplicaRequest,
   PromoteReplicaResult,
@@ -204,6 +207,18 @@ export class SimulatedShareDriver implements ShareDriver {
 
   unmanage(request: UnmanageShareRequest): Promise<void> {
     return this.run('unmanage', request);
+  }
+
+  manageExistingSnapshot(request: ManageSnapshotRequest): Promise<ManageSnapshotResult> {
+    return this.run('manageExistingSnapshot', request);
+  }
+
+  unmanageSnapshot(request: SnapshotRequest): Promise<void> {
+    return this.run('unmanageSnapshot', request);
+  }
+
+  snapshotUpdateAccess(request: SnapshotAccessRequest): Promise<void> {
+    return this.run('snapshotUpdateAccess', request);
   }
 
   updateAccess(request: UpdateAccessRequest): Promise<UpdateAccessResult> {

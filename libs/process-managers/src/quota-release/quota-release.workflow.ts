@@ -7,6 +7,7 @@ import {
   shareIdOfStream,
   shareCreationDeltas,
   shareResizeDeltas,
+  snapshotCreationDeltas,
   type QuotaCommand,
   type QuotaState,
   type ShareEvent,
@@ -73,6 +74,8 @@ type Input = Decoded<ShareEvent>;
  *   quota only on success);
  * - a managed share is counted once the driver reported its size, even past the limits (Manila
  *   commits it with overquota_allowed; unmanaging it deletes it, which releases it);
+ * - a managed snapshot likewise, under its own holder in the project that managed it (Manila's
+ *   manager adds its usage without a limit check; unmanaging it deletes it, which releases it);
  * - a revert to a smaller snapshot counts fewer gigabytes once it succeeded; one to a larger
  *   snapshot, counted by its request, gives that back when the driver fails it.
  * The quota counts each holder and adjustment once, so a replay changes nothing twice.
@@ -91,6 +94,7 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
       'ShareReverted',
       'ShareRevertFailed',
       'ShareManaged',
+      'SnapshotManaged',
       // An admin's reset can end a resize no node had started.
       'ShareStatusReset',
     ],
@@ -111,7 +115,8 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
         ? event.data.projectId
         : undefined,
     snapshotProjects:
-      event.type === 'SnapshotRequested' && !(event.data.snapshotId in state.snapshotProjects)
+      (event.type === 'SnapshotRequested' || event.type === 'SnapshotManageRequested') &&
+      !(event.data.snapshotId in state.snapshotProjects)
         ? { ...state.snapshotProjects, [event.data.snapshotId]: event.data.projectId }
         : state.snapshotProjects,
     before: state.after,
@@ -157,6 +162,22 @@ export const quotaReleaseWorkflow: Workflow<Input, QuotaReleaseState, QuotaRelea
         return resizeOutcome(state);
       case 'ShareManaged':
         return managedShareCounted(state, event.data.size);
+      case 'SnapshotManaged': {
+        const { snapshotId, size } = event.data;
+        const projectId = state.snapshotProjects[snapshotId];
+        if (projectId === undefined) return [];
+        return [
+          {
+            type: 'ReserveQuota',
+            projectId,
+            holderId: snapshotId,
+            holderKind: 'snapshot',
+            deltas: snapshotCreationDeltas(size),
+            defaults: MANILA_DEFAULT_QUOTAS,
+            overQuotaAllowed: true,
+          },
+        ];
+      }
       case 'ShareReverted':
       case 'ShareRevertFailed':
         return revertOutcome(state, event.type === 'ShareReverted');

@@ -11,6 +11,7 @@ import {
   later,
   now,
   shareRequested,
+  snapshotManageRequested,
 } from '../../../domain/src/share/test-support/share-history.js';
 import { recordedShareEvent, workflowSpec } from '../test-support/workflow-spec.js';
 import {
@@ -204,6 +205,36 @@ describe('quota release workflow', () => {
       managed,
       { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
     ]).then([{ type: 'ReleaseQuota', projectId: 'p1', holderId: 's1' }]);
+  });
+
+  it('given a snapshot being managed, when the driver adopted it, then its reported size is counted in the managing project even past the limits, and released when it goes', () => {
+    const ref = { snapshotId: 'snap1', snapshotInstanceId: 'si1' };
+    const manageRequested = snapshotManageRequested(ref);
+    const managed: ShareEvent = {
+      type: 'SnapshotManaged',
+      data: {
+        ...ref,
+        commandId: 'c-m',
+        size: 4,
+        providerLocation: 'old-snap',
+        exportLocations: [],
+        managedAt: later,
+      },
+    };
+    onLastOf([...availableShare(), manageRequested, managed]).then([
+      {
+        type: 'ReserveQuota',
+        projectId: 'admin-p',
+        holderId: 'snap1',
+        holderKind: 'snapshot',
+        deltas: { snapshots: 1, snapshot_gigabytes: 4 },
+        defaults: MANILA_DEFAULT_QUOTAS,
+        overQuotaAllowed: true,
+      },
+    ]);
+    onLastOf([...availableShare(), manageRequested, managed, snapshotDeleted('admin-p')]).then([
+      { type: 'ReleaseQuota', projectId: 'admin-p', holderId: 'snap1' },
+    ]);
   });
 
   describe('revert to snapshot', () => {

@@ -233,6 +233,21 @@ export class ShareDriverOperations {
     await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId);
   }
 
+  /**
+   * Adopts a snapshot of the instance or lets it go (snapshot manage / unmanage), or enforces a
+   * mountable snapshot's read-only rules (2.32).
+   */
+  async runSnapshotOperation(
+    shareId: string,
+    target: SnapshotTarget,
+    instanceId: string,
+    operation: 'manage_snapshot' | 'unmanage_snapshot' | 'update_snapshot_access',
+    commandId: string,
+    causationId: string,
+  ) {
+    await this.claimAndMaintain(shareId, instanceId, operation, commandId, causationId, target);
+  }
+
   /** Creates, deletes or promotes a replica held by this node (reference 5). */
   async runReplicaOperation(
     shareId: string,

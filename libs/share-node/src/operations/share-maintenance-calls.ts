@@ -11,7 +11,8 @@ import {
   type SnapshotInstanceRef,
 } from '#hawser/drivers';
 import { NodeDriverCalls, type NodeDriverCallParts } from './node-driver-calls.js';
-import { manageCall } from './share-manage-calls.js';
+import { manageCall, snapshotManageCall } from './share-manage-calls.js';
+import { exportLocationsOf } from './share-from-snapshot-calls.js';
 import { driverFailureMessage } from './node-outcome.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import type { ReplicatedSnapshotCalls } from './replicated-snapshot-calls.js';
@@ -77,6 +78,7 @@ export class ShareMaintenanceCalls extends NodeDriverCalls {
             status: result.status,
             progress: `${result.progress}%`,
             providerLocation: result.providerLocation ?? null,
+            exportLocations: exportLocationsOf(commandId, result.exportLocations ?? []),
             now: now(),
           };
         } catch (error) {
@@ -133,6 +135,22 @@ export class ShareMaintenanceCalls extends NodeDriverCalls {
             pending.operation === 'manage_share' ? 'manage the share' : 'unmanage the share',
           ),
         );
+      case 'manage_snapshot':
+      case 'unmanage_snapshot': {
+        const ref = this.snapshotRef(state, instance, target);
+        const snapshot = state.snapshots.find((s) => s.id === target.snapshotId);
+        const request = { commandId, share, snapshot: ref };
+        return snapshotManageCall(driver, pending.operation, request, snapshot, now, (error) =>
+          this.messageOf(
+            error,
+            pending.operation === 'manage_snapshot'
+              ? 'manage the snapshot'
+              : 'unmanage the snapshot',
+          ),
+        );
+      }
+      case 'update_snapshot_access':
+        return this.snapshotAccessCall(driver, state, instance, commandId, target);
       case 'update_access':
         try {
           const result = await driver.updateAccess({
@@ -219,6 +237,41 @@ export class ShareMaintenanceCalls extends NodeDriverCalls {
         status: snapshotInstance.status === 'deleting' ? 'deleting' : 'creating',
       }),
     };
+  }
+
+  /**
+   * Manila's snapshot_update_access: the snapshot's rules, every one read-only, with those
+   * queued to be added and removed; the outcome settles the queued ones.
+   */
+  private async snapshotAccessCall(
+    driver: ShareDriver,
+    state: ActiveShare,
+    instance: ShareInstanceState,
+    commandId: string,
+    target: { snapshotId: string; snapshotInstanceId: string },
+  ): Promise<ShareCommand> {
+    const rules = state.snapshots.find((s) => s.id === target.snapshotId)?.accessRules ?? [];
+    const toDriver = (rule: (typeof rules)[number]): AccessRule => ({
+      accessId: rule.id,
+      accessType: rule.accessType,
+      accessTo: rule.accessTo,
+      accessLevel: 'ro',
+    });
+    const on = (...states: string[]) => rules.filter((r) => states.includes(r.state)).map(toDriver);
+    try {
+      await driver.snapshotUpdateAccess({
+        commandId,
+        share: this.refOf(state, instance),
+        snapshot: this.snapshotRef(state, instance, target),
+        accessRules: on('queued_to_apply', 'applying', 'active'),
+        addRules: on('queued_to_apply', 'applying'),
+        deleteRules: on('queued_to_deny', 'denying'),
+      });
+      return { type: 'CompleteSnapshotAccessUpdate', ...target, commandId, now: this.clock() };
+    } catch (error) {
+      const message = this.messageOf(error, 'update the snapshot access rules');
+      return { type: 'FailSnapshotAccessUpdate', ...target, commandId, message, now: this.clock() };
+    }
   }
 
   /** Manila's update_access arguments for one instance (reference 2.5 step 3). */

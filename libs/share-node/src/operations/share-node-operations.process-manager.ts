@@ -12,7 +12,7 @@ import { shareEvents } from '../../../../eventstore/decoders.js';
  * it holds (operations on others' instances claim nothing here); a snapshot of a share with
  * replicas is created and deleted whole by the node of its active replica. A non-forced extend
  * runs once the scheduler has confirmed the pool's capacity. A revert, a manage and an
- * unmanage run on the instance they name.
+ * unmanage (of a share or of a snapshot) run on the instance they name.
  * Command ids derive from the causing event, so a replay after a crash claims nothing twice.
  */
 export const shareNodeOperationsProcessManager = (
@@ -35,6 +35,10 @@ export const shareNodeOperationsProcessManager = (
       'ShareRevertRequested',
       'ShareManageRequested',
       'ShareUnmanageRequested',
+      'SnapshotManageRequested',
+      'SnapshotUnmanageRequested',
+      'SnapshotAccessAllowed',
+      'SnapshotAccessDenied',
     ],
   },
   async handle(recorded: RecordedEvent): Promise<void> {
@@ -139,6 +143,40 @@ export const shareNodeOperationsProcessManager = (
         const { instanceId } = event.data;
         const id = commandId(`${operation}:${instanceId}`);
         await operations.runManageOperation(shareId, instanceId, operation, id, event.id);
+        return;
+      }
+      case 'SnapshotManageRequested':
+      case 'SnapshotUnmanageRequested': {
+        const operation =
+          event.type === 'SnapshotManageRequested' ? 'manage_snapshot' : 'unmanage_snapshot';
+        const { snapshotId, snapshotInstanceId, shareInstanceId } = event.data;
+        const target = { snapshotId, snapshotInstanceId };
+        const id = commandId(`${operation}:${snapshotInstanceId}`);
+        await operations.runSnapshotOperation(
+          shareId,
+          target,
+          shareInstanceId,
+          operation,
+          id,
+          event.id,
+        );
+        return;
+      }
+      case 'SnapshotAccessAllowed':
+      case 'SnapshotAccessDenied': {
+        const { snapshotId, snapshotInstances } = event.data;
+        for (const instance of snapshotInstances) {
+          const target = { snapshotId, snapshotInstanceId: instance.id };
+          const id = commandId(`update_snapshot_access:${instance.id}`);
+          await operations.runSnapshotOperation(
+            shareId,
+            target,
+            instance.shareInstanceId,
+            'update_snapshot_access',
+            id,
+            event.id,
+          );
+        }
         return;
       }
       case 'ShareRevertRequested': {

@@ -123,3 +123,24 @@ export const placementOn = (
   availabilityZone: string,
   now: string,
 ): ShareCommand => ({ type: 'ScheduleShareInstance', instanceId, host, availabilityZone, now });
+
+/** An admin of project admin-p asked to adopt snapshot `ref` of share s1 (size 2) from `old-snap`. */
+export const snapshotManageRequested = (ref: {
+  snapshotId: string;
+  snapshotInstanceId: string;
+}): ShareEvent => ({
+  type: 'SnapshotManageRequested',
+  data: {
+    ...ref,
+    shareInstanceId: 'i1',
+    projectId: 'admin-p',
+    userId: 'admin',
+    name: 'adopted',
+    description: null,
+    metadata: {},
+    size: 2,
+    providerLocation: 'old-snap',
+    driverOptions: {},
+    createdAt: later,
+  },
+});

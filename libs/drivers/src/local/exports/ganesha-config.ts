@@ -21,6 +21,11 @@ export function pseudoPathOf(instanceId: string): string {
   return `/share-${instanceId}`;
 }
 
+/** Where clients mount a snapshot instance of a mountable snapshot (read-only). */
+export function snapshotPseudoPathOf(snapshotInstanceId: string): string {
+  return `/snapshot-${snapshotInstanceId}`;
+}
+
 /**
  * The server's own configuration (managed mode): NFSv4 only over TCP, no grace period after a
  * restart (Hawser keeps no NFS client state to recover), exports from the include file.

@@ -69,11 +69,11 @@ export class NfsExportLayer extends ExportLayer {
   }
 
   /** `address:/pseudo` when the back end serves NFS, else null (the directory paths stay). */
-  exportLocation(instanceId: string): ExportLocation | null {
+  exportLocation(instanceId: string, pseudo = pseudoPathOf(instanceId)): ExportLocation | null {
     const nfs = this.config.options.nfsServer;
     if (!nfs || !this.serving.served) return null;
     const address = clientAddressOf(this.config, nfs.address);
-    return { path: `${address}:${pseudoPathOf(instanceId)}`, isAdminOnly: false, preferred: true };
+    return { path: `${address}:${pseudo}`, isAdminOnly: false, preferred: true };
   }
 }
 
@@ -96,10 +96,10 @@ export async function applyGaneshaExports(
     nfsShares.map(({ meta }) => meta.instanceId),
   );
   const content = renderGaneshaExports(
-    nfsShares.map(({ dir, meta }) => ({
+    nfsShares.map(({ dir, meta, pseudo }) => ({
       exportId: ids.get(meta.instanceId) as number,
       path: dir,
-      pseudo: pseudoPathOf(meta.instanceId),
+      pseudo: pseudo ?? pseudoPathOf(meta.instanceId),
       clients: meta.rules.map((rule) => ({
         address: rule.accessTo,
         accessLevel: rule.accessLevel,
