@@ -47,7 +47,9 @@ abstract class QuotaClassSetRoutes {
     const ctx = contextOf(req);
     // Manila's authorize_quota_class_context: a non-admin only reads its own class, and
     // Keystone tokens name none.
-    if (!requireAuth(ctx).isAdmin) throw forbiddenError('Policy does not allow this action.');
+    if (!requireAuth(ctx).isAdmin) {
+      throw forbiddenError("Policy doesn't allow quota_class_set:show to be performed.");
+    }
     const limits = await this.queries.execute(new ShowQuotaClass(className));
     return quotaClassSetView((r) => limits[r], viewContextOf(ctx), className);
   }
