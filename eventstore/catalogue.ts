@@ -381,25 +381,39 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
   QuotaLimitsSet: {
     category: 'quota',
     version: 1,
-    meaning: "An admin set some of a project's limits.",
+    meaning:
+      "An admin set some of a project's limits, or of a user's (userId) or share type's " +
+      '(shareTypeId) in it (optional fields, added compatibly).',
   },
   QuotaLimitsReset: {
     category: 'quota',
     version: 1,
-    meaning: "An admin deleted a project's quotas: the defaults apply again.",
+    meaning:
+      "An admin deleted a project's quotas (all of them: the defaults apply again), or a " +
+      "user's or share type's (userId, shareTypeId: the project's apply again).",
+  },
+  QuotaClassLimitsSet: {
+    category: 'quota',
+    version: 1,
+    meaning:
+      "An admin set a quota class's limits, on the class's own stream (quotaclass-<name>); the " +
+      "`default` class's are every project's defaults.",
   },
   QuotaReserved: {
     category: 'quota',
     version: 1,
     meaning:
-      'Usage counted for one holder (a share, a snapshot) before it is created. A request ' +
+      'Usage counted for one holder (a share, a snapshot) before it is created, for the project ' +
+      "and the holder's user and share type (userId, shareTypeId, optional fields). A request " +
       'names the share whose stream must record it (requestShareId, optional field, added ' +
       'compatibly): unclaimed there within the bound, the reservation expires.',
   },
   QuotaReleased: {
     category: 'quota',
     version: 1,
-    meaning: 'A holder is gone or was never created: its usage no longer counts.',
+    meaning:
+      'A holder is gone or was never created: the usage it names (deltas, and its user and ' +
+      'share type, optional fields) no longer counts.',
   },
   QuotaAdjusted: {
     category: 'quota',

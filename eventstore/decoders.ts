@@ -1,5 +1,6 @@
 import {
   BACKEND_STREAM_PREFIX,
+  QUOTA_CLASS_STREAM_PREFIX,
   QUOTA_STREAM_PREFIX,
   SHARE_STREAM_PREFIX,
   shareTypeStream,
@@ -33,6 +34,7 @@ const BY_STREAM_PREFIX: readonly (readonly [string, EventDecoder<TypedEvent>])[]
   [shareTypeStream(''), shareTypeEvents],
   [BACKEND_STREAM_PREFIX, backendEvents],
   [QUOTA_STREAM_PREFIX, quotaEvents],
+  [QUOTA_CLASS_STREAM_PREFIX, quotaEvents],
   [USER_MESSAGE_STREAM_PREFIX, userMessageEvents],
 ];
 

@@ -20,6 +20,10 @@ import { HealthController } from './observability/health.controller.js';
 import { MetricsController } from './observability/metrics.controller.js';
 import { TerminusModule } from '@nestjs/terminus';
 import {
+  LegacyQuotaClassSetsController,
+  QuotaClassSetsController,
+} from './quota-sets/quota-class-sets.controller.js';
+import {
   LegacyQuotaSetsController,
   QuotaSetsController,
 } from './quota-sets/quota-sets.controller.js';
@@ -81,6 +85,8 @@ import { VersionsController } from './versions/versions.controller.js';
     OpenApiController,
     QuotaSetsController,
     LegacyQuotaSetsController,
+    QuotaClassSetsController,
+    LegacyQuotaClassSetsController,
     LimitsController,
     MessagesController,
     SchedulerStatsController,

@@ -81,6 +81,11 @@ interface Case {
   readonly public?: boolean;
   /** The route exists in no microversion: Manila's 404 for every caller, before any policy. */
   readonly inNoVersion?: boolean;
+  /**
+   * Past the rule, Manila's context check admits admins only (a quota class: a non-admin reads
+   * only its own class, and tokens name none).
+   */
+  readonly adminContextOnly?: boolean;
 }
 
 type Outcome = 'allowed' | 'refused' | 'hidden' | 'unauthenticated';
@@ -129,6 +134,7 @@ describe('policy role matrix: every route and action for every persona, as the d
     if (c.public) return 'allowed';
     if (persona.role === 'none') return 'unauthenticated';
     if (c.inNoVersion) return 'hidden';
+    if (c.adminContextOnly && persona.role !== 'admin') return 'refused';
     const check = checks.get(c.rule);
     const needs =
       check === ADMIN
@@ -256,6 +262,24 @@ describe('policy role matrix: every route and action for every persona, as the d
       version,
       // Details came in 2.25, after /os-quota-sets left in 2.7: that route is in no version.
       ...(version && tail === '/detail' ? { inNoVersion: true } : { succeeds: true }),
+    }));
+
+  /** The `default` quota class under `/v2/{base}`; a PUT sets what it shows already. */
+  const quotaClassCases = (base: 'quota-class-sets' | 'os-quota-class-sets', version?: string) =>
+    (
+      [
+        ['GET', 'quota_class_set:show'],
+        ['PUT', 'quota_class_set:update'],
+      ] as const
+    ).map(([method, rule]): Case => ({
+      route: `${method} /v2/${base}/:className`,
+      rule,
+      scope: 'none',
+      path: () => `/v2/${base}/default`,
+      ...(method === 'PUT' && { body: () => ({ quota_class_set: { shares: 50 } }) }),
+      version,
+      adminContextOnly: true,
+      succeeds: true,
     }));
 
   const CASES: readonly Case[] = [
@@ -901,6 +925,8 @@ describe('policy role matrix: every route and action for every persona, as the d
     ...quotaSetCases('quota-sets'),
     // Manila's name before 2.7.
     ...quotaSetCases('os-quota-sets', '2.6'),
+    ...quotaClassCases('quota-class-sets'),
+    ...quotaClassCases('os-quota-class-sets', '2.6'),
     {
       route: 'GET /v2/limits',
       rule: 'quota_set:show',

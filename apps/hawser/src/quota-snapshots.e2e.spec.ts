@@ -92,7 +92,8 @@ describe('a long quota stream over HTTP, with its snapshot, after a restart and 
     const snapshot = await snapshots.read(quotaStream(PROJECT));
     await snapshots.close();
     expect(snapshot?.revision).toBeGreaterThanOrEqual(QUOTA_SNAPSHOT_EVERY - 1);
-  });
+    // Room for a loaded machine: sixty-odd creates one after another.
+  }, 180_000);
 
   it.each([
     ['from the snapshot it wrote', false],

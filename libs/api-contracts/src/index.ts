@@ -6,6 +6,7 @@ export * from './dto/validators.js';
 export * from './dto/create-share.dto.js';
 export * from './dto/share-type.dto.js';
 export * from './views/quota-set.view.js';
+export * from './views/quota-class-set.view.js';
 export * from './views/limits.view.js';
 export * from './views/message.view.js';
 export * from './views/pool.view.js';

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { QuotaDefaults } from './quotas/quota-defaults.js';
 import { QuotaReservations } from './quotas/quota-reservations.js';
 import { ShareTypeReads } from './share-types/share-type-reads.js';
 import {
@@ -82,8 +83,16 @@ import {
   ShowDefaultShareTypeHandler,
   ShowShareTypeHandler,
 } from './share-types/share-type-queries.js';
-import { ResetQuotaLimitsHandler, SetQuotaLimitsHandler } from './quotas/quota-limits.js';
-import { ShowQuotaDefaultsHandler, ShowQuotaHandler } from './quotas/quota-queries.js';
+import {
+  ResetQuotaLimitsHandler,
+  SetQuotaClassLimitsHandler,
+  SetQuotaLimitsHandler,
+} from './quotas/quota-limits.js';
+import {
+  ShowQuotaClassHandler,
+  ShowQuotaDefaultsHandler,
+  ShowQuotaHandler,
+} from './quotas/quota-queries.js';
 import { ListMessagesHandler } from './messages/list-messages.js';
 import {
   DeleteMessageHandler,
@@ -107,6 +116,7 @@ const STEPS = [
   ShareTypeReads,
   ShareTypeChanges,
   QuotaReservations,
+  QuotaDefaults,
   MessageReads,
 ];
 
@@ -183,6 +193,8 @@ const QUOTA_HANDLERS = [
   ResetQuotaLimitsHandler,
   ShowQuotaHandler,
   ShowQuotaDefaultsHandler,
+  SetQuotaClassLimitsHandler,
+  ShowQuotaClassHandler,
 ];
 
 const SERVICE_HANDLERS = [ChangeServiceStatusHandler];

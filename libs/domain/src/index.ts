@@ -20,6 +20,7 @@ export * from './quota/quota.events.js';
 export * from './quota/quota.state.js';
 export * from './quota/quota.commands.js';
 export * from './quota/quota.decide.js';
+export * from './quota/quota-class.js';
 export * from './message/user-message.events.js';
 export * from './message/user-message.decide.js';
 export * from './share/share-snapshot.state.js';

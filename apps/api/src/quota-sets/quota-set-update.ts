@@ -31,23 +31,42 @@ const integerOf = (key: string, value: unknown): number => {
   return parsed;
 };
 
+/** Share type quotas count neither share networks nor share groups (quota_sets.py). */
+const refuseShareTypeKeys = (body: Readonly<Record<string, unknown>>): void => {
+  if (body.share_groups ?? body.share_group_snapshots) {
+    throw badRequest('Share type quotas cannot constrain share groups and share group snapshots.');
+  }
+  if ('share_networks' in body) {
+    throw badRequest(
+      "'share_networks' quota cannot be set for share type. It can be set only for project or user.",
+    );
+  }
+};
+
 /** Manila's checks of a PUT body before the quota itself decides (reference 3.9). */
 export const parseQuotaSetUpdate = (
   body: Readonly<Record<string, unknown>>,
   version: Microversion,
+  forShareType = false,
 ): QuotaSetUpdate => {
   const entries = Object.entries(body);
+  if (!entries.some(([key, value]) => isQuotaResource(key) && value !== null)) {
+    throw badRequest('Must supply at least one quota field to update.');
+  }
+  if (forShareType) refuseShareTypeKeys(body);
   const bad = entries
     .map(([key]) => key)
     .filter((key) => !isQuotaResource(key) && !NON_QUOTA_KEYS.has(key));
   if (bad.length > 0) throw badRequest(`Bad key(s) in quota set: ${bad.join(',')}`);
   const limits: Partial<Record<QuotaResource, number>> = {};
   for (const [key, value] of entries) {
-    if (!isQuotaResource(key)) continue;
+    // Manila leaves a key given as null as it is.
+    if (!isQuotaResource(key) || value === null) continue;
     const since = SINCE[key];
     if (since && !atLeast(version, since)) {
       throw badRequest(
-        `'${key}' key is not supported by this microversion. Use ${since} or later.`,
+        `'${key}' key is not supported by this microversion. Use ${since} or greater ` +
+          `microversion to be able to use '${key}' quotas.`,
       );
     }
     limits[key] = integerOf(key, value);
@@ -55,8 +74,5 @@ export const parseQuotaSetUpdate = (
   const rawForce = body.force;
   const force = rawForce === undefined ? false : toBoolean(rawForce);
   if (typeof force !== 'boolean') throw badRequest(`Invalid value for force: ${String(rawForce)}.`);
-  if (body.share_type !== undefined) {
-    throw badRequest('Quotas per share type are not supported.');
-  }
   return { limits, force };
 };

@@ -19,20 +19,21 @@ import {
   ShowQuotaDefaults,
 } from '#hawser/application';
 import { quotaSetView } from '#hawser/api-contracts';
-import { badRequest } from '../http/manila-error.js';
 import { contextOf } from '../http/request-context.js';
-import { requesterOf } from '../http/requester.js';
+import { readerOf, requesterOf } from '../http/requester.js';
 import { requireBodyKey } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { fromParam, project as projectNamed } from '../policy/policy-targets.js';
 import { Policy, Since, Until } from '../policy/route-policy.decorators.js';
+import { quotaScopeOf, refuseShareTypeBefore239, type QuotaScopeQuery } from './quota-scope.js';
 import { parseQuotaSetUpdate } from './quota-set-update.js';
 
 const theProject = projectNamed(fromParam('project'));
 
 /**
  * Manila's quota sets (reference 1.10, 3.9), served as /quota-sets from 2.7 and as
- * /os-quota-sets before (the two controllers below).
+ * /os-quota-sets before (the two controllers below): a project's, or with `?user_id=` one
+ * user's in it, or from 2.39 with `?share_type=` one share type's in it.
  */
 @Injectable()
 abstract class QuotaSetRoutes {
@@ -44,7 +45,7 @@ abstract class QuotaSetRoutes {
   @Get(':project/defaults')
   @Policy('quota_set:show', theProject)
   async defaults(@Req() req: Request, @Param('project') project: string) {
-    const ctx = this.readable(req);
+    const ctx = contextOf(req);
     const defaults = await this.queries.execute(new ShowQuotaDefaults());
     return quotaSetView((r) => defaults[r], viewContextOf(ctx), project);
   }
@@ -55,15 +56,17 @@ abstract class QuotaSetRoutes {
   async detail(
     @Req() req: Request,
     @Param('project') project: string,
-    @Query() query: Record<string, string>,
+    @Query() query: QuotaScopeQuery,
   ) {
-    const ctx = this.readable(req, query);
-    const { limits, inUse } = await this.queries.execute(new ShowQuota(project));
+    const ctx = contextOf(req);
+    refuseShareTypeBefore239(query, ctx.microversion);
+    const scope = await quotaScopeOf(query, this.queries, readerOf(ctx));
+    const { limits, inUse } = await this.queries.execute(new ShowQuota(project, scope));
     return quotaSetView(
       (r) => ({ limit: limits[r], in_use: inUse[r], reserved: 0 }),
       viewContextOf(ctx),
       project,
-      query.share_type !== undefined,
+      scope.kind === 'share_type',
     );
   }
 
@@ -72,16 +75,13 @@ abstract class QuotaSetRoutes {
   async show(
     @Req() req: Request,
     @Param('project') project: string,
-    @Query() query: Record<string, string>,
+    @Query() query: QuotaScopeQuery,
   ) {
-    const ctx = this.readable(req, query);
-    const { limits } = await this.queries.execute(new ShowQuota(project));
-    return quotaSetView(
-      (r) => limits[r],
-      viewContextOf(ctx),
-      project,
-      query.share_type !== undefined,
-    );
+    const ctx = contextOf(req);
+    refuseShareTypeBefore239(query, ctx.microversion);
+    const scope = await quotaScopeOf(query, this.queries, readerOf(ctx));
+    const { limits } = await this.queries.execute(new ShowQuota(project, scope));
+    return quotaSetView((r) => limits[r], viewContextOf(ctx), project, scope.kind === 'share_type');
   }
 
   @Put(':project')
@@ -90,20 +90,21 @@ abstract class QuotaSetRoutes {
     @Req() req: Request,
     @Param('project') project: string,
     @Body() body: unknown,
-    @Query() query: Record<string, string>,
+    @Query() query: QuotaScopeQuery,
   ) {
     const ctx = contextOf(req);
-    refuseNarrowerQuotas(query);
-    const update = parseQuotaSetUpdate(requireBodyKey(body, 'quota_set', 400), ctx.microversion);
-    // An update that names no limit changes nothing, and records nothing (as in Manila).
-    if (Object.keys(update.limits).length > 0) {
-      const requester = requesterOf(ctx);
-      await this.commands.execute(
-        new SetQuotaLimits(project, update.limits, update.force, requester),
-      );
-    }
-    const { limits } = await this.queries.execute(new ShowQuota(project));
-    return quotaSetView((r) => limits[r], viewContextOf(ctx));
+    refuseShareTypeBefore239(query, ctx.microversion);
+    const quotaSet = requireBodyKey(body, 'quota_set', 400);
+    const forShareType = Boolean(query.share_type) && !query.user_id;
+    const update = parseQuotaSetUpdate(quotaSet, ctx.microversion, forShareType);
+    const requester = requesterOf(ctx);
+    const scope = await quotaScopeOf(query, this.queries, requester);
+    await this.commands.execute(
+      new SetQuotaLimits(project, scope, update.limits, update.force, requester),
+    );
+    const { limits } = await this.queries.execute(new ShowQuota(project, scope));
+    // Manila's answer names no id here (a quirk kept).
+    return quotaSetView((r) => limits[r], viewContextOf(ctx), undefined, forShareType);
   }
 
   @Delete(':project')
@@ -112,19 +113,13 @@ abstract class QuotaSetRoutes {
   async remove(
     @Req() req: Request,
     @Param('project') project: string,
-    @Query() query: Record<string, string>,
+    @Query() query: QuotaScopeQuery,
   ) {
     const ctx = contextOf(req);
-    refuseNarrowerQuotas(query);
-    await this.commands.execute(new ResetQuotaLimits(project, requesterOf(ctx)));
-  }
-
-  private readable(req: Request, query: Record<string, string> = {}) {
-    const ctx = contextOf(req);
-    if (query.user_id !== undefined && query.share_type !== undefined) {
-      throw badRequest("'user_id' and 'share_type' values are mutually exclusive.");
-    }
-    return ctx;
+    refuseShareTypeBefore239(query, ctx.microversion);
+    const requester = requesterOf(ctx);
+    const scope = await quotaScopeOf(query, this.queries, requester);
+    await this.commands.execute(new ResetQuotaLimits(project, scope, requester));
   }
 }
 
@@ -135,16 +130,3 @@ export class QuotaSetsController extends QuotaSetRoutes {}
 @Controller('v2/os-quota-sets')
 @Until('2.6')
 export class LegacyQuotaSetsController extends QuotaSetRoutes {}
-
-/**
- * Quotas per user or per share type are not kept: setting or deleting them is refused with a 400
- * (writing the project's limits instead would be wrong). Reading them answers the project's
- * limits, which is what Manila answers for a user or type that has none of its own.
- */
-const refuseNarrowerQuotas = (query: Record<string, string>): void => {
-  if (query.user_id !== undefined || query.share_type !== undefined) {
-    throw badRequest(
-      "Quotas per user or per share type are not supported; set the project's quotas.",
-    );
-  }
-};

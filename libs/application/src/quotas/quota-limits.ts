@@ -1,15 +1,27 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { quotaDecider, quotaStream, type QuotaCommand, type QuotaResource } from '#hawser/domain';
+import {
+  quotaClassDecider,
+  quotaClassStream,
+  quotaDecider,
+  quotaStream,
+  type QuotaLimitSet,
+  type QuotaScope,
+} from '#hawser/domain';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/read-models';
 import { CommandHandler as Commands } from '../command-handler.js';
 import type { Requester } from '../requester.js';
+import { QuotaDefaults } from './quota-defaults.js';
 
-/** PUT /quota-sets/{project} (admin): the named limits; `force` lets one go below the usage. */
+/**
+ * PUT /quota-sets/{project} (admin): the named limits of the project, or of a user or share type
+ * in it; `force` lets one go below the usage or a user's or type's above the project's.
+ */
 export class SetQuotaLimits extends Command<void> {
   constructor(
     readonly projectId: string,
-    readonly limits: Partial<Record<QuotaResource, number>>,
+    readonly scope: QuotaScope,
+    readonly limits: QuotaLimitSet,
     readonly force: boolean,
     readonly requester: Requester,
   ) {
@@ -17,25 +29,46 @@ export class SetQuotaLimits extends Command<void> {
   }
 }
 
-/** DELETE /quota-sets/{project} (admin): the project's limits back to the defaults. */
+/** DELETE /quota-sets/{project} (admin): a scope's limits back to the wider scope's. */
 export class ResetQuotaLimits extends Command<void> {
   constructor(
     readonly projectId: string,
+    readonly scope: QuotaScope,
     readonly requester: Requester,
   ) {
     super();
   }
 }
 
-/** One command on the project's quota stream, then a wait until the quotas read model shows it. */
-@Injectable()
-abstract class QuotaLimitsHandler {
+/** PUT /quota-class-sets/{class} (admin): a quota class's limits. */
+export class SetQuotaClassLimits extends Command<void> {
+  constructor(
+    readonly className: string,
+    readonly limits: QuotaLimitSet,
+    readonly requester: Requester,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetQuotaLimits)
+export class SetQuotaLimitsHandler implements ICommandHandler<SetQuotaLimits, void> {
   constructor(
     private readonly commands: Commands,
+    private readonly defaults: QuotaDefaults,
     @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
   ) {}
 
-  protected async run(projectId: string, command: QuotaCommand, requester: Requester) {
+  async execute({ projectId, scope, limits, force, requester }: SetQuotaLimits): Promise<void> {
+    const command = {
+      type: 'SetQuotaLimits' as const,
+      projectId,
+      scope,
+      limits,
+      force,
+      defaults: await this.defaults.current(),
+      now: new Date().toISOString(),
+    };
     const result = await this.commands.handle(
       quotaDecider,
       quotaStream(projectId),
@@ -46,30 +79,37 @@ abstract class QuotaLimitsHandler {
   }
 }
 
-@CommandHandler(SetQuotaLimits)
-export class SetQuotaLimitsHandler
-  extends QuotaLimitsHandler
-  implements ICommandHandler<SetQuotaLimits, void>
-{
-  async execute({ projectId, limits, force, requester }: SetQuotaLimits): Promise<void> {
-    await this.run(
-      projectId,
-      { type: 'SetQuotaLimits', projectId, limits, force, now: new Date().toISOString() },
-      requester,
+@CommandHandler(ResetQuotaLimits)
+export class ResetQuotaLimitsHandler implements ICommandHandler<ResetQuotaLimits, void> {
+  constructor(
+    private readonly commands: Commands,
+    @Inject(READ_YOUR_WRITES) private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  async execute({ projectId, scope, requester }: ResetQuotaLimits): Promise<void> {
+    const now = new Date().toISOString();
+    const result = await this.commands.handle(
+      quotaDecider,
+      quotaStream(projectId),
+      { type: 'ResetQuotaLimits', projectId, scope, now },
+      requester.commandContext(),
     );
+    await this.readYourWrites.waitFor(result.position);
   }
 }
 
-@CommandHandler(ResetQuotaLimits)
-export class ResetQuotaLimitsHandler
-  extends QuotaLimitsHandler
-  implements ICommandHandler<ResetQuotaLimits, void>
-{
-  async execute({ projectId, requester }: ResetQuotaLimits): Promise<void> {
-    await this.run(
-      projectId,
-      { type: 'ResetQuotaLimits', projectId, now: new Date().toISOString() },
-      requester,
+/** Read back through the class's own stream (QuotaDefaults), so no read model is waited for. */
+@CommandHandler(SetQuotaClassLimits)
+export class SetQuotaClassLimitsHandler implements ICommandHandler<SetQuotaClassLimits, void> {
+  constructor(private readonly commands: Commands) {}
+
+  async execute({ className, limits, requester }: SetQuotaClassLimits): Promise<void> {
+    const now = new Date().toISOString();
+    await this.commands.handle(
+      quotaClassDecider,
+      quotaClassStream(className),
+      { type: 'SetQuotaClassLimits', className, limits, now },
+      requester.commandContext(),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   derivedId,
   quotaDecider,
@@ -6,13 +6,52 @@ import {
   type QuotaCommand,
   type QuotaDeltas,
   type QuotaHolderKind,
+  type QuotaSubjects,
 } from '#hawser/domain';
 import { CommandHandler, type CommandContext } from '../command-handler.js';
 import { faultInjectionPoint } from '../fault-injection.js';
-import { USE_CASE_SETTINGS, type UseCaseSettings } from '../use-case-settings.js';
+import { QuotaDefaults } from './quota-defaults.js';
 
 /** Concurrent reservations on one project re-decide on the newer revision instead of failing. */
 export const RESERVATION_RETRIES = 50;
+
+/**
+ * What a holder (a share, a snapshot, a replica) counts: in its project, for its user and its
+ * share type (Manila counts a request against all three).
+ */
+export interface QuotaHolder extends QuotaSubjects {
+  readonly projectId: string;
+  readonly holderId: string;
+  readonly holderKind: QuotaHolderKind;
+  readonly deltas: QuotaDeltas;
+}
+
+/** A change of an existing holder's usage (an extend, a revert to a larger snapshot). */
+export interface QuotaAdjustment extends QuotaSubjects {
+  readonly projectId: string;
+  readonly holderId: string;
+  readonly deltas: QuotaDeltas;
+  /** The holder's size after the change, checked against per_share_gigabytes. */
+  readonly newSize: number;
+}
+
+/** A share's holder as the quota counts it: the share's project, owner and share type. */
+export const quotaSubjectsOf = (share: {
+  readonly id: string;
+  readonly project_id: string;
+  readonly user_id: string;
+  readonly share_type_id: string | null;
+}) => ({
+  projectId: share.project_id,
+  holderId: share.id,
+  userId: share.user_id,
+  ...(share.share_type_id !== null && { shareTypeId: share.share_type_id }),
+});
+
+const subjectsOf = ({ userId, shareTypeId }: QuotaSubjects): QuotaSubjects => ({
+  ...(userId !== undefined && { userId }),
+  ...(shareTypeId !== undefined && { shareTypeId }),
+});
 
 /**
  * The quota step of the use cases that create something (a share, a snapshot, a replica) or
@@ -23,70 +62,64 @@ export const RESERVATION_RETRIES = 50;
 export class QuotaReservations {
   constructor(
     private readonly commands: CommandHandler,
-    @Inject(USE_CASE_SETTINGS) private readonly settings: UseCaseSettings,
+    private readonly defaults: QuotaDefaults,
   ) {}
 
   /**
-   * Counts `deltas` for a holder (a share id, a snapshot id, ...) against the project's limits,
-   * as one append at the quota stream's revision; over a limit it is Manila's 413 and nothing is
+   * Counts a holder's deltas against the project's, the user's and the share type's limits, as
+   * one append at the quota stream's revision; over a limit it is Manila's 413 and nothing is
    * written. Counting the same holder again counts nothing. The request must then be recorded on
    * `requestShareId`'s stream, holding the holder id as its reservation (`requestHolding`):
    * unclaimed after HAWSER_RESERVATION_EXPIRE_S, the reservation expires.
    */
-  async reserve(
-    projectId: string,
-    holderId: string,
-    holderKind: QuotaHolderKind,
-    deltas: QuotaDeltas,
-    requestShareId: string,
-    ctx: CommandContext,
-  ): Promise<void> {
+  async reserve(holder: QuotaHolder, requestShareId: string, ctx: CommandContext): Promise<void> {
     await this.onQuota(
       {
         type: 'ReserveQuota',
-        projectId,
-        holderId,
-        holderKind,
-        deltas,
-        defaults: this.settings.quotaDefaults,
+        projectId: holder.projectId,
+        ...subjectsOf(holder),
+        holderId: holder.holderId,
+        holderKind: holder.holderKind,
+        deltas: holder.deltas,
+        defaults: await this.defaults.current(),
         requestShareId,
         now: new Date().toISOString(),
       },
       ctx,
     );
-    faultInjectionPoint(`after-quota-reserved:${holderKind}`);
+    faultInjectionPoint(`after-quota-reserved:${holder.holderKind}`);
   }
 
-  /** Stops counting a holder's usage; releasing twice releases once. */
-  async release(projectId: string, holderId: string, ctx: CommandContext): Promise<void> {
+  /** Gives back what a holder counted; releasing twice releases once. */
+  async release(holder: QuotaHolder, ctx: CommandContext): Promise<void> {
     await this.onQuota(
-      { type: 'ReleaseQuota', projectId, holderId, now: new Date().toISOString() },
+      {
+        type: 'ReleaseQuota',
+        projectId: holder.projectId,
+        ...subjectsOf(holder),
+        holderId: holder.holderId,
+        deltas: holder.deltas,
+        now: new Date().toISOString(),
+      },
       ctx,
     );
   }
 
   /**
-   * Counts `deltas` for a holder, then runs `create` (which records the request on
-   * `requestShareId`'s stream); when `create` fails the holder is released, so a refused request
-   * leaves no usage behind.
+   * Reserves for a holder, then runs `create` (which records the request on `requestShareId`'s
+   * stream); when `create` fails the holder is released, so a refused request leaves no usage.
    */
   async reservingFor<T>(
-    projectId: string,
-    holderId: string,
-    holderKind: QuotaHolderKind,
-    deltas: QuotaDeltas,
+    holder: QuotaHolder,
     requestShareId: string,
     ctx: CommandContext,
     create: () => Promise<T>,
   ): Promise<T> {
-    await this.reserve(projectId, holderId, holderKind, deltas, requestShareId, ctx);
+    await this.reserve(holder, requestShareId, ctx);
     try {
       return await create();
     } catch (error) {
-      await this.release(projectId, holderId, {
-        ...ctx,
-        commandId: derivedId(ctx.commandId, 'release'),
-      });
+      await this.release(holder, { ...ctx, commandId: derivedId(ctx.commandId, 'release') });
       throw error;
     }
   }
@@ -98,21 +131,22 @@ export class QuotaReservations {
    * HAWSER_RESERVATION_EXPIRE_S, the adjustment is reverted.
    */
   async adjustingFor<T>(
-    projectId: string,
-    holderId: string,
-    deltas: QuotaDeltas,
+    adjustment: QuotaAdjustment,
     ctx: CommandContext,
     change: () => Promise<T>,
   ): Promise<T> {
+    const { projectId, holderId, deltas } = adjustment;
     const adjustmentId = ctx.commandId;
     await this.onQuota(
       {
         type: 'AdjustQuota',
         projectId,
+        ...subjectsOf(adjustment),
         holderId,
         adjustmentId,
         deltas,
-        defaults: this.settings.quotaDefaults,
+        newSize: adjustment.newSize,
+        defaults: await this.defaults.current(),
         requestShareId: holderId,
         now: new Date().toISOString(),
       },
@@ -126,8 +160,10 @@ export class QuotaReservations {
         {
           type: 'RevertQuotaAdjustment',
           projectId,
+          ...subjectsOf(adjustment),
           holderId,
           adjustmentId,
+          deltas,
           now: new Date().toISOString(),
         },
         { ...ctx, commandId: derivedId(ctx.commandId, 'revert') },

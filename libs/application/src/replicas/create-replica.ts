@@ -10,7 +10,7 @@ import {
 } from '#hawser/domain';
 import { toShareInstanceDocument, type ShareInstanceDocument } from '#hawser/projections';
 import { faultInjectionPoint } from '../fault-injection.js';
-import { QuotaReservations } from '../quotas/quota-reservations.js';
+import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';
 import { ShareReads } from '../shares/share-reads.js';
@@ -80,21 +80,23 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     await this.changes.decideOnly(share.id, request);
     // The quota counts the replica before it exists; a request that then fails gives it back.
     const quotaContext = requester.commandContext();
-    await this.quotas.reserve(
-      share.project_id,
-      replicaId,
-      'share_replica',
-      replicaCreationDeltas(share.size),
-      share.id,
-      quotaContext,
-    );
+    // Counted for the share's owner, whom Manila's replica deletion releases it for.
+    const holder: QuotaHolder = {
+      projectId: share.project_id,
+      userId: share.user_id,
+      ...(share.share_type_id !== null && { shareTypeId: share.share_type_id }),
+      holderId: replicaId,
+      holderKind: 'share_replica',
+      deltas: replicaCreationDeltas(share.size),
+    };
+    await this.quotas.reserve(holder, share.id, quotaContext);
     const requested = this.changes.record(share.id, request, requester.commandContext(), {
       decider: requestHolding(replicaId),
       retryOnConflict: REPLICA_CONFLICT_RETRIES,
     });
     const result = await requested.catch(async (error: unknown) => {
       const releaseId = derivedId(quotaContext.commandId, 'release');
-      await this.quotas.release(share.project_id, replicaId, {
+      await this.quotas.release(holder, {
         ...quotaContext,
         commandId: releaseId,
       });

@@ -22,7 +22,7 @@ import type {
   ShareTypeDocument,
 } from '#hawser/projections';
 import { faultInjectionPoint } from '../fault-injection.js';
-import { QuotaReservations } from '../quotas/quota-reservations.js';
+import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import type { ApiVersion, Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from '../use-case-settings.js';
@@ -139,14 +139,21 @@ export class ShareCreation {
     // The quota counts the share before it exists; a request that then fails gives it back.
     const quotaContext = requester.commandContext();
     const replicated = Boolean(shareType.extra_specs.replication_type);
-    const deltas = shareCreationDeltas(size, replicated);
-    await this.quotas.reserve(auth.projectId, shareId, 'share', deltas, shareId, quotaContext);
+    const holder: QuotaHolder = {
+      projectId: auth.projectId,
+      userId: auth.userId,
+      shareTypeId: shareType.id,
+      holderId: shareId,
+      holderKind: 'share',
+      deltas: shareCreationDeltas(size, replicated),
+    };
+    await this.quotas.reserve(holder, shareId, quotaContext);
     const requested = this.changes.record(shareId, request, requester.commandContext(), {
       decider: requestHolding(shareId),
     });
     const result = await requested.catch(async (error: unknown) => {
       const releaseId = derivedId(quotaContext.commandId, 'release');
-      await this.quotas.release(auth.projectId, shareId, { ...quotaContext, commandId: releaseId });
+      await this.quotas.release(holder, { ...quotaContext, commandId: releaseId });
       throw error;
     });
     faultInjectionPoint('after-request-recorded:share');

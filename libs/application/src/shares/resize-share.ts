@@ -9,7 +9,7 @@ import {
 } from '#hawser/api-contracts';
 import { DomainError, requestHolding, shareResizeDeltas, type ShareCommand } from '#hawser/domain';
 import { faultInjectionPoint } from '../fault-injection.js';
-import { QuotaReservations } from '../quotas/quota-reservations.js';
+import { QuotaReservations, quotaSubjectsOf } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareChanges } from './share-changes.js';
 import { ShareReads } from './share-reads.js';
@@ -96,7 +96,7 @@ export class ShareResize {
       instances?.length ?? 1,
     );
     await this.quotas
-      .adjustingFor(share.project_id, share.id, deltas, commandContext, resize)
+      .adjustingFor({ ...quotaSubjectsOf(share), deltas, newSize }, commandContext, resize)
       .catch((error: unknown) => {
         // Manila answers the gigabytes quota of an extend with 403, not 413 (reference 3.4).
         if (isOverGigabytesQuota(error)) throw forbiddenError(error.message);

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, forbiddenError, ManilaHttpError } from '#hawser/api-contracts';
 import { DomainError, requestHolding, shareResizeDeltas, type ShareCommand } from '#hawser/domain';
-import { QuotaReservations } from '../quotas/quota-reservations.js';
+import { QuotaReservations, quotaSubjectsOf } from '../quotas/quota-reservations.js';
 import type { Requester } from '../requester.js';
 import { SnapshotReads } from '../snapshots/snapshot-reads.js';
 import { ShareChanges } from './share-changes.js';
@@ -81,7 +81,7 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
     const revert = () =>
       this.changes.run(share.id, command, ctx, { decider: requestHolding(ctx.commandId) });
     await this.quotas
-      .adjustingFor(share.project_id, share.id, deltas, ctx, revert)
+      .adjustingFor({ ...quotaSubjectsOf(share), deltas, newSize: snapshot.size }, ctx, revert)
       .catch((error: unknown) => {
         if (error instanceof DomainError && error.kind === 'over_limit') {
           throw forbiddenError(

@@ -53,10 +53,14 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
     await this.changes.decideOnly(share.id, request);
     // Counted against the caller's project, the snapshot's own (as Manila does).
     await this.quotas.reservingFor(
-      auth.projectId,
-      snapshotId,
-      'snapshot',
-      snapshotCreationDeltas(share.size),
+      {
+        projectId: auth.projectId,
+        userId: auth.userId,
+        ...(share.share_type_id !== null && { shareTypeId: share.share_type_id }),
+        holderId: snapshotId,
+        holderKind: 'snapshot',
+        deltas: snapshotCreationDeltas(share.size),
+      },
       share.id,
       requester.commandContext(),
       async () => {

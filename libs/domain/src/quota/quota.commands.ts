@@ -2,24 +2,30 @@ import type {
   QuotaDeltas,
   QuotaHolderKind,
   QuotaLimits,
-  QuotaResource,
+  QuotaLimitSet,
+  QuotaScope,
+  QuotaSubjects,
 } from './quota.resources.js';
 
 /**
- * Commands on a project's quota. Those that check limits carry the configured defaults, so the
- * decision stays pure and configuration changes apply to the next decision.
+ * Commands on a project's quota. Those that check limits carry the defaults in force (the
+ * configured ones under the `default` quota class), so the decision stays pure and a change of
+ * defaults applies to the next decision. Releases and reverts carry what they give back: the
+ * quota keeps counters, not a record per holder (the holder's own stream knows its size).
  */
 export type QuotaCommand =
   | {
       type: 'SetQuotaLimits';
       projectId: string;
-      limits: Partial<Record<QuotaResource, number>>;
-      /** Allow a limit below what is in use (Manila's `force`). */
+      scope: QuotaScope;
+      limits: QuotaLimitSet;
+      /** Allow a limit below what is in use, or a user's or type's above the project's. */
       force: boolean;
+      defaults: QuotaLimits;
       now: string;
     }
-  | { type: 'ResetQuotaLimits'; projectId: string; now: string }
-  | {
+  | { type: 'ResetQuotaLimits'; projectId: string; scope: QuotaScope; now: string }
+  | ({
       type: 'ReserveQuota';
       projectId: string;
       holderId: string;
@@ -31,9 +37,16 @@ export type QuotaCommand =
       /** Counted even past the limits (a managed share, as Manila's overquota_allowed). */
       overQuotaAllowed?: true;
       now: string;
-    }
-  | { type: 'ReleaseQuota'; projectId: string; holderId: string; now: string }
-  | {
+    } & QuotaSubjects)
+  | ({
+      type: 'ReleaseQuota';
+      projectId: string;
+      holderId: string;
+      /** What the holder counts: its reservation plus its adjustments in force. */
+      deltas: QuotaDeltas;
+      now: string;
+    } & QuotaSubjects)
+  | ({
       type: 'AdjustQuota';
       projectId: string;
       holderId: string;
@@ -41,15 +54,19 @@ export type QuotaCommand =
       adjustmentId: string;
       /** Signed amounts; only increases are checked against the limits. */
       deltas: QuotaDeltas;
+      /** The holder's size after a growth, checked against per_share_gigabytes. */
+      newSize?: number;
       defaults: QuotaLimits;
       /** A user's request: the share whose stream must record it before the adjustment expires. */
       requestShareId?: string;
       now: string;
-    }
-  | {
+    } & QuotaSubjects)
+  | ({
       type: 'RevertQuotaAdjustment';
       projectId: string;
       holderId: string;
       adjustmentId: string;
+      /** What the adjustment counted. */
+      deltas: QuotaDeltas;
       now: string;
-    };
+    } & QuotaSubjects);

@@ -2,17 +2,24 @@ import { assertNever, type Decider } from '../shared/decider.js';
 import { invalid, overLimit } from '../shared/domain-error.js';
 import type { QuotaCommand } from './quota.commands.js';
 import type { QuotaEvent } from './quota.events.js';
-import type { QuotaDeltas, QuotaLimits, QuotaResource } from './quota.resources.js';
+import { validateLimits } from './quota.limits.js';
+import type {
+  QuotaDeltas,
+  QuotaLimits,
+  QuotaResource,
+  QuotaScope,
+  QuotaSubjects,
+} from './quota.resources.js';
 import {
   effectiveLimits,
   evolveQuota,
+  fullUsage,
   initialQuotaState,
   quotaUsage,
+  typeLimits,
+  userLimits,
   type QuotaState,
 } from './quota.state.js';
-
-/** Largest limit Manila stores (db.MAX_INT). */
-const MAX_LIMIT = 0x7fffffff;
 
 /**
  * Manila's exceptions when a reservation goes over (share/api.py), checked in its order; the
@@ -63,86 +70,125 @@ const OVER_QUOTA: ReadonlyArray<readonly [QuotaResource, (limit: number) => stri
   ],
 ];
 
+/** The usage and limits of each scope a change counts against: project, user, share type. */
+const scopesOf = (state: QuotaState, subjects: QuotaSubjects, defaults: QuotaLimits) => [
+  { usage: quotaUsage(state), limits: effectiveLimits(state, defaults) },
+  ...(subjects.userId !== undefined
+    ? [
+        {
+          usage: fullUsage(state.userUsage[subjects.userId] ?? {}),
+          limits: userLimits(state, subjects.userId, defaults),
+        },
+      ]
+    : []),
+  ...(subjects.shareTypeId !== undefined
+    ? [
+        {
+          usage: fullUsage(state.typeUsage[subjects.shareTypeId] ?? {}),
+          limits: typeLimits(state, subjects.shareTypeId, defaults),
+        },
+      ]
+    : []),
+];
+
 /**
  * `shareSize` is the size the holder will have (a new share's, an extended share's new size),
- * checked against per_share_gigabytes; `deltas` are the increases checked against the limits.
+ * checked against the project's per_share_gigabytes; `deltas` are the increases, which must fit
+ * the project's, the user's and the share type's limits (Manila's quota_reserve).
  */
 const checkReservation = (
   state: QuotaState,
+  subjects: QuotaSubjects,
   deltas: QuotaDeltas,
   shareSize: number | undefined,
   defaults: QuotaLimits,
 ) => {
-  const limits = effectiveLimits(state, defaults);
-  const size = shareSize;
-  const perShare = limits.per_share_gigabytes;
-  if (size !== undefined && perShare >= 0 && size > perShare) {
+  const perShare = effectiveLimits(state, defaults).per_share_gigabytes;
+  if (shareSize !== undefined && perShare >= 0 && shareSize > perShare) {
     throw overLimit(
-      `ShareSizeExceedsLimit: Requested share size ${size} is larger than maximum allowed limit ${perShare}.`,
+      `ShareSizeExceedsLimit: Requested share size ${shareSize} is larger than maximum allowed limit ${perShare}.`,
     );
   }
-  const usage = quotaUsage(state);
+  const scopes = scopesOf(state, subjects, defaults);
   for (const [resource, message] of OVER_QUOTA) {
     const delta = deltas[resource] ?? 0;
-    const limit = limits[resource];
-    if (delta > 0 && limit >= 0 && usage[resource] + delta > limit) throw overLimit(message(limit));
-  }
-};
-
-const validateLimits = (
-  state: QuotaState,
-  limits: Partial<Record<QuotaResource, number>>,
-  force: boolean,
-) => {
-  const usage = quotaUsage(state);
-  for (const [resource, limit] of Object.entries(limits) as [QuotaResource, number][]) {
-    if (!Number.isInteger(limit)) throw invalid(`Quota limit for ${resource} must be an integer.`);
-    if (limit < -1) throw invalid(`Quota limit for ${resource} must be >= -1.`);
-    if (limit > MAX_LIMIT) throw invalid(`Quota limit for ${resource} must be <= ${MAX_LIMIT}.`);
-    // Manila's _validate_quota_limit: without force, a limit cannot go below what is counted.
-    if (!force && limit !== -1 && limit < usage[resource]) {
-      throw invalid(
-        `Quota limit ${limit} for ${resource} must be greater than or equal to already used and reserved ${usage[resource]}.`,
-      );
+    if (delta <= 0) continue;
+    for (const { usage, limits } of scopes) {
+      const limit = limits[resource];
+      if (limit >= 0 && usage[resource] + delta > limit) throw overLimit(message(limit));
     }
   }
 };
 
+const subjectsOf = (command: QuotaSubjects): QuotaSubjects => ({
+  ...(command.userId !== undefined && { userId: command.userId }),
+  ...(command.shareTypeId !== undefined && { shareTypeId: command.shareTypeId }),
+});
+
+const scopeFields = (scope: QuotaScope) =>
+  scope.kind === 'user'
+    ? { userId: scope.userId }
+    : scope.kind === 'share_type'
+      ? { shareTypeId: scope.shareTypeId }
+      : {};
+
+const seen = (state: QuotaState, id: string) =>
+  state.counted.includes(id) || state.released.includes(id);
+
 /**
- * Reservations and releases are idempotent by holder id: a holder is counted once and released
- * once, however often a retried request or a replayed process manager asks.
+ * Reservations and releases are idempotent by holder id, adjustments and reverts by adjustment
+ * id, within the last RECENT_WINDOW of each; the event ids a replayed command repeats are
+ * ignored by the event store whatever the window holds.
  */
 export const decideQuota = (command: QuotaCommand, state: QuotaState): QuotaEvent[] => {
   switch (command.type) {
     case 'SetQuotaLimits':
-      validateLimits(state, command.limits, command.force);
+      validateLimits(state, command);
       return [
         {
           type: 'QuotaLimitsSet',
-          data: { projectId: command.projectId, limits: command.limits, setAt: command.now },
+          data: {
+            projectId: command.projectId,
+            ...scopeFields(command.scope),
+            limits: command.limits,
+            setAt: command.now,
+          },
         },
       ];
     case 'ResetQuotaLimits':
-      if (Object.keys(state.limits).length === 0) return [];
+      if (!hasLimits(state, command.scope)) return [];
       return [
-        { type: 'QuotaLimitsReset', data: { projectId: command.projectId, resetAt: command.now } },
+        {
+          type: 'QuotaLimitsReset',
+          data: {
+            projectId: command.projectId,
+            ...scopeFields(command.scope),
+            resetAt: command.now,
+          },
+        },
       ];
     case 'ReserveQuota':
-      if (command.holderId in state.holdings || state.released.includes(command.holderId))
-        return [];
+      if (seen(state, command.holderId)) return [];
       for (const [resource, amount] of Object.entries(command.deltas)) {
         if (!Number.isInteger(amount) || (amount as number) < 0) {
           throw invalid(`A quota reservation of ${resource} must be a non-negative integer.`);
         }
       }
       if (!command.overQuotaAllowed) {
-        checkReservation(state, command.deltas, command.deltas.gigabytes, command.defaults);
+        checkReservation(
+          state,
+          command,
+          command.deltas,
+          command.deltas.gigabytes,
+          command.defaults,
+        );
       }
       return [
         {
           type: 'QuotaReserved',
           data: {
             projectId: command.projectId,
+            ...subjectsOf(command),
             holderId: command.holderId,
             holderKind: command.holderKind,
             deltas: command.deltas,
@@ -151,54 +197,61 @@ export const decideQuota = (command: QuotaCommand, state: QuotaState): QuotaEven
           },
         },
       ];
-    case 'ReleaseQuota': {
-      const holding = state.holdings[command.holderId];
-      if (!holding) return [];
+    case 'ReleaseQuota':
+      if (state.released.includes(command.holderId)) return [];
       return [
         {
           type: 'QuotaReleased',
           data: {
             projectId: command.projectId,
+            ...subjectsOf(command),
             holderId: command.holderId,
-            deltas: holding.deltas,
+            deltas: command.deltas,
             releasedAt: command.now,
           },
         },
       ];
-    }
     case 'AdjustQuota':
       return decideAdjustment(command, state);
-    case 'RevertQuotaAdjustment': {
-      const adjustment = state.holdings[command.holderId]?.adjustments?.[command.adjustmentId];
-      if (!adjustment || adjustment.reverted) return [];
+    case 'RevertQuotaAdjustment':
+      if (state.released.includes(command.adjustmentId)) return [];
       return [
         {
           type: 'QuotaAdjustmentReverted',
           data: {
             projectId: command.projectId,
+            ...subjectsOf(command),
             holderId: command.holderId,
             adjustmentId: command.adjustmentId,
-            deltas: adjustment.deltas,
+            deltas: command.deltas,
             revertedAt: command.now,
           },
         },
       ];
-    }
     default:
       return assertNever(command);
   }
 };
 
-/**
- * A holder that is not counted (released, or never reserved) is not adjusted; an adjustment id
- * seen before, reverted or not, changes nothing.
- */
+const hasLimits = (state: QuotaState, scope: QuotaScope): boolean => {
+  switch (scope.kind) {
+    case 'user':
+      return scope.userId in state.userLimits;
+    case 'share_type':
+      return scope.shareTypeId in state.typeLimits;
+    case 'project':
+      return [state.limits, state.userLimits, state.typeLimits].some(
+        (set) => Object.keys(set).length > 0,
+      );
+  }
+};
+
+/** An adjustment id seen before, reverted or not, changes nothing. */
 const decideAdjustment = (
   command: Extract<QuotaCommand, { type: 'AdjustQuota' }>,
   state: QuotaState,
 ): QuotaEvent[] => {
-  const holding = state.holdings[command.holderId];
-  if (!holding || holding.adjustments?.[command.adjustmentId]) return [];
+  if (seen(state, command.adjustmentId)) return [];
   const increases: Partial<Record<QuotaResource, number>> = {};
   for (const [resource, amount] of Object.entries(command.deltas) as [QuotaResource, number][]) {
     if (!Number.isInteger(amount)) {
@@ -206,16 +259,20 @@ const decideAdjustment = (
     }
     if (amount > 0) increases[resource] = amount;
   }
-  const newSize =
-    (command.deltas.gigabytes ?? 0) > 0
-      ? (holding.deltas.gigabytes ?? 0) + (command.deltas.gigabytes ?? 0)
-      : undefined;
-  checkReservation(state, increases, newSize, command.defaults);
+  const grows = (command.deltas.gigabytes ?? 0) > 0;
+  checkReservation(
+    state,
+    command,
+    increases,
+    grows ? command.newSize : undefined,
+    command.defaults,
+  );
   return [
     {
       type: 'QuotaAdjusted',
       data: {
         projectId: command.projectId,
+        ...subjectsOf(command),
         holderId: command.holderId,
         adjustmentId: command.adjustmentId,
         deltas: command.deltas,
@@ -228,9 +285,10 @@ const decideAdjustment = (
 
 /**
  * Version of QuotaState's shape in snapshots: raise it whenever evolveQuota would fold the same
- * events into another state. 1: holdings with adjustments, a bounded released window.
+ * events into another state. 1: holdings with adjustments, a bounded released window. 2: usage
+ * counters per project, user and share type, limits per scope, windows of recent ids.
  */
-export const QUOTA_STATE_VERSION = 1;
+export const QUOTA_STATE_VERSION = 2;
 
 /**
  * A project's quota stream gains an event per share, snapshot and replica it ever had; loads

@@ -1,16 +1,34 @@
 import type { DomainEvent } from '../shared/decider.js';
-import type { QuotaDeltas, QuotaHolderKind, QuotaResource } from './quota.resources.js';
+import type {
+  QuotaDeltas,
+  QuotaHolderKind,
+  QuotaLimitSet,
+  QuotaSubjects,
+} from './quota.resources.js';
 
-/** An admin set some of a project's limits (the others keep their current value). */
+/**
+ * The scope a limit event names: a user's (userId), a share type's (shareTypeId), or the
+ * project's (neither; every event written before user and type quotas).
+ */
+interface LimitScopeFields {
+  userId?: string;
+  shareTypeId?: string;
+}
+
+/** An admin set some of a scope's limits (the others keep their current value). */
 export type QuotaLimitsSet = DomainEvent<
   'QuotaLimitsSet',
-  { projectId: string; limits: Partial<Record<QuotaResource, number>>; setAt: string }
+  { projectId: string; limits: QuotaLimitSet; setAt: string } & LimitScopeFields
 >;
 
-/** An admin deleted the project's quotas: every limit is the configured default again. */
+/**
+ * An admin deleted a scope's quotas. The project's: every limit of the project, its users and
+ * its share types is the default again (Manila's destroy_all_by_project); a user's or a type's:
+ * it falls back to the project's.
+ */
 export type QuotaLimitsReset = DomainEvent<
   'QuotaLimitsReset',
-  { projectId: string; resetAt: string }
+  { projectId: string; resetAt: string } & LimitScopeFields
 >;
 
 /** Usage counted for one holder (a share, a snapshot, ...), once per holder id. */
@@ -27,13 +45,13 @@ export type QuotaReserved = DomainEvent<
      */
     requestShareId?: string;
     reservedAt: string;
-  }
+  } & QuotaSubjects
 >;
 
-/** The holder is gone (or was never created): its usage no longer counts. */
+/** The holder is gone (or was never created): the usage it names no longer counts. */
 export type QuotaReleased = DomainEvent<
   'QuotaReleased',
-  { projectId: string; holderId: string; deltas: QuotaDeltas; releasedAt: string }
+  { projectId: string; holderId: string; deltas: QuotaDeltas; releasedAt: string } & QuotaSubjects
 >;
 
 /**
@@ -50,7 +68,7 @@ export type QuotaAdjusted = DomainEvent<
     /** Set for a user's extend (absent in older events), as on QuotaReserved. */
     requestShareId?: string;
     adjustedAt: string;
-  }
+  } & QuotaSubjects
 >;
 
 /** An adjustment was given back (an extend that failed): the holder counts what it did before. */
@@ -62,7 +80,13 @@ export type QuotaAdjustmentReverted = DomainEvent<
     adjustmentId: string;
     deltas: QuotaDeltas;
     revertedAt: string;
-  }
+  } & QuotaSubjects
+>;
+
+/** An admin set limits of a quota class (`default`: the defaults of every project). */
+export type QuotaClassLimitsSet = DomainEvent<
+  'QuotaClassLimitsSet',
+  { className: string; limits: QuotaLimitSet; setAt: string }
 >;
 
 export type QuotaEvent =
@@ -71,7 +95,13 @@ export type QuotaEvent =
   | QuotaReserved
   | QuotaReleased
   | QuotaAdjusted
-  | QuotaAdjustmentReverted;
+  | QuotaAdjustmentReverted
+  | QuotaClassLimitsSet;
 
 export const QUOTA_STREAM_PREFIX = 'quota-';
 export const quotaStream = (projectId: string): string => `${QUOTA_STREAM_PREFIX}${projectId}`;
+
+/** A quota class's stream; its prefix is not `quota-`, so no project is read from it. */
+export const QUOTA_CLASS_STREAM_PREFIX = 'quotaclass-';
+export const quotaClassStream = (className: string): string =>
+  `${QUOTA_CLASS_STREAM_PREFIX}${className}`;

@@ -20,6 +20,24 @@ export type QuotaLimits = Readonly<Record<QuotaResource, number>>;
 /** Amounts reserved per resource; resources not named are not touched. */
 export type QuotaDeltas = Readonly<Partial<Record<QuotaResource, number>>>;
 
+/** Limits set for one scope; a resource not named falls back to the wider scope's. */
+export type QuotaLimitSet = Readonly<Partial<Record<QuotaResource, number>>>;
+
+/**
+ * Who a reservation counts against besides the project (Manila's user and share type quotas):
+ * the user that owns the holder and its share type. Absent in events written before.
+ */
+export interface QuotaSubjects {
+  readonly userId?: string;
+  readonly shareTypeId?: string;
+}
+
+/** Which limits an admin sets: the project's, one user's in it, or one share type's in it. */
+export type QuotaScope =
+  | { readonly kind: 'project' }
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'share_type'; readonly shareTypeId: string };
+
 /** What a reservation is for: the kind of resource that holds it (a share, a snapshot, ...). */
 export type QuotaHolderKind = 'share' | 'snapshot' | 'share_replica' | 'share_group';
 

@@ -4,117 +4,228 @@ import {
   QUOTA_RESOURCES,
   type QuotaDeltas,
   type QuotaLimits,
+  type QuotaLimitSet,
   type QuotaResource,
+  type QuotaSubjects,
 } from './quota.resources.js';
 
-export interface QuotaHolding {
-  readonly holderKind: string;
-  /** What the holder counts now: its reservation plus the adjustments in force. */
-  readonly deltas: QuotaDeltas;
-  /**
-   * Adjustments by id; `reverted` ones stay so that a replayed adjustment is not counted again.
-   * Absent in states stored before adjustments existed.
-   */
-  readonly adjustments?: Readonly<Record<string, { deltas: QuotaDeltas; reverted: boolean }>>;
-}
+/** What a scope counts now, per resource (absent: 0). */
+export type QuotaUsage = Readonly<Partial<Record<QuotaResource, number>>>;
 
+/**
+ * A project's quota: limits per scope and usage counters per scope. Its size depends on how many
+ * users and share types have limits or usage, never on how many shares the project holds: a
+ * release names what it gives back, known from the holder's own stream.
+ */
 export interface QuotaState {
-  /** Limits an admin set; a resource not here uses the configured default. */
-  readonly limits: Readonly<Partial<Record<QuotaResource, number>>>;
-  /** Usage per holder id, while the holder exists. */
-  readonly holdings: Readonly<Record<string, QuotaHolding>>;
+  /** Limits an admin set for the project; a resource not here uses the default. */
+  readonly limits: QuotaLimitSet;
+  /** Limits set per user id; a resource not set falls back to the project's. */
+  readonly userLimits: Readonly<Record<string, QuotaLimitSet>>;
+  /** Limits set per share type id; a resource not set falls back to the project's. */
+  readonly typeLimits: Readonly<Record<string, QuotaLimitSet>>;
+  /** What the project counts. */
+  readonly usage: QuotaUsage;
+  /** What each user counts (reservations that named one). */
+  readonly userUsage: Readonly<Record<string, QuotaUsage>>;
+  /** What each share type counts (reservations that named one). */
+  readonly typeUsage: Readonly<Record<string, QuotaUsage>>;
   /**
-   * The last RELEASED_WINDOW holders released, oldest first: a late duplicate of their
-   * reservation counts nothing. Older ones are forgotten so the state stays the size of the live
-   * reservations; a replayed command repeats its event ids, which the event store ignores.
+   * The last RECENT_WINDOW holder and adjustment ids counted, oldest first: a duplicate of
+   * their reservation or adjustment counts nothing. A replayed command repeats its event ids,
+   * which the event store ignores whatever the state says, and holder ids are new per request.
    */
+  readonly counted: readonly string[];
+  /** The last RECENT_WINDOW holder and adjustment ids given back: given back once. */
   readonly released: readonly string[];
 }
 
-/** How many released holders a quota remembers. */
-export const RELEASED_WINDOW = 1_000;
+/** How many counted and given back ids a quota remembers. */
+export const RECENT_WINDOW = 1_000;
 
-export const initialQuotaState = (): QuotaState => ({ limits: {}, holdings: {}, released: [] });
-
-const withHolding = (
-  state: QuotaState,
-  holderId: string,
-  update: (holding: QuotaHolding) => QuotaHolding,
-): QuotaState => {
-  const holding = state.holdings[holderId];
-  if (!holding) return state;
-  return { ...state, holdings: { ...state.holdings, [holderId]: update(holding) } };
-};
+export const initialQuotaState = (): QuotaState => ({
+  limits: {},
+  userLimits: {},
+  typeLimits: {},
+  usage: {},
+  userUsage: {},
+  typeUsage: {},
+  counted: [],
+  released: [],
+});
 
 /** `base + sign * change`, resource by resource. */
 export const addDeltas = (base: QuotaDeltas, change: QuotaDeltas, sign: 1 | -1): QuotaDeltas => {
   const sum: Partial<Record<QuotaResource, number>> = { ...base };
-  for (const [resource, amount] of Object.entries(change) as [QuotaResource, number][]) {
-    sum[resource] = (sum[resource] ?? 0) + sign * amount;
+  for (const resource in change) {
+    const amount = change[resource as QuotaResource] ?? 0;
+    sum[resource as QuotaResource] = (sum[resource as QuotaResource] ?? 0) + sign * amount;
   }
   return sum;
+};
+
+/**
+ * A user's or type's counters never go below zero: a release names its user and type, while a
+ * holder reserved before they were counted was counted for the project only.
+ */
+const addFloored = (base: QuotaUsage, change: QuotaDeltas, sign: 1 | -1): QuotaUsage => {
+  const sum = addDeltas(base, change, sign) as Partial<Record<QuotaResource, number>>;
+  for (const resource in sum) {
+    if ((sum[resource as QuotaResource] ?? 0) < 0) sum[resource as QuotaResource] = 0;
+  }
+  return sum;
+};
+
+const withRecent = (ids: readonly string[], id: string): readonly string[] =>
+  [...ids, id].slice(-RECENT_WINDOW);
+
+/** The counters after a change named for a project, and its user and type when named. */
+const counting = (
+  state: QuotaState,
+  { userId, shareTypeId }: QuotaSubjects,
+  deltas: QuotaDeltas,
+  sign: 1 | -1,
+): QuotaState => ({
+  ...state,
+  usage: addDeltas(state.usage, deltas, sign),
+  ...(userId !== undefined && {
+    userUsage: {
+      ...state.userUsage,
+      [userId]: addFloored(state.userUsage[userId] ?? {}, deltas, sign),
+    },
+  }),
+  ...(shareTypeId !== undefined && {
+    typeUsage: {
+      ...state.typeUsage,
+      [shareTypeId]: addFloored(state.typeUsage[shareTypeId] ?? {}, deltas, sign),
+    },
+  }),
+});
+
+const setLimits = (
+  state: QuotaState,
+  { userId, shareTypeId }: { userId?: string; shareTypeId?: string },
+  limits: QuotaLimitSet,
+): QuotaState => {
+  if (userId !== undefined) {
+    const own = { ...state.userLimits[userId], ...limits };
+    return { ...state, userLimits: { ...state.userLimits, [userId]: own } };
+  }
+  if (shareTypeId !== undefined) {
+    const own = { ...state.typeLimits[shareTypeId], ...limits };
+    return { ...state, typeLimits: { ...state.typeLimits, [shareTypeId]: own } };
+  }
+  return { ...state, limits: { ...state.limits, ...limits } };
+};
+
+const resetLimits = (
+  state: QuotaState,
+  { userId, shareTypeId }: { userId?: string; shareTypeId?: string },
+): QuotaState => {
+  if (userId !== undefined) {
+    const { [userId]: _reset, ...userLimits } = state.userLimits;
+    return { ...state, userLimits };
+  }
+  if (shareTypeId !== undefined) {
+    const { [shareTypeId]: _reset, ...typeLimits } = state.typeLimits;
+    return { ...state, typeLimits };
+  }
+  return { ...state, limits: {}, userLimits: {}, typeLimits: {} };
 };
 
 export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState => {
   switch (event.type) {
     case 'QuotaLimitsSet':
-      return { ...state, limits: { ...state.limits, ...event.data.limits } };
+      return setLimits(state, event.data, event.data.limits);
     case 'QuotaLimitsReset':
-      return { ...state, limits: {} };
-    case 'QuotaReserved':
-      return {
-        ...state,
-        holdings: {
-          ...state.holdings,
-          [event.data.holderId]: { holderKind: event.data.holderKind, deltas: event.data.deltas },
-        },
-      };
-    case 'QuotaAdjusted':
-      return withHolding(state, event.data.holderId, (holding) => ({
-        ...holding,
-        deltas: addDeltas(holding.deltas, event.data.deltas, 1),
-        adjustments: {
-          ...holding.adjustments,
-          [event.data.adjustmentId]: { deltas: event.data.deltas, reverted: false },
-        },
-      }));
-    case 'QuotaAdjustmentReverted':
-      return withHolding(state, event.data.holderId, (holding) => ({
-        ...holding,
-        deltas: addDeltas(holding.deltas, event.data.deltas, -1),
-        adjustments: {
-          ...holding.adjustments,
-          [event.data.adjustmentId]: { deltas: event.data.deltas, reverted: true },
-        },
-      }));
-    case 'QuotaReleased': {
-      const { [event.data.holderId]: _released, ...holdings } = state.holdings;
-      const released = [...state.released, event.data.holderId].slice(-RELEASED_WINDOW);
-      return { ...state, holdings, released };
+      return resetLimits(state, event.data);
+    case 'QuotaReserved': {
+      const counted = counting(state, event.data, event.data.deltas, 1);
+      return { ...counted, counted: withRecent(state.counted, event.data.holderId) };
     }
+    case 'QuotaAdjusted': {
+      const counted = counting(state, event.data, event.data.deltas, 1);
+      return { ...counted, counted: withRecent(state.counted, event.data.adjustmentId) };
+    }
+    case 'QuotaReleased': {
+      const counted = counting(state, event.data, event.data.deltas, -1);
+      return { ...counted, released: withRecent(state.released, event.data.holderId) };
+    }
+    case 'QuotaAdjustmentReverted': {
+      const counted = counting(state, event.data, event.data.deltas, -1);
+      return { ...counted, released: withRecent(state.released, event.data.adjustmentId) };
+    }
+    case 'QuotaClassLimitsSet':
+      // A class's own stream: never on a project's.
+      return state;
     default:
       return assertNever(event);
   }
 };
 
-/** Usage per resource: the sum of every holding. */
-export const quotaUsage = (state: QuotaState): Record<QuotaResource, number> => {
-  const usage = Object.fromEntries(QUOTA_RESOURCES.map((r) => [r, 0])) as Record<
+/** A scope's usage with every resource named (0 where nothing was counted). */
+export const fullUsage = (usage: QuotaUsage): Record<QuotaResource, number> => {
+  const full = Object.fromEntries(QUOTA_RESOURCES.map((r) => [r, 0])) as Record<
     QuotaResource,
     number
   >;
-  // Runs on every reservation over every live holding: plain loops, no arrays allocated.
-  for (const holderId in state.holdings) {
-    const deltas = state.holdings[holderId]!.deltas;
-    for (const resource in deltas) {
-      usage[resource as QuotaResource] += deltas[resource as QuotaResource] ?? 0;
-    }
-  }
-  return usage;
+  for (const resource in usage)
+    full[resource as QuotaResource] += usage[resource as QuotaResource] ?? 0;
+  return full;
 };
 
-/** The limits in force: the admin's where set, the defaults otherwise. */
+/** The project's usage per resource. */
+export const quotaUsage = (state: QuotaState): Record<QuotaResource, number> =>
+  fullUsage(state.usage);
+
+/** The project's limits in force: the admin's where set, the defaults otherwise. */
 export const effectiveLimits = (state: QuotaState, defaults: QuotaLimits): QuotaLimits => ({
   ...defaults,
   ...state.limits,
 });
+
+/** A user's limits in force: its own, then the project's (Manila's get_user_quotas). */
+export const userLimits = (
+  state: QuotaState,
+  userId: string,
+  defaults: QuotaLimits,
+): QuotaLimits => ({
+  ...effectiveLimits(state, defaults),
+  ...state.userLimits[userId],
+});
+
+/** A share type's limits in force: its own, then the project's (get_share_type_quotas). */
+export const typeLimits = (
+  state: QuotaState,
+  shareTypeId: string,
+  defaults: QuotaLimits,
+): QuotaLimits => ({
+  ...effectiveLimits(state, defaults),
+  ...state.typeLimits[shareTypeId],
+});
+
+/** The state of version 1 (a record per live holder), as a snapshot or a read model kept it. */
+interface QuotaStateV1 {
+  readonly limits: QuotaLimitSet;
+  readonly holdings: Readonly<Record<string, { readonly deltas: QuotaDeltas }>>;
+  readonly released: readonly string[];
+}
+
+/**
+ * Reads a stored quota state of any version: one of version 1 becomes counters (the sum of its
+ * holdings; users and types were not counted then), so stored documents load after an upgrade.
+ */
+export const upcastQuotaState = (stored: QuotaState | QuotaStateV1): QuotaState => {
+  if (!('holdings' in stored)) return stored;
+  let usage: QuotaUsage = {};
+  for (const holderId in stored.holdings) {
+    usage = addDeltas(usage, stored.holdings[holderId]!.deltas, 1);
+  }
+  return {
+    ...initialQuotaState(),
+    limits: stored.limits,
+    usage,
+    counted: Object.keys(stored.holdings).slice(-RECENT_WINDOW),
+    released: stored.released,
+  };
+};

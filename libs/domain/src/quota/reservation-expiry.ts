@@ -6,6 +6,7 @@ import type { ReservationExpired, ShareEvent } from '../share/share.events.js';
 import type { ShareState } from '../share/share.state.js';
 import type { QuotaCommand } from './quota.commands.js';
 import type { QuotaEvent } from './quota.events.js';
+import type { QuotaDeltas, QuotaSubjects } from './quota.resources.js';
 
 /**
  * A user's request reserves quota on `quota-<project>`, then is recorded on `share-<id>`: two
@@ -75,8 +76,11 @@ export const decideReservationExpiry = (
       ]
     : [];
 
-/** A user's request the quota counts before the request is recorded. */
-export interface PendingReservation {
+/**
+ * A user's request the quota counts before the request is recorded, with what it counted: the
+ * quota keeps counters only, so an expiry gives back what the index remembers.
+ */
+export interface PendingReservation extends QuotaSubjects {
   /** The holder id, or the adjustment id for an extend. */
   readonly reservationId: string;
   readonly projectId: string;
@@ -85,20 +89,37 @@ export interface PendingReservation {
   readonly holderId: string;
   /** Set for an extend: the adjustment to revert. */
   readonly adjustmentId?: string;
+  /** What the reservation counted (absent in entries indexed before: nothing to give back). */
+  readonly deltas?: QuotaDeltas;
   readonly reservedAt: string;
 }
+
+const subjectsOf = ({ userId, shareTypeId }: QuotaSubjects): QuotaSubjects => ({
+  ...(userId !== undefined && { userId }),
+  ...(shareTypeId !== undefined && { shareTypeId }),
+});
 
 /** The pending reservation a quota event starts; none for those not made by a user's request. */
 export const pendingReservationOf = (event: QuotaEvent): PendingReservation | undefined => {
   if (event.type === 'QuotaReserved' && event.data.requestShareId !== undefined) {
-    const { holderId, projectId, requestShareId, reservedAt } = event.data;
-    return { reservationId: holderId, projectId, shareId: requestShareId, holderId, reservedAt };
+    const { holderId, projectId, requestShareId, deltas, reservedAt } = event.data;
+    return {
+      reservationId: holderId,
+      projectId,
+      ...subjectsOf(event.data),
+      shareId: requestShareId,
+      holderId,
+      deltas,
+      reservedAt,
+    };
   }
   if (event.type === 'QuotaAdjusted' && event.data.requestShareId !== undefined) {
-    const { holderId, adjustmentId, projectId, requestShareId, adjustedAt } = event.data;
+    const { holderId, adjustmentId, projectId, requestShareId, deltas, adjustedAt } = event.data;
     return {
       reservationId: adjustmentId,
       projectId,
+      ...subjectsOf(event.data),
+      deltas,
       shareId: requestShareId,
       holderId,
       adjustmentId,
@@ -116,21 +137,18 @@ export const givenBackReservationOf = (event: QuotaEvent): string | undefined =>
 };
 
 /** What gives an expired reservation back: the holder's release, or the extend's revert. */
-export const releaseOfExpired = (reservation: PendingReservation, now: string): QuotaCommand =>
-  reservation.adjustmentId === undefined
-    ? {
-        type: 'ReleaseQuota',
-        projectId: reservation.projectId,
-        holderId: reservation.holderId,
-        now,
-      }
-    : {
-        type: 'RevertQuotaAdjustment',
-        projectId: reservation.projectId,
-        holderId: reservation.holderId,
-        adjustmentId: reservation.adjustmentId,
-        now,
-      };
+export const releaseOfExpired = (reservation: PendingReservation, now: string): QuotaCommand => {
+  const given = {
+    projectId: reservation.projectId,
+    ...subjectsOf(reservation),
+    holderId: reservation.holderId,
+    deltas: reservation.deltas ?? {},
+    now,
+  };
+  return reservation.adjustmentId === undefined
+    ? { type: 'ReleaseQuota', ...given }
+    : { type: 'RevertQuotaAdjustment', ...given, adjustmentId: reservation.adjustmentId };
+};
 
 /**
  * The share's decider for a request that holds `reservationId`: once that reservation expired

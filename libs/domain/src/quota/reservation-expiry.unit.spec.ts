@@ -118,6 +118,8 @@ describe('reservation expiry: which reservations wait for a request', () => {
     data: {
       projectId: 'p1',
       holderId: 'r1',
+      userId: 'alice',
+      shareTypeId: 'gold',
       holderKind: 'share_replica',
       deltas: { share_replicas: 1, replica_gigabytes: 2 },
       ...(requestShareId !== undefined && { requestShareId }),
@@ -136,19 +138,25 @@ describe('reservation expiry: which reservations wait for a request', () => {
     },
   });
 
-  it("given a request's reservation, then it waits on the request's share and is released whole", () => {
+  it("given a request's reservation, then it waits on the request's share and is released whole, for its user and type", () => {
     const pending = pendingReservationOf(reserved('s1'));
     expect(pending).toEqual({
       reservationId: 'r1',
       projectId: 'p1',
+      userId: 'alice',
+      shareTypeId: 'gold',
       shareId: 's1',
       holderId: 'r1',
+      deltas: { share_replicas: 1, replica_gigabytes: 2 },
       reservedAt: now,
     });
     expect(releaseOfExpired(pending!, later)).toEqual({
       type: 'ReleaseQuota',
       projectId: 'p1',
+      userId: 'alice',
+      shareTypeId: 'gold',
       holderId: 'r1',
+      deltas: { share_replicas: 1, replica_gigabytes: 2 },
       now: later,
     });
   });
@@ -161,6 +169,7 @@ describe('reservation expiry: which reservations wait for a request', () => {
       projectId: 'p1',
       holderId: 's1',
       adjustmentId: 'c-extend',
+      deltas: { gigabytes: 3 },
       now: later,
     });
   });

@@ -82,28 +82,33 @@ describe('quota release process manager', () => {
       { commandId: `reserve-snap-${projectId}` },
     );
 
+  /** The share's history up to the snapshot: its size and requester come from there. */
+  const snapshotHistory = [
+    {
+      id: 'share-requested',
+      type: 'ShareRequested',
+      data: { shareId: 's1', projectId: 'p1', size: 3 },
+      metadata: {},
+    },
+    {
+      id: 'snap-requested',
+      type: 'SnapshotRequested',
+      data: { snapshotId: 'snap-1', projectId: 'p2', userId: 'u2', size: 3, instances: [] },
+      metadata: {},
+    },
+  ];
+
   it.each([
-    ['names its project', { projectId: 'p2' }, []],
-    [
-      'was written before it named its project',
-      {},
-      [
-        {
-          id: 'snap-requested',
-          type: 'SnapshotRequested',
-          data: { snapshotId: 'snap-1', projectId: 'p2', instances: [] },
-          metadata: {},
-        },
-      ],
-    ],
+    ['names its project', { projectId: 'p2' }],
+    ['was written before it named its project', {}],
   ])(
     'given a counted snapshot, when its deletion (that %s) is handled twice, then the requesting project releases it once',
-    async (_, named, before) => {
+    async (_, named) => {
       await snapshotHolder('p2');
       await events.append(
         'share-s1',
         [
-          ...before,
+          ...snapshotHistory,
           {
             id: 'snap-deleted',
             type: 'SnapshotDeleted',
@@ -121,7 +126,11 @@ describe('quota release process manager', () => {
 
       const quota = await events.readStream(quotaStream('p2'));
       expect(quota.map((e) => e.type)).toEqual(['QuotaReserved', 'QuotaReleased']);
-      expect(quota[1]?.data).toMatchObject({ holderId: 'snap-1', deltas: { snapshots: 1 } });
+      expect(quota[1]?.data).toMatchObject({
+        holderId: 'snap-1',
+        userId: 'u2',
+        deltas: { snapshots: 1, snapshot_gigabytes: 3 },
+      });
     },
   );
 

@@ -1,11 +1,5 @@
 import type { CommandContext, CommandHandler } from '#hawser/application';
-import {
-  derivedId,
-  quotaDecider,
-  quotaStream,
-  type QuotaCommand,
-  type ShareEvent,
-} from '#hawser/domain';
+import { quotaDecider, quotaStream, type QuotaCommand, type ShareEvent } from '#hawser/domain';
 import type { Decoded, EventStore, RecordedEvent } from '#hawser/eventstore';
 import { shareEvents } from '../../../../eventstore/decoders.js';
 import type { ProcessManager } from '../runtime/process-manager.js';
@@ -13,16 +7,11 @@ import { reactionContext } from '../runtime/reaction-context.js';
 import type { Unstamped } from '../runtime/workflow.js';
 import { historyUpTo } from '../runtime/workflow-history.js';
 import { workflowProcessManager } from '../runtime/workflow-process-manager.js';
-import {
-  quotaReleaseWorkflow,
-  replicaResizeSettlement,
-  type QuotaReleaseOutput,
-} from './quota-release.workflow.js';
+import { quotaReleaseWorkflow, type QuotaReleaseOutput } from './quota-release.workflow.js';
 
 /**
  * The quota release workflow's executor: each quota command goes to the project's quota
- * stream under an id derived from the causing event; a replica's resizes are settled against
- * the quota as it is now.
+ * stream under an id derived from the causing event.
  */
 export const quotaReleaseProcessManager = (
   events: EventStore,
@@ -39,19 +28,7 @@ export const quotaReleaseProcessManager = (
     );
 
   const dispatch = async (output: QuotaReleaseOutput, cause: Decoded<ShareEvent>) => {
-    const ctx = contextOf(cause, output.projectId);
-    if (output.type !== 'SettleReplicaResizes') {
-      await onQuota(output, ctx);
-      return;
-    }
-    const { state } = await commands.load(quotaDecider, quotaStream(output.projectId));
-    const adjustment = replicaResizeSettlement(state, output);
-    if (adjustment) {
-      await onQuota(adjustment, {
-        ...ctx,
-        commandId: derivedId(cause.id, 'quota-replica-resizes'),
-      });
-    }
+    await onQuota(output, contextOf(cause, output.projectId));
   };
 
   const decode = (recorded: RecordedEvent) => shareEvents.decode(recorded);

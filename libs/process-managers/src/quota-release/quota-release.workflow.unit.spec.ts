@@ -1,11 +1,4 @@
-import {
-  capabilitiesOf,
-  derivedId,
-  initialQuotaState,
-  MANILA_DEFAULT_QUOTAS,
-  type QuotaState,
-  type ShareEvent,
-} from '#hawser/domain';
+import { capabilitiesOf, derivedId, MANILA_DEFAULT_QUOTAS, type ShareEvent } from '#hawser/domain';
 import {
   availableShare,
   later,
@@ -14,13 +7,11 @@ import {
   snapshotManageRequested,
 } from '../../../domain/src/share/test-support/share-history.js';
 import { recordedShareEvent, workflowSpec } from '../test-support/workflow-spec.js';
-import {
-  quotaReleaseWorkflow,
-  replicaResizeSettlement,
-  type SettleReplicaResizes,
-} from './quota-release.workflow.js';
+import { quotaReleaseWorkflow } from './quota-release.workflow.js';
 
 const spec = workflowSpec(quotaReleaseWorkflow);
+/** The share's owner and type in the share history's request. */
+const owner = { projectId: 'p1', userId: 'u1', shareTypeId: 't1' };
 /** `events` as share s1's stream records them; the resize request under command `c-resize`. */
 const recordedAll = (events: ShareEvent[]) =>
   events.map((event, revision) =>
@@ -83,58 +74,72 @@ const onLastOf = (events: ShareEvent[]) => {
 };
 
 describe('quota release workflow', () => {
-  it("given a requested share, when it is deleted, then its holder is released in the share's project", () => {
+  it("given a requested share, when it is deleted, then its holder gives back its size in the share's project, for its owner and type", () => {
     onLastOf([
       shareRequested(),
       { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
-    ]).then([{ type: 'ReleaseQuota', projectId: 'p1', holderId: 's1' }]);
+    ]).then([
+      { type: 'ReleaseQuota', ...owner, holderId: 's1', deltas: { shares: 1, gigabytes: 2 } },
+    ]);
+  });
+
+  it('given an extended share, when it is deleted, then it gives back its size after the extend', () => {
+    onLastOf([
+      ...availableShare(),
+      resizeRequested('extend', 5),
+      resized(5),
+      { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
+    ]).then([
+      { type: 'ReleaseQuota', ...owner, holderId: 's1', deltas: { shares: 1, gigabytes: 5 } },
+    ]);
   });
 
   it('given a stream that does not start with its request, when the share is deleted, then nothing is released', () => {
     onLastOf([{ type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } }]).then([]);
   });
 
-  it("given a share with a replica, when the replica is deleted, then the share's resizes for it are settled before its holder is released", () => {
-    const history = recordedAll([...availableShare(), replicaDeleted('r1-holder')]);
-    const deleted = history[history.length - 1]!;
-    spec
-      .given(...history)
-      .when(deleted)
-      .then([
-        {
-          type: 'SettleReplicaResizes',
-          projectId: 'p1',
-          holderId: 'r1-holder',
-          shareId: 's1',
-          shareSize: 2,
-          adjustmentId: derivedId(deleted.id, 'replica-resizes'),
-        },
-        { type: 'ReleaseQuota', projectId: 'p1', holderId: 'r1-holder' },
-      ]);
+  it("given a share with a replica, when the replica is deleted, then its holder gives back the share's size", () => {
+    onLastOf([...availableShare(), replicaDeleted('r1-holder')]).then([
+      {
+        type: 'ReleaseQuota',
+        ...owner,
+        holderId: 'r1-holder',
+        deltas: { share_replicas: 1, replica_gigabytes: 2 },
+      },
+    ]);
   });
 
   it('when a replica that no quota holder counts is deleted, then nothing is released', () => {
     onLastOf([...availableShare(), replicaDeleted(null)]).then([]);
   });
 
-  it('when a snapshot naming its project is deleted, then that project releases it, without reading the history', () => {
-    const deleted = recordedShareEvent('s1', 9, snapshotDeleted('p2'));
-    expect(quotaReleaseWorkflow.readsHistory(deleted)).toBe(false);
-    spec
-      .given()
-      .when(deleted)
-      .then([{ type: 'ReleaseQuota', projectId: 'p2', holderId: 'snap1' }]);
-  });
-
-  it('given a snapshot requested by another project, when its deletion written before events named the project is handled, then the requesting project releases it', () => {
+  it('given a snapshot requested by another project, when it is deleted, then the requesting project and user get back its size', () => {
+    const snapshotRelease = {
+      type: 'ReleaseQuota' as const,
+      projectId: 'p2',
+      userId: 'u2',
+      shareTypeId: 't1',
+      holderId: 'snap1',
+      deltas: { snapshots: 1, snapshot_gigabytes: 2 },
+    };
+    onLastOf([...availableShare(), snapshotRequested, snapshotDeleted('p2')]).then([
+      snapshotRelease,
+    ]);
+    // A deletion written before events named the project.
     onLastOf([...availableShare(), snapshotRequested, snapshotDeleted(null)]).then([
-      { type: 'ReleaseQuota', projectId: 'p2', holderId: 'snap1' },
+      snapshotRelease,
     ]);
   });
 
   it('given an extend, when the driver fails it, then what its request counted is given back', () => {
     onLastOf([...availableShare(), resizeRequested('extend', 5), resizeFailed]).then([
-      { type: 'RevertQuotaAdjustment', projectId: 'p1', holderId: 's1', adjustmentId: 'c-resize' },
+      {
+        type: 'RevertQuotaAdjustment',
+        ...owner,
+        holderId: 's1',
+        adjustmentId: 'c-resize',
+        deltas: { gigabytes: 3 },
+      },
     ]);
   });
 
@@ -150,7 +155,7 @@ describe('quota release workflow', () => {
       .then([
         {
           type: 'AdjustQuota',
-          projectId: 'p1',
+          ...owner,
           holderId: 's1',
           adjustmentId: derivedId(history[4]!.id, 'shrink'),
           deltas: { gigabytes: -1 },
@@ -193,6 +198,8 @@ describe('quota release workflow', () => {
       {
         type: 'ReserveQuota',
         projectId: 'p1',
+        userId: 'admin',
+        shareTypeId: 't1',
         holderId: 's1',
         holderKind: 'share',
         deltas: { shares: 1, gigabytes: 3 },
@@ -204,7 +211,21 @@ describe('quota release workflow', () => {
       manageRequested,
       managed,
       { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
-    ]).then([{ type: 'ReleaseQuota', projectId: 'p1', holderId: 's1' }]);
+    ]).then([
+      {
+        type: 'ReleaseQuota',
+        projectId: 'p1',
+        userId: 'admin',
+        shareTypeId: 't1',
+        holderId: 's1',
+        deltas: { shares: 1, gigabytes: 3 },
+      },
+    ]);
+    // A share the driver never adopted was never counted.
+    onLastOf([
+      manageRequested,
+      { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
+    ]).then([]);
   });
 
   it('given a snapshot being managed, when the driver adopted it, then its reported size is counted in the managing project even past the limits, and released when it goes', () => {
@@ -260,7 +281,7 @@ describe('quota release workflow', () => {
         .then([
           {
             type: 'AdjustQuota',
-            projectId: 'p1',
+            ...owner,
             holderId: 's1',
             adjustmentId: derivedId(history[4]!.id, 'revert'),
             deltas: { gigabytes: -1 },
@@ -274,50 +295,34 @@ describe('quota release workflow', () => {
       onLastOf([...availableShare(), revertRequested, reverted(4)]).then([]);
     });
 
-    it('given a revert, when the driver fails it, then what its request counted is given back', () => {
-      onLastOf([...availableShare(), revertRequested, revertFailed]).then([
+    it('given a revert to a larger snapshot, when the driver fails it, then what its request counted is given back', () => {
+      const grown: ShareEvent = {
+        type: 'ShareInstanceResized',
+        data: { instanceId: 'i1', commandId: 'c-node', newSize: 4, resizedAt: later },
+      };
+      const shrunk = [resizeRequested('shrink', 2), resized(2)];
+      // The snapshot was taken at 4 GiB; the share shrank to 2 since.
+      onLastOf([
+        ...availableShare(),
+        resizeRequested('extend', 4),
+        grown,
+        { ...snapshotRequested, data: { ...snapshotRequested.data, size: 4 } } as ShareEvent,
+        ...shrunk,
+        revertRequested,
+        revertFailed,
+      ]).then([
         {
           type: 'RevertQuotaAdjustment',
-          projectId: 'p1',
+          ...owner,
           holderId: 's1',
           adjustmentId: 'c-revert',
+          deltas: { gigabytes: 2 },
         },
       ]);
     });
-  });
 
-  it("settles a replica's resizes on the share's holder by the difference from what the replica holds", () => {
-    const settle: SettleReplicaResizes = {
-      type: 'SettleReplicaResizes',
-      projectId: 'p1',
-      holderId: 'r1-holder',
-      shareId: 's1',
-      shareSize: 5,
-      adjustmentId: 'adj',
-    };
-    const holding = (replicaGiB: number) => ({
-      holderKind: 'share',
-      deltas: { replica_gigabytes: replicaGiB },
+    it('given a revert to a snapshot no larger than the share, when the driver fails it, then nothing was counted to give back', () => {
+      onLastOf([...availableShare(), snapshotRequested, revertRequested, revertFailed]).then([]);
     });
-    const quota = (holdings: QuotaState['holdings']): QuotaState => ({
-      ...initialQuotaState(),
-      holdings,
-    });
-
-    expect(
-      replicaResizeSettlement(quota({ 'r1-holder': holding(2), s1: holding(10) }), settle),
-    ).toEqual({
-      type: 'AdjustQuota',
-      projectId: 'p1',
-      holderId: 's1',
-      adjustmentId: 'adj',
-      deltas: { replica_gigabytes: -3 },
-      defaults: MANILA_DEFAULT_QUOTAS,
-    });
-    expect(
-      replicaResizeSettlement(quota({ 'r1-holder': holding(5), s1: holding(10) }), settle),
-    ).toBeUndefined();
-    expect(replicaResizeSettlement(quota({ s1: holding(10) }), settle)).toBeUndefined();
-    expect(replicaResizeSettlement(quota({ 'r1-holder': holding(2) }), settle)).toBeUndefined();
   });
 });

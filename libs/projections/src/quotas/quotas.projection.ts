@@ -3,6 +3,7 @@ import {
   initialQuotaState,
   QUOTA_STREAM_PREFIX,
   quotaUsage,
+  upcastQuotaState,
   type QuotaEvent,
   type QuotaResource,
   type QuotaState,
@@ -13,7 +14,10 @@ import { quotaEvents } from '../../../../eventstore/decoders.js';
 
 export const QUOTAS = 'quotas';
 
-/** One project's quota: the limits an admin set (others are the defaults) and its usage. */
+/**
+ * One project's quota: the limits an admin set (others are the defaults) and its usage; `state`
+ * holds the counters per user and share type too (a document stored before them is upcast).
+ */
 export interface QuotaDocument {
   /** The project id. */
   id: string;
@@ -39,6 +43,8 @@ const timeOf = (event: QuotaEvent): string => {
       return event.data.adjustedAt;
     case 'QuotaAdjustmentReverted':
       return event.data.revertedAt;
+    case 'QuotaClassLimitsSet':
+      return event.data.setAt;
   }
 };
 
@@ -50,7 +56,8 @@ export const quotasProjection = singleStreamProjection<QuotaDocument, Decoded<Qu
   decode: (event) => quotaEvents.decode(event),
   documentId: (event) => event.streamId.slice(QUOTA_STREAM_PREFIX.length),
   evolve: (previous, event) => {
-    const state = evolveQuota(previous?.state ?? initialQuotaState(), event);
+    const stored = previous ? upcastQuotaState(previous.state) : initialQuotaState();
+    const state = evolveQuota(stored, event);
     return {
       limits: { ...state.limits },
       in_use: quotaUsage(state),
