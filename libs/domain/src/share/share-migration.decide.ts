@@ -3,7 +3,6 @@ import { conflict, invalid } from '../shared/domain-error.js';
 import type { MigrationCommand } from './share-migration.commands.js';
 import {
   COPYING_TASK_STATES,
-  isBusyTaskState,
   PHASE1_DONE_TASK_STATES,
   RESETTABLE_TASK_STATES,
   type MigrationState,
@@ -13,17 +12,9 @@ import type { ShareEvent } from './share.events.js';
 import type { ExportLocation } from './share.types.js';
 import { preferredInstance, type ActiveShare, type ShareInstanceState } from './share.state.js';
 import { instanceAccessRulesStatus } from './share-access.state.js';
+import { refuseIfBusy } from './share-busy.js';
 
 type Command<T extends MigrationCommand['type']> = ShareCommandOf<T>;
-
-/** Manila's "Share X is busy as part of an active task" (reference 2.6), for any change. */
-export const refuseIfBusy = (state: ActiveShare): void => {
-  if (isBusyTaskState(state.taskState)) {
-    throw invalid(
-      `Share is busy with an active task: Share ${state.id} is busy as part of an active task: ${state.taskState}.`,
-    );
-  }
-};
 
 /** The migration a step belongs to; a step without one is a stale reaction and decides nothing. */
 const migrationOf = (state: ActiveShare): MigrationState | null => state.migration ?? null;
