@@ -149,5 +149,15 @@ describe('share migration over HTTP on the local driver', () => {
     expect(instances.body.share_instances).toHaveLength(1);
     const messages = await hawser.request('GET', `/v2/messages?resource_id=${source.shareId}`);
     expect(messages.status).toBe(200);
+    expect(messages.body.messages).toEqual([
+      expect.objectContaining({
+        action_id: '901',
+        detail_id: '905',
+        message_level: 'ERROR',
+        resource_type: 'SHARE',
+        resource_id: source.shareId,
+        user_message: expect.stringMatching(/^migrate: The share could not be migrated/),
+      }),
+    ]);
   }, 60_000);
 });
