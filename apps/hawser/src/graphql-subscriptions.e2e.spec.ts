@@ -11,7 +11,11 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
-import { migrationSteps } from './test-support/share-migration.js';
+import {
+  createShareType,
+  migrationSteps,
+  startMigrationHawser,
+} from './test-support/share-migration.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '22222222222222222222222222222222';
@@ -301,16 +305,10 @@ describe('following a share migration over a GraphQL subscription', () => {
   let hawser: HawserTestServer;
   let admin: Client;
 
-  // Local back ends with real directories; copies across pools capped at 4 MiB/s.
+  // Local back ends with real directories; copies across pools capped at 2 MiB/s.
   beforeAll(async () => {
-    hawser = await startHawser({
-      backends: fromSnapshotBackends,
-      env: { HAWSER_SHARE_STATUS_POLL_MS: '100' },
-    });
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'anywhere', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    expect(type.status).toBe(200);
+    hawser = await startMigrationHawser();
+    await createShareType(hawser, 'anywhere');
     admin = graphqlSocket(hawser.url);
   }, 60_000);
   afterAll(async () => {
@@ -320,8 +318,8 @@ describe('following a share migration over a GraphQL subscription', () => {
 
   it('receives the progress from 0 to 100 through the copy and each task state until migration_success', async () => {
     const m = migrationSteps(hawser);
-    // 8 MiB at 4 MiB/s: the copy reports progress for about two seconds.
-    const source = await m.shareWithData('anywhere', 8 * 1024 * 1024);
+    // 6 MiB at 2 MiB/s: the copy reports progress for about three seconds.
+    const source = await m.shareWithData('anywhere', 6 * 1024 * 1024);
     const target =
       (await m.show(source.shareId)).host === CHARLIE ? 'node-az1@alpha#pool2' : CHARLIE;
 

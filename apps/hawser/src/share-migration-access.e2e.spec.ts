@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
+import { eventually, type HawserTestServer } from './test-support/hawser-test-server.js';
 import {
-  eventually,
-  startHawser,
-  type HawserTestServer,
-} from './test-support/hawser-test-server.js';
-import { migrationSteps } from './test-support/share-migration.js';
+  createShareType,
+  migrationSteps,
+  startMigrationHawser,
+} from './test-support/share-migration.js';
 
 const MIB = 1024 * 1024;
 const CHARLIE = 'node-az2@charlie#pool1';
@@ -23,18 +22,9 @@ describe('share migration: access rules and a busy share over HTTP', () => {
   let m: ReturnType<typeof migrationSteps>;
 
   beforeAll(async () => {
-    hawser = await startHawser({
-      backends: (dir) => fromSnapshotBackends(dir, 2 * MIB),
-      env: { HAWSER_SHARE_STATUS_POLL_MS: '100' },
-    });
+    hawser = await startMigrationHawser();
     m = migrationSteps(hawser);
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: {
-        name: 'anywhere',
-        extra_specs: { driver_handles_share_servers: 'false', snapshot_support: 'true' },
-      },
-    });
-    expect(type.status).toBe(200);
+    await createShareType(hawser, 'anywhere', { snapshot_support: 'true' });
   }, 60_000);
   afterAll(() => hawser.close());
 
@@ -62,6 +52,16 @@ describe('share migration: access rules and a busy share over HTTP', () => {
       20_000,
       `${dir} exported ${level}`,
     );
+  /** The share's one rule, once it is `active` again with its own level. */
+  const ruleActive = (shareId: string) =>
+    eventually(
+      async () => {
+        const rules = await accessList(shareId);
+        return rules.length === 1 && rules[0]?.state === 'active' ? rules : undefined;
+      },
+      20_000,
+      'the rule to be active',
+    );
   /** A share with data and one `rw` rule applied, and a host to migrate it to. */
   const servedShare = async (bytes: number) => {
     const source = await m.shareWithData('anywhere', bytes);
@@ -71,6 +71,7 @@ describe('share migration: access rules and a busy share over HTTP', () => {
     });
     expect(allowed.status).toBe(200);
     await waitForExport(host, source.dir, 'rw');
+    await ruleActive(source.shareId);
     const target = host === CHARLIE ? 'node-az1@alpha#pool2' : CHARLIE;
     return { ...source, host, target, accessId: allowed.body.access.id as string };
   };
@@ -96,7 +97,7 @@ describe('share migration: access rules and a busy share over HTTP', () => {
     const moved = await m.directoryOf(share.shareId);
     await waitForExport(share.target, moved, 'rw');
     expect(exportsLine(share.host, share.dir)).toBeUndefined();
-    expect(await accessList(share.shareId)).toEqual([
+    expect(await ruleActive(share.shareId)).toEqual([
       expect.objectContaining({ access_to: CLIENTS, access_level: 'rw', state: 'active' }),
     ]);
     expect(await instancesOf(share.shareId)).toEqual([
@@ -114,11 +115,9 @@ describe('share migration: access rules and a busy share over HTTP', () => {
     expect((await m.action(share.shareId, { migration_cancel: null })).status).toBe(202);
     await m.waitForTaskState(share.shareId, 'migration_cancelled');
     await waitForExport(share.host, share.dir, 'rw');
-    await eventually(
-      async () => ((await accessList(share.shareId))[0]?.state === 'active' ? true : undefined),
-      20_000,
-      'the rule to be active again',
-    );
+    expect(await ruleActive(share.shareId)).toEqual([
+      expect.objectContaining({ access_to: CLIENTS, access_level: 'rw', state: 'active' }),
+    ]);
     expect(await instancesOf(share.shareId)).toEqual([
       expect.objectContaining({ status: 'available', cast_rules_to_readonly: false }),
     ]);
