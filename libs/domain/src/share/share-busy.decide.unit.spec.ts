@@ -7,11 +7,12 @@ import type { ShareEvent } from './share.events.js';
 import type { TaskState } from './share-migration.types.js';
 import {
   availableShare,
-  claimed,
   later,
   now,
+  ruleAllowed,
   snapshotRequest,
 } from './test-support/share-history.js';
+import { snapshotTaken } from './test-support/replica-history.js';
 
 const spec = deciderSpec(shareDecider);
 /** Every capability the refused actions need, so only the task state can refuse them. */
@@ -21,49 +22,10 @@ const taskState = (state: TaskState): ShareEvent => ({
   type: 'ShareTaskStateReset',
   data: { taskState: state, resetAt: now },
 });
-const ruleAllowed: ShareEvent = {
-  type: 'ShareAccessAllowed',
-  data: {
-    accessId: 'a1',
-    accessType: 'ip',
-    accessTo: '192.0.2.0/24',
-    accessLevel: 'rw',
-    metadata: {},
-    instanceIds: ['i1'],
-    createdAt: now,
-  },
-};
 const snapshotInstance = {
   snapshotId: 'snap1',
   snapshotInstanceId: snapshotInstanceIdOf('snap1', 'i1'),
 };
-const snapshotTaken: ShareEvent[] = [
-  {
-    type: 'SnapshotRequested',
-    data: {
-      snapshotId: 'snap1',
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      size: 2,
-      instances: [{ id: snapshotInstance.snapshotInstanceId, shareInstanceId: 'i1' }],
-      createdAt: now,
-    },
-  },
-  claimed('create_snapshot', 'c-snap1', snapshotInstance),
-  {
-    type: 'SnapshotInstanceCreated',
-    data: {
-      ...snapshotInstance,
-      commandId: 'c-snap1',
-      status: 'available',
-      progress: '100%',
-      providerLocation: null,
-      createdAt: now,
-    },
-  },
-];
 
 /** Each action Manila's share API checks with `_check_is_share_busy`, and its answer. */
 const REFUSED: { action: string; command: ShareCommand; kind: 'invalid' | 'forbidden' }[] = [
@@ -151,7 +113,7 @@ describe('share decider: a share busy with a migration task', () => {
   });
 
   it("refuses a revert with Manila's 409 while a task is active, and takes it after", () => {
-    const withSnapshot = [...availableShare(CAPABLE), ...snapshotTaken];
+    const withSnapshot = [...availableShare(CAPABLE), ...snapshotTaken('snap1', now)];
     const revert: ShareCommand = { type: 'RevertShareToSnapshot', snapshotId: 'snap1', now: later };
     spec
       .given([...withSnapshot, taskState('data_copying_in_progress')])

@@ -1,7 +1,6 @@
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { castsRulesToReadonly } from './share-replica.state.js';
 import { migrationAccessStep } from './share-migration.decide.js';
-import type { ShareCommand } from './share.commands.js';
 import { shareDecider } from './share.decide.js';
 import type { ShareEvent } from './share.events.js';
 import type { ActiveShare } from './share.state.js';
@@ -9,7 +8,9 @@ import {
   DEST_HOST,
   hostAccepted,
   methodChosen,
+  migrationFailed,
   migrationStarted,
+  migrationStartClaim,
 } from './test-support/migration-history.js';
 import {
   activeShareAfter,
@@ -18,24 +19,14 @@ import {
   later,
   now,
   operationStarted,
+  ruleAllowed,
 } from './test-support/share-history.js';
 
 const spec = deciderSpec(shareDecider);
 
 /** A rule `rw` applied on the source i1 before the migration. */
 const ruleApplied: ShareEvent[] = [
-  {
-    type: 'ShareAccessAllowed',
-    data: {
-      accessId: 'a1',
-      accessType: 'ip',
-      accessTo: '192.0.2.0/24',
-      accessLevel: 'rw',
-      metadata: {},
-      instanceIds: ['i1'],
-      createdAt: now,
-    },
-  },
+  ruleAllowed,
   operationStarted('i1', HOST, 'update_access', 'c-allow', now),
   {
     type: 'ShareAccessUpdated',
@@ -56,14 +47,7 @@ const castApplied: ShareEvent[] = [
     data: { instanceId: 'i1', commandId: 'c-cast', ruleUpdates: {}, updatedAt: later },
   },
 ];
-const claimStart: ShareCommand = {
-  type: 'StartDriverOperation',
-  instanceId: 'i2',
-  operation: 'migration_start',
-  commandId: 'c-mig',
-  host: DEST_HOST,
-  now: later,
-};
+const claimStart = migrationStartClaim;
 const ruleOn = (share: ActiveShare, instanceId: string) =>
   share.accessRules.find((r) => r.id === 'a1')?.instances[instanceId];
 const source = (share: ActiveShare) => share.instances.find((i) => i.id === 'i1')!;
@@ -155,20 +139,7 @@ describe("share decider: the source's access rules during a migration (cast_rule
         { type: 'ShareMigrationCancelled', data: { cancelledAt: later } },
       ],
     ],
-    [
-      'a failure',
-      [
-        {
-          type: 'ShareMigrationFailed',
-          data: {
-            destinationInstanceId: 'i2',
-            destinationCleanup: true,
-            message: 'x',
-            failedAt: later,
-          },
-        },
-      ],
-    ],
+    ['a failure', [migrationFailed]],
   ])('%s gives the source rules their own level back', (_, ending) => {
     const copying = [
       ...cast,

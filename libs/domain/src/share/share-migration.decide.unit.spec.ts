@@ -9,6 +9,7 @@ import {
   DEST_HOST,
   HOST_ASSISTED,
   migrationStarted,
+  migrationStartClaim,
   phase1Done,
 } from './test-support/migration-history.js';
 import {
@@ -173,14 +174,7 @@ describe('share decider: migration steps', () => {
       .thenNothing();
   });
   it('lets the destination node claim migration_start only once the method is chosen', () => {
-    const claim: ShareCommand = {
-      type: 'StartDriverOperation',
-      instanceId: 'i2',
-      operation: 'migration_start',
-      commandId: 'c-mig',
-      host: DEST_HOST,
-      now: later,
-    };
+    const claim = migrationStartClaim;
     spec
       .given([...availableShare(), ...copying().slice(0, 2)])
       .when(claim)

@@ -123,3 +123,17 @@ export const placementOn = (
   availabilityZone: string,
   now: string,
 ): ShareCommand => ({ type: 'ScheduleShareInstance', instanceId, host, availabilityZone, now });
+
+/** Rule a1 (`rw` for 192.0.2.0/24) allowed on instance i1, queued there. */
+export const ruleAllowed: ShareEvent = {
+  type: 'ShareAccessAllowed',
+  data: {
+    accessId: 'a1',
+    accessType: 'ip',
+    accessTo: '192.0.2.0/24',
+    accessLevel: 'rw',
+    metadata: {},
+    instanceIds: ['i1'],
+    createdAt: now,
+  },
+};
