@@ -15,6 +15,9 @@ export const MIGRATION_EVENT_CATALOGUE: Readonly<Record<MigrationEvent['type'], 
   ShareMigrationMethodSelected: entry(
     'The destination node chose driver-assisted or host-assisted.',
   ),
+  ShareMigrationReadOnlyAccessQueued: entry(
+    "The source's access rules queued again to be applied read-only while the data moves.",
+  ),
   ShareMigrationCopyStarted: entry('The destination driver started moving the data.'),
   ShareMigrationProgressed: entry('A poll found more of the data moved (total_progress).'),
   ShareMigrationFirstPhaseCompleted: entry(

@@ -11,6 +11,11 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import {
+  createShareType,
+  migrationSteps,
+  startMigrationHawser,
+} from './test-support/share-migration.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '22222222222222222222222222222222';
@@ -24,25 +29,35 @@ interface Change {
   share: { name: string; host?: string | null; snapshotId?: string | null } | null;
 }
 
+/** A change of a migrating share, with its task state. */
+interface MigrationChange {
+  shareId: string;
+  status: string;
+  progress: string | null;
+  share: { taskState: string | null; host: string | null } | null;
+}
+
+const CHARLIE = 'node-az2@charlie#pool1';
+
 /**
  * Subscribes, runs `onSubscribed`, then takes changes until `last` holds for one; stops
  * waiting `timeoutMs` after `onSubscribed` has finished.
  */
-const changesUntil = async (
+const changesUntil = async <T extends { shareId: string } = Change>(
   hawser: HawserTestServer,
   client: Client,
   query: string,
   variables: Record<string, unknown>,
-  last: (change: Change) => boolean,
+  last: (change: T) => boolean,
   onSubscribed: () => Promise<void> = async () => {},
   // Generous: on a busy machine a creation or deletion through the node takes seconds.
   timeoutMs = 30_000,
-): Promise<Change[]> => {
+): Promise<T[]> => {
   // The real feed, watched: the subscription is live once the server listens to it.
   const listens = jest.spyOn(hawser.app.get(ShareChangeFeed), 'listen');
   const listening = listens.mock.calls.length;
-  const subscription = client.iterate<Record<string, Change>>({ query, variables });
-  const changes: Change[] = [];
+  const subscription = client.iterate<Record<string, T>>({ query, variables });
+  const changes: T[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
     let settled = false;
@@ -61,7 +76,7 @@ const changesUntil = async (
     timer = setTimeout(() => void subscription.return?.(), timeoutMs);
     for (let result = await first; !result.done; result = await subscription.next()) {
       if (result.value.errors) throw new Error(JSON.stringify(result.value.errors));
-      const change = Object.values(result.value.data ?? {})[0] as Change;
+      const change = Object.values(result.value.data ?? {})[0] as T;
       changes.push(change);
       if (last(change)) break;
     }
@@ -284,4 +299,77 @@ describe('following a share created from a snapshot over a GraphQL subscription'
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(new Set(percents.filter((p) => p > 0 && p < 100)).size).toBeGreaterThan(1);
   }, 60_000);
+});
+
+describe('following a share migration over a GraphQL subscription', () => {
+  let hawser: HawserTestServer;
+  let admin: Client;
+
+  // Local back ends with real directories; copies across pools capped at 2 MiB/s.
+  beforeAll(async () => {
+    hawser = await startMigrationHawser();
+    await createShareType(hawser, 'anywhere');
+    admin = graphqlSocket(hawser.url);
+  }, 60_000);
+  afterAll(async () => {
+    await admin.dispose();
+    await hawser.close();
+  });
+
+  it('receives the progress from 0 to 100 through the copy and each task state until migration_success', async () => {
+    const m = migrationSteps(hawser);
+    // 6 MiB at 2 MiB/s: the copy reports progress for about three seconds.
+    const source = await m.shareWithData('anywhere', 6 * 1024 * 1024);
+    const target =
+      (await m.show(source.shareId)).host === CHARLIE ? 'node-az1@alpha#pool2' : CHARLIE;
+
+    const changes = await changesUntil<MigrationChange>(
+      hawser,
+      admin,
+      `subscription($id: ID!) { shareChanged(id: $id) { shareId status progress share { taskState host } } }`,
+      { id: source.shareId },
+      (change) => change.share?.taskState === 'migration_success',
+      async () => {
+        expect((await m.start(source.shareId, target)).status).toBe(202);
+        await m.waitForTaskState(source.shareId, 'data_copying_completed');
+        const completed = await m.action(source.shareId, { migration_complete: null });
+        expect(completed.status).toBe(202);
+      },
+    );
+
+    expect(changes.every((change) => change.shareId === source.shareId)).toBe(true);
+    const migrating = changes.filter((change) => change.status === 'migrating');
+    const percents = migrating.map((change) => Number.parseInt(change.progress ?? '', 10));
+    // From 0 when the migration starts to 100 when its first phase is done, never falling,
+    // with the copy's own steps between them.
+    expect(percents[0]).toBe(0);
+    expect(percents.at(-1)).toBe(100);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(new Set(percents.filter((p) => p > 0 && p < 100)).size).toBeGreaterThan(1);
+    const copying = migrating.filter((c) => c.share?.taskState === 'data_copying_in_progress');
+    expect(copying.length).toBeGreaterThan(1);
+
+    // Each task state pushed in Manila's order (a commit may carry two steps at once).
+    const taskStates = [...new Set(changes.map((change) => change.share?.taskState ?? null))];
+    const order = [
+      'migration_starting',
+      'migration_in_progress',
+      'data_copying_starting',
+      'data_copying_in_progress',
+      'data_copying_completed',
+      'migration_completing',
+      'migration_success',
+    ];
+    expect(taskStates.every((state) => state !== null && order.includes(state))).toBe(true);
+    const positions = taskStates.map((state) => order.indexOf(state as string));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(taskStates).toEqual(
+      expect.arrayContaining(['data_copying_in_progress', 'data_copying_completed']),
+    );
+    expect(changes.at(-1)).toMatchObject({
+      status: 'available',
+      progress: '100%',
+      share: { taskState: 'migration_success', host: target },
+    });
+  }, 90_000);
 });

@@ -1,8 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
-import { fromSnapshotBackends } from './test-support/from-snapshot-backends.js';
-import { migrationSteps, sha256 } from './test-support/share-migration.js';
+import {
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
+import {
+  createShareType,
+  migrationSteps,
+  sha256,
+  startMigrationHawser,
+} from './test-support/share-migration.js';
 
 const MIB = 1024 * 1024;
 const MEMBER = 'alice:22222222222222222222222222222222:member,reader';
@@ -17,22 +25,10 @@ describe('share migration over HTTP on the local driver', () => {
   let anywhere: string;
 
   beforeAll(async () => {
-    hawser = await startHawser({
-      backends: (dir) => fromSnapshotBackends(dir, 2 * MIB),
-      env: { HAWSER_SHARE_STATUS_POLL_MS: '100' },
-    });
+    hawser = await startMigrationHawser();
     m = migrationSteps(hawser);
-    const type = await hawser.request('POST', '/v2/types', {
-      share_type: {
-        name: 'movable',
-        extra_specs: { driver_handles_share_servers: 'false', share_backend_name: 'alpha' },
-      },
-    });
-    expect(type.status).toBe(200);
-    const other = await hawser.request('POST', '/v2/types', {
-      share_type: { name: 'anywhere', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    anywhere = other.body.share_type.id as string;
+    await createShareType(hawser, 'movable', { share_backend_name: 'alpha' });
+    anywhere = await createShareType(hawser, 'anywhere');
   }, 60_000);
   afterAll(() => hawser.close());
 
@@ -149,5 +145,73 @@ describe('share migration over HTTP on the local driver', () => {
     expect(instances.body.share_instances).toHaveLength(1);
     const messages = await hawser.request('GET', `/v2/messages?resource_id=${source.shareId}`);
     expect(messages.status).toBe(200);
+    expect(messages.body.messages).toEqual([
+      expect.objectContaining({
+        action_id: '901',
+        detail_id: '905',
+        message_level: 'ERROR',
+        resource_type: 'SHARE',
+        resource_id: source.shareId,
+        user_message: expect.stringMatching(/^migrate: The share could not be migrated/),
+      }),
+    ]);
+  }, 60_000);
+});
+
+describe('share migration: a destination driver that fails', () => {
+  let hawser: HawserTestServer;
+  let m: ReturnType<typeof migrationSteps>;
+
+  beforeAll(async () => {
+    // The destination's driver fails its first call that creates a share: the migration's.
+    hawser = await startHawser({
+      backends: () =>
+        (['src', 'dst'] as const).map((name) => ({
+          name: `sim@${name}`,
+          driver: 'simulated' as const,
+          availabilityZone: 'az-1',
+          pools: [{ name: 'fast', totalCapacityGb: 1000 }],
+          options: name === 'dst' ? { failures: [{ operation: 'createShare', nthCall: 1 }] } : {},
+        })),
+    });
+    m = migrationSteps(hawser);
+    await createShareType(hawser, 'source', { share_backend_name: 'src' });
+    await createShareType(hawser, 'destination', { share_backend_name: 'dst' });
+  });
+  afterAll(() => hawser.close());
+
+  it('ends in migration_error with a user message: the source available and alone, the destination deleted', async () => {
+    const created = await hawser.request('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'source' },
+    });
+    const shareId = created.body.share.id as string;
+    await eventually(
+      async () => ((await m.show(shareId)).status === 'available' ? true : undefined),
+      20_000,
+      'the share to be available',
+    );
+    const destinationType = (await hawser.request('GET', '/v2/types/destination')).body.share_type
+      .id as string;
+    const started = await m.start(shareId, 'sim@dst#fast', {
+      force_host_assisted_migration: false,
+      new_share_type_id: destinationType,
+    });
+    expect(started.status).toBe(202);
+    const failed = await m.waitForTaskState(shareId, 'migration_error');
+    expect(failed).toMatchObject({ status: 'available', host: 'sim@src#fast' });
+    await eventually(
+      async () => {
+        const listed = await hawser.request('GET', `/v2/shares/${shareId}/instances`);
+        return listed.body.share_instances.length === 1 ? true : undefined;
+      },
+      20_000,
+      'the destination to be deleted',
+    );
+    const messages = await hawser.request('GET', `/v2/messages?resource_id=${shareId}`);
+    expect(messages.body.messages).toEqual([
+      expect.objectContaining({ action_id: '901', detail_id: '905', resource_id: shareId }),
+    ]);
+    const detail = await hawser.request('GET', `/v2/shares/${shareId}`);
+    expect(detail.body.share.share_type_name).toBe('source');
   }, 60_000);
 });

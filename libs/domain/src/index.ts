@@ -62,4 +62,5 @@ export * from './backend/backend-service.events.js';
 export * from './share/share-migration.types.js';
 export * from './share/share-migration.events.js';
 export * from './share/share-migration.commands.js';
-export { migrationStateMessage, refuseIfBusy } from './share/share-migration.decide.js';
+export { migrationAccessStep, migrationStateMessage } from './share/share-migration.decide.js';
+export { refuseIfBusy } from './share/share-busy.js';

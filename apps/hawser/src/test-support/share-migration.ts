@@ -1,10 +1,34 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { eventually, type HawserTestServer } from './hawser-test-server.js';
+import { fromSnapshotBackends } from './from-snapshot-backends.js';
+import { eventually, startHawser, type HawserTestServer } from './hawser-test-server.js';
 
 /** Migration actions are experimental in Manila at every version. */
 export const MIGRATION_VERSION = '2.29';
+
+/**
+ * Hawser on local back ends with real directories (alpha with two pools in az-1, charlie and
+ * isolated in az-2), copies across pools capped at 2 MiB/s and polled every 100 ms.
+ */
+export const startMigrationHawser = (): Promise<HawserTestServer> =>
+  startHawser({
+    backends: (dir) => fromSnapshotBackends(dir, 2 * 1024 * 1024),
+    env: { HAWSER_SHARE_STATUS_POLL_MS: '100' },
+  });
+
+/** Creates share type `name` without share servers; its id. */
+export const createShareType = async (
+  hawser: Pick<HawserTestServer, 'request'>,
+  name: string,
+  extraSpecs: Record<string, string> = {},
+): Promise<string> => {
+  const created = await hawser.request('POST', '/v2/types', {
+    share_type: { name, extra_specs: { driver_handles_share_servers: 'false', ...extraSpecs } },
+  });
+  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+  return created.body.share_type.id as string;
+};
 
 export const sha256 = (file: string): string =>
   createHash('sha256').update(fs.readFileSync(file)).digest('hex');

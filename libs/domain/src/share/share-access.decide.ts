@@ -2,13 +2,19 @@ import { sameGrantee } from './access-ip-network.js';
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import type { AccessCommand } from './share-access.commands.js';
 import type { AccessEvent } from './share-access.events.js';
+import { refuseIfBusy } from './share-busy.js';
 import { validateAccessRule, type AccessLevel, type AccessType } from './share-access.state.js';
 import { metadataChange, validateMetadata } from './share-metadata.js';
 import type { ActiveShare } from './share.state.js';
 import { TRANSITIONAL_STATUSES } from './share.types.js';
 
-/** Every instance must be placed and settled for rules to change (reference 3.4, 5.3). */
+/**
+ * Every instance must be placed and settled for rules to change (reference 3.4, 5.3). Unlike
+ * Manila, a busy share refuses too, whatever its statuses say: a migration casts the source's
+ * rules read-only and moves them to the destination, which a rule changed meanwhile would miss.
+ */
 const requireInstancesAcceptChanges = (state: ActiveShare): void => {
+  refuseIfBusy(state);
   for (const instance of state.instances) {
     if (instance.host === '') {
       throw invalid(`Share instance ${instance.id} has no host yet: access cannot change.`);

@@ -1,5 +1,6 @@
 import { forbidden, conflict, invalid } from '../shared/domain-error.js';
 import { withdrawInstanceFromRules } from './share-access.evolve.js';
+import { refuseIfBusy } from './share-busy.js';
 import { updateInstance } from './share-instance.updates.js';
 import type { ShareCommandOf } from './share.commands.js';
 import type {
@@ -38,6 +39,7 @@ export const deleteShare = (
       );
     }
   }
+  refuseIfBusy(state);
   const ids = state.instances.map((i) => i.id);
   const events: ShareEvent[] = [
     {

@@ -1,4 +1,5 @@
 import { conflict, forbidden } from '../shared/domain-error.js';
+import { refuseIfBusy } from './share-busy.js';
 import type { ManageCommand } from './share-manage.commands.js';
 import type { ManageEvent } from './share-manage.events.js';
 import type { ShareEvent } from './share.events.js';
@@ -47,6 +48,7 @@ const unmanageShare = (command: Of<'UnmanageShare'>, state: ActiveShare): Manage
       `Share '${state.id}' can not be unmanaged because it has '${state.snapshots.length}' dependent snapshot(s).`,
     );
   }
+  refuseIfBusy(state);
   return [
     { type: 'ShareUnmanageRequested', data: { instanceId: instance.id, requestedAt: command.now } },
   ];

@@ -29,6 +29,8 @@ export type MigrationCommand =
       /** The destination's node chose how the data moves, before it calls its driver. */
       type: 'ChooseShareMigrationMethod';
       method: MigrationMethod;
+      /** Whether the copy cannot keep the share writable: the source's rules go read-only. */
+      castRulesToReadonly: boolean;
       now: string;
     }
   | {

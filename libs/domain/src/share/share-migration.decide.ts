@@ -3,7 +3,6 @@ import { conflict, invalid } from '../shared/domain-error.js';
 import type { MigrationCommand } from './share-migration.commands.js';
 import {
   COPYING_TASK_STATES,
-  isBusyTaskState,
   PHASE1_DONE_TASK_STATES,
   RESETTABLE_TASK_STATES,
   type MigrationState,
@@ -13,17 +12,9 @@ import type { ShareEvent } from './share.events.js';
 import type { ExportLocation } from './share.types.js';
 import { preferredInstance, type ActiveShare, type ShareInstanceState } from './share.state.js';
 import { instanceAccessRulesStatus } from './share-access.state.js';
+import { refuseIfBusy } from './share-busy.js';
 
 type Command<T extends MigrationCommand['type']> = ShareCommandOf<T>;
-
-/** Manila's "Share X is busy as part of an active task" (reference 2.6), for any change. */
-export const refuseIfBusy = (state: ActiveShare): void => {
-  if (isBusyTaskState(state.taskState)) {
-    throw invalid(
-      `Share is busy with an active task: Share ${state.id} is busy as part of an active task: ${state.taskState}.`,
-    );
-  }
-};
 
 /** The migration a step belongs to; a step without one is a stale reaction and decides nothing. */
 const migrationOf = (state: ActiveShare): MigrationState | null => state.migration ?? null;
@@ -95,15 +86,25 @@ const acceptHost = (command: Command<'AcceptShareMigrationHost'>, state: ActiveS
     ? [{ type: 'ShareMigrationHostAccepted' as const, data: { acceptedAt: command.now } }]
     : [];
 
-const chooseMethod = (command: Command<'ChooseShareMigrationMethod'>, state: ActiveShare) =>
-  migrationOf(state)?.method === null && state.taskState === 'migration_in_progress'
-    ? [
-        {
-          type: 'ShareMigrationMethodSelected' as const,
-          data: { method: command.method, chosenAt: command.now },
-        },
-      ]
-    : [];
+const chooseMethod = (
+  command: Command<'ChooseShareMigrationMethod'>,
+  state: ActiveShare,
+): ShareEvent[] => {
+  const migration = migrationOf(state);
+  if (migration?.method !== null || state.taskState !== 'migration_in_progress') return [];
+  const chosen: ShareEvent = {
+    type: 'ShareMigrationMethodSelected',
+    data: { method: command.method, chosenAt: command.now },
+  };
+  if (!command.castRulesToReadonly) return [chosen];
+  return [
+    chosen,
+    {
+      type: 'ShareMigrationReadOnlyAccessQueued',
+      data: { instanceId: migration.sourceInstanceId, castAt: command.now },
+    },
+  ];
+};
 
 /** The outcome of the claimed `migration_start` driver call. */
 const recordCopy = (command: Command<'RecordShareMigrationCopy'>, state: ActiveShare) => {
@@ -290,10 +291,50 @@ const destinationOf = (
 ): ShareInstanceState | undefined =>
   state.instances.find((i) => i.id === migration.destinationInstanceId);
 
-/** Whether the destination's node may claim the driver's start of the data move. */
-export const migrationStartIsDue = (state: ActiveShare, instance: ShareInstanceState): boolean =>
-  state.migration?.destinationInstanceId === instance.id &&
-  (state.taskState === 'migration_driver_starting' || state.taskState === 'data_copying_starting');
+const STARTING = new Set(['migration_driver_starting', 'data_copying_starting']);
+
+/** The source's rule mappings (one per rule it holds). */
+const sourceMappings = (state: ActiveShare, migration: MigrationState) =>
+  state.accessRules.flatMap((rule) => rule.instances[migration.sourceInstanceId] ?? []);
+
+/**
+ * Whether the destination's node may claim the driver's start of the data move: the method is
+ * chosen and, when the source's rules are cast read-only, its node has applied them so
+ * (Manila waits for that access update before the copy).
+ */
+export const migrationStartIsDue = (state: ActiveShare, instance: ShareInstanceState): boolean => {
+  const migration = state.migration;
+  if (migration?.destinationInstanceId !== instance.id || !STARTING.has(state.taskState ?? '')) {
+    return false;
+  }
+  return (
+    !migration.sourceRulesReadOnly || sourceMappings(state, migration).every((s) => s === 'active')
+  );
+};
+
+/**
+ * What a node does for an instance after a migration's access step (the source's rules cast,
+ * an access update on it, the migration over): `update` its queued rules, `start` the copy
+ * once the cast rules are applied, `fail` the migration when they could not be, or nothing.
+ */
+export const migrationAccessStep = (
+  state: ActiveShare,
+  instance: ShareInstanceState,
+): 'update' | 'start' | 'fail' | 'none' => {
+  if (instance.pendingOperation) return 'none';
+  const mappings = state.accessRules.flatMap((rule) => rule.instances[instance.id] ?? []);
+  if (mappings.some((s) => s === 'queued_to_apply' || s === 'queued_to_deny')) return 'update';
+  const migration = state.migration;
+  if (
+    !migration?.sourceRulesReadOnly ||
+    migration.sourceInstanceId !== instance.id ||
+    !STARTING.has(state.taskState ?? '')
+  ) {
+    return 'none';
+  }
+  if (mappings.includes('error')) return 'fail';
+  return mappings.every((s) => s === 'active') ? 'start' : 'none';
+};
 
 export const decideMigration = (command: MigrationCommand, state: ActiveShare): ShareEvent[] => {
   switch (command.type) {

@@ -9,6 +9,7 @@ import {
   DEST_HOST,
   HOST_ASSISTED,
   migrationStarted,
+  migrationStartClaim,
   phase1Done,
 } from './test-support/migration-history.js';
 import {
@@ -153,24 +154,27 @@ describe('share decider: migration steps', () => {
     spec.given(accepted).when({ type: 'AcceptShareMigrationHost', now: later }).thenNothing();
     spec
       .given(accepted)
-      .when({ type: 'ChooseShareMigrationMethod', method: 'host', now: later })
+      .when({
+        type: 'ChooseShareMigrationMethod',
+        method: 'host',
+        castRulesToReadonly: false,
+        now: later,
+      })
       .then([{ type: 'ShareMigrationMethodSelected', data: { method: 'host', chosenAt: later } }]);
     const chosen = [...accepted, copying()[2]!];
     expect(activeShareAfter(chosen).taskState).toBe('data_copying_starting');
     spec
       .given(chosen)
-      .when({ type: 'ChooseShareMigrationMethod', method: 'driver', now: later })
+      .when({
+        type: 'ChooseShareMigrationMethod',
+        method: 'driver',
+        castRulesToReadonly: false,
+        now: later,
+      })
       .thenNothing();
   });
   it('lets the destination node claim migration_start only once the method is chosen', () => {
-    const claim: ShareCommand = {
-      type: 'StartDriverOperation',
-      instanceId: 'i2',
-      operation: 'migration_start',
-      commandId: 'c-mig',
-      host: DEST_HOST,
-      now: later,
-    };
+    const claim = migrationStartClaim;
     spec
       .given([...availableShare(), ...copying().slice(0, 2)])
       .when(claim)

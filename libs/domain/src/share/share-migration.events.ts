@@ -40,6 +40,16 @@ export type ShareMigrationMethodSelected = DomainEvent<
   { method: MigrationMethod; chosenAt: string }
 >;
 
+/**
+ * The source's access rules are cast read-only for the copy (Manila's
+ * `_cast_access_rules_to_readonly`): its rules are queued again, and its node applies them all
+ * read-only before the data moves.
+ */
+export type ShareMigrationReadOnlyAccessQueued = DomainEvent<
+  'ShareMigrationReadOnlyAccessQueued',
+  { instanceId: string; castAt: string }
+>;
+
 /** The destination driver took the data move on; the claim is over. */
 export type ShareMigrationCopyStarted = DomainEvent<
   'ShareMigrationCopyStarted',
@@ -106,6 +116,7 @@ export type MigrationEvent =
   | ShareMigrationSkipped
   | ShareMigrationHostAccepted
   | ShareMigrationMethodSelected
+  | ShareMigrationReadOnlyAccessQueued
   | ShareMigrationCopyStarted
   | ShareMigrationProgressed
   | ShareMigrationFirstPhaseCompleted

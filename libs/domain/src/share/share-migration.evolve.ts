@@ -54,6 +54,30 @@ const rulesMovedTo = (
     return { ...rule, instances: { ...rule.instances, [destinationId]: 'queued_to_apply' } };
   });
 
+/** The instance's applied and in-flight rules queued again: its node applies them anew. */
+const requeued = (
+  rules: readonly AccessRuleState[],
+  instanceId: string,
+  at: string,
+): AccessRuleState[] =>
+  rules.map((rule) => {
+    const current = rule.instances[instanceId];
+    if (current !== 'active' && current !== 'applying') return rule;
+    return {
+      ...rule,
+      instances: { ...rule.instances, [instanceId]: 'queued_to_apply' },
+      updatedAt: at,
+    };
+  });
+
+const sourceIdOf = (state: ActiveShare): string => state.migration?.sourceInstanceId ?? '';
+
+/** A cancel or failure gives rules cast read-only for the copy their own levels back. */
+const withRulesRestored = (state: ActiveShare, at: string): ActiveShare =>
+  state.migration?.sourceRulesReadOnly
+    ? { ...state, accessRules: requeued(state.accessRules, sourceIdOf(state), at) }
+    : state;
+
 export const evolveMigration = (state: ActiveShare, event: MigrationEvent): ActiveShare => {
   switch (event.type) {
     case 'ShareMigrationStarted': {
@@ -80,6 +104,7 @@ export const evolveMigration = (state: ActiveShare, event: MigrationEvent): Acti
           newShareType: d.newShareType,
           hintsOverride: d.hintsOverride,
           method: null,
+          sourceRulesReadOnly: false,
           progress: 0,
           destinationExportLocations: [],
         },
@@ -93,6 +118,14 @@ export const evolveMigration = (state: ActiveShare, event: MigrationEvent): Acti
       const { method } = event.data;
       const taskState = method === 'driver' ? 'migration_driver_starting' : 'data_copying_starting';
       return withMigration(state, taskState, (m) => ({ ...m, method }));
+    }
+    case 'ShareMigrationReadOnlyAccessQueued': {
+      const d = event.data;
+      const cast = withMigration(state, state.taskState ?? 'migration_in_progress', (m) => ({
+        ...m,
+        sourceRulesReadOnly: true,
+      }));
+      return { ...cast, accessRules: requeued(state.accessRules, d.instanceId, d.castAt) };
     }
     case 'ShareMigrationCopyStarted': {
       const d = event.data;
@@ -165,14 +198,14 @@ export const evolveMigration = (state: ActiveShare, event: MigrationEvent): Acti
       return withMigration(retired, 'migration_cancel_in_progress');
     }
     case 'ShareMigrationCancelled': {
-      const sourceId = state.migration?.sourceInstanceId ?? '';
-      const restored = withStatus(state, sourceId, 'available', event.data.cancelledAt);
+      const at = event.data.cancelledAt;
+      const restored = withStatus(withRulesRestored(state, at), sourceIdOf(state), 'available', at);
       return { ...restored, taskState: 'migration_cancelled', migration: null };
     }
     case 'ShareMigrationFailed': {
       const d = event.data;
-      const sourceId = state.migration?.sourceInstanceId ?? '';
-      const restored = withStatus(state, sourceId, 'available', d.failedAt);
+      const at = d.failedAt;
+      const restored = withStatus(withRulesRestored(state, at), sourceIdOf(state), 'available', at);
       const cleaned = d.destinationCleanup
         ? withStatus(restored, d.destinationInstanceId, 'deleting', d.failedAt)
         : withInstance(restored, d.destinationInstanceId, () => null);

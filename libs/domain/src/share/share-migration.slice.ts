@@ -24,6 +24,7 @@ export const migrationSlice = activeShareSlice<MigrationCommand, MigrationEvent>
     'ShareMigrationSkipped',
     'ShareMigrationHostAccepted',
     'ShareMigrationMethodSelected',
+    'ShareMigrationReadOnlyAccessQueued',
     'ShareMigrationCopyStarted',
     'ShareMigrationProgressed',
     'ShareMigrationFirstPhaseCompleted',

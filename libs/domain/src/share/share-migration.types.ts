@@ -88,6 +88,12 @@ export interface MigrationState {
   readonly newShareType: MigrationShareType | null;
   readonly hintsOverride: HintsOverride | null;
   readonly method: MigrationMethod | null;
+  /**
+   * The source's rules are cast read-only while the data moves (Manila's
+   * cast_rules_to_readonly: a host-assisted copy, or a driver that cannot keep the share
+   * writable); the copy waits for them, and a cancel or failure gives them their levels back.
+   */
+  readonly sourceRulesReadOnly: boolean;
   /** 0..100, from the bytes copied. */
   readonly progress: number;
   /** The destination's export locations, once its first phase is done. */

@@ -1,4 +1,5 @@
 import { conflict, forbidden } from '../shared/domain-error.js';
+import { refuseIfBusy } from './share-busy.js';
 import { deleteShare } from './share-deletion.slice.js';
 import type { ShareCommand, ShareCommandOf } from './share.commands.js';
 import type { ShareEvent } from './share.events.js';
@@ -60,6 +61,7 @@ export const softDeleteShare = (
   if (state.snapshots.length > 0) {
     throw forbidden(`Share still has ${state.snapshots.length} dependent snapshots.`);
   }
+  refuseIfBusy(state, forbidden);
   return [
     {
       type: 'ShareSoftDeleted',

@@ -1,4 +1,5 @@
 import { forbidden, invalid, notFound } from '../shared/domain-error.js';
+import { refuseIfBusy } from './share-busy.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { ReplicaEvent } from './share-replica.events.js';
 import type { ShareStatusReset } from './share.events.js';
@@ -113,6 +114,7 @@ const requestReplica = (
   if (!state.capabilities?.replicationType) {
     throw invalid(`Replication not supported for share ${state.id}.`);
   }
+  refuseIfBusy(state);
   requireNotBusy(state);
   if (!state.instances.some((i) => i.replicaState === 'active' && i.status === 'available')) {
     throw invalid(`Share ${state.id} has no active replica in available status.`);

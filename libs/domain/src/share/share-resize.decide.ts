@@ -1,4 +1,5 @@
 import { invalid } from '../shared/domain-error.js';
+import { refuseIfBusy } from './share-busy.js';
 import type { ResizeCommand } from './share-resize.commands.js';
 import type { ResizeEvent } from './share-resize.events.js';
 import { preferredInstance, type ShareInstanceState, type ActiveShare } from './share.state.js';
@@ -38,6 +39,7 @@ const resizeShare = (
     if (status !== 'available') {
       throw invalid(`Share ${state.id} status must be available to extend, not ${String(status)}.`);
     }
+    refuseIfBusy(state);
     if (newSize <= state.size) {
       throw invalid(
         `New size for extend must be greater than current size. (current: ${state.size}, extended: ${newSize}).`,
@@ -49,6 +51,7 @@ const resizeShare = (
         `Share ${state.id} status must be one of ${SHRINKABLE.join(', ')} to shrink, not ${String(status)}.`,
       );
     }
+    refuseIfBusy(state);
     if (newSize <= 0 || newSize >= state.size) {
       throw invalid(
         `New size for shrink must be less than current size and greater than 0 (current: ${state.size}, new: ${newSize}).`,

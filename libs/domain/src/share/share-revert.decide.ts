@@ -1,5 +1,6 @@
 import { conflict, invalid } from '../shared/domain-error.js';
 import { instanceAccessRulesStatus } from './share-access.state.js';
+import { isBusyTaskState } from './share-migration.types.js';
 import type { RevertCommand } from './share-revert.commands.js';
 import type { RevertEvent } from './share-revert.events.js';
 import {
@@ -74,6 +75,9 @@ const revertShareToSnapshot = (
     throw conflict(
       `Snapshot ${snapshotId} is in '${String(snapshotStatus)}' state, but it must be in 'available' state to be restored.`,
     );
+  }
+  if (isBusyTaskState(state.taskState)) {
+    throw conflict(`Share ${state.id} may not be reverted while it has an active task.`);
   }
   const latest = latestSnapshotOf(state) as SnapshotState;
   if (latest.id !== snapshotId) {

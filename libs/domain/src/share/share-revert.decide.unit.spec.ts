@@ -9,40 +9,12 @@ import {
   later,
   now,
 } from './test-support/share-history.js';
+import { snapshotTaken } from './test-support/replica-history.js';
 
 const spec = deciderSpec(shareDecider);
 const REVERTIBLE = { revert_to_snapshot_support: 'True' };
 const instanceOf = (snapshotId: string) => snapshotInstanceIdOf(snapshotId, 'i1');
 const refOf = (snapshotId: string) => ({ snapshotId, snapshotInstanceId: instanceOf(snapshotId) });
-
-/** A snapshot of size `size` taken at `at`, available. */
-const snapshotTaken = (snapshotId: string, at: string, size = 2): ShareEvent[] => [
-  {
-    type: 'SnapshotRequested',
-    data: {
-      snapshotId,
-      projectId: 'p1',
-      userId: 'u1',
-      name: null,
-      description: null,
-      size,
-      instances: [{ id: instanceOf(snapshotId), shareInstanceId: 'i1' }],
-      createdAt: at,
-    },
-  },
-  claimed('create_snapshot', `c-${snapshotId}`, refOf(snapshotId)),
-  {
-    type: 'SnapshotInstanceCreated',
-    data: {
-      ...refOf(snapshotId),
-      commandId: `c-${snapshotId}`,
-      status: 'available',
-      progress: '100%',
-      providerLocation: null,
-      createdAt: at,
-    },
-  },
-];
 
 const withSnapshot = [...availableShare(REVERTIBLE), ...snapshotTaken('snap1', now)];
 const revert = (snapshotId = 'snap1') => ({

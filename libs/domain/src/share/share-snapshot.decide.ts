@@ -1,4 +1,5 @@
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
+import { refuseIfBusy } from './share-busy.js';
 import { metadataChange } from './share-metadata.js';
 import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
 import { promotionInProgress, replicasOf } from './share-replica.state.js';
@@ -94,6 +95,7 @@ const requestSnapshot = (
   if (status !== 'available') {
     throw invalid(`Share ${state.id} status must be available, not ${String(status)}.`);
   }
+  refuseIfBusy(state);
   const activeInstanceId = activeReplicaFor(state, (i) => i.status === 'available');
   return [
     {

@@ -191,6 +191,7 @@ const EVERY_EVENT_TYPE: Record<ShareEventType, true> = {
   ShareMigrationSkipped: true,
   ShareMigrationHostAccepted: true,
   ShareMigrationMethodSelected: true,
+  ShareMigrationReadOnlyAccessQueued: true,
   ShareMigrationCopyStarted: true,
   ShareMigrationProgressed: true,
   ShareMigrationFirstPhaseCompleted: true,

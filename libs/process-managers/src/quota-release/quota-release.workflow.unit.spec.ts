@@ -246,6 +246,8 @@ describe('quota release workflow', () => {
       {
         type: 'ReserveQuota',
         projectId: 'admin-p',
+        userId: 'admin',
+        shareTypeId: owner.shareTypeId,
         holderId: 'snap1',
         holderKind: 'snapshot',
         deltas: { snapshots: 1, snapshot_gigabytes: 4 },
@@ -254,8 +256,17 @@ describe('quota release workflow', () => {
       },
     ]);
     onLastOf([...availableShare(), manageRequested, managed, snapshotDeleted('admin-p')]).then([
-      { type: 'ReleaseQuota', projectId: 'admin-p', holderId: 'snap1' },
+      {
+        type: 'ReleaseQuota',
+        projectId: 'admin-p',
+        userId: 'admin',
+        shareTypeId: owner.shareTypeId,
+        holderId: 'snap1',
+        deltas: { snapshots: 1, snapshot_gigabytes: 4 },
+      },
     ]);
+    // A snapshot the driver never adopted was never counted, so its deletion gives nothing back.
+    onLastOf([...availableShare(), manageRequested, snapshotDeleted('admin-p')]).then([]);
   });
 
   describe('revert to snapshot', () => {

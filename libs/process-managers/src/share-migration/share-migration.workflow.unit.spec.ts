@@ -2,6 +2,7 @@ import type { ShareEvent } from '#hawser/domain';
 import {
   copying,
   DEST_HOST,
+  migrationFailed,
   migrationStarted,
   phase1Done,
 } from '../../../domain/src/share/test-support/migration-history.js';
@@ -79,15 +80,7 @@ describe('share-migration workflow', () => {
       ]));
   it('given a failed migration, when its destination is cleaned up, then nothing follows', () =>
     spec
-      .given(...availableShare(), ...copying(), {
-        type: 'ShareMigrationFailed',
-        data: {
-          destinationInstanceId: 'i2',
-          destinationCleanup: true,
-          message: 'x',
-          failedAt: later,
-        },
-      })
+      .given(...availableShare(), ...copying(), migrationFailed)
       .when(recorded(deleted('i2'), 10))
       .then([]));
 });

@@ -80,6 +80,39 @@ describe('messages projection', () => {
         });
       }));
 
+  it('given a share, when its migration fails, then a migrate message says the share stayed where it was', () =>
+    projectionSpec(messagesProjection)
+      .given({ 'share-s1': [requested] })
+      .when({
+        'share-s1': [
+          {
+            type: 'ShareMigrationFailed',
+            data: {
+              destinationInstanceId: 'i2',
+              destinationCleanup: true,
+              message: 'The copy to the destination failed (detail for operators)',
+              failedAt: '2026-11-22T10:00:04.000Z',
+            },
+          },
+        ],
+      })
+      .then(async (docs) => {
+        const messages = await docs.find<MessageDocument>(MESSAGES, {});
+        expect(messages).toEqual([
+          expect.objectContaining({
+            project_id: 'p1',
+            action_id: '901',
+            detail_id: '905',
+            message_level: 'ERROR',
+            resource_type: 'SHARE',
+            resource_id: 's1',
+            user_message:
+              'migrate: The share could not be migrated to the requested host; it stays available where it was and the copy at the destination is removed. Contact your administrator to determine the cause of this failure.',
+            created_at: '2026-11-22T10:00:04.000Z',
+          }),
+        ]);
+      }));
+
   it('given a requested share, when an access update puts some rules to error, then one message says so; none when all apply', () =>
     projectionSpec(messagesProjection)
       .given({ 'share-s1': [requested] })

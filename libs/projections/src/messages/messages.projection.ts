@@ -18,6 +18,8 @@ export const MESSAGE_ACTIONS: Readonly<Record<string, string>> = {
   '005': 'update',
   '008': 'extend',
   '010': 'update access rules',
+  // Manila's message_field has no action for migration, nor writes a message when one fails.
+  '901': 'migrate',
 };
 export const UNKNOWN_ERROR_DETAIL = { id: '001', text: 'An unknown error occurred.' } as const;
 
@@ -54,6 +56,18 @@ const ACCESS_RULES_REFUSED = {
   text:
     'The back end cannot enforce some of the access rules (their type, level or value is not ' +
     "one the share's protocol takes); those rules are in error, the others apply.",
+} as const;
+
+/**
+ * Hawser's detail for a failed migration (Manila writes none): the failure left the share on
+ * its source; what failed is in the event for the operators.
+ */
+const MIGRATION_FAILED = {
+  id: '905',
+  text:
+    'The share could not be migrated to the requested host; it stays available where it was ' +
+    'and the copy at the destination is removed. Contact your administrator to determine the ' +
+    'cause of this failure.',
 } as const;
 
 /** One user message as Manila's messages API shows it (reference 1.11). */
@@ -121,7 +135,8 @@ const unknownError = (actionId: string): RecordedUserMessage =>
  * the scheduler recorded), per extend the scheduler refused (action 008, likewise) and per failed driver creation (action 002, unknown error). A share
  * from a snapshot gets detail 017 when its creation fails (action 005 once it went on in the
  * background, as Manila's periodic task writes it), and INFO messages when its creation goes
- * on in the background (002/901) and when that ends well (005/902). A
+ * on in the background (002/901) and when that ends well (005/902). A failed migration gets
+ * Hawser's action 901 (migrate) with detail 905. A
  * message's id derives from the event it reports, so a rebuild gives the same ids; a deleted
  * message stays deleted because its deletion is an event too.
  */
@@ -146,6 +161,7 @@ export const messagesProjection: Projection = {
       'ReplicaPromotionFailed',
       'ShareAccessUpdated',
       'ShareAccessUpdateFailed',
+      'ShareMigrationFailed',
       'UserMessageDeleted',
     ],
   },
@@ -238,6 +254,11 @@ export const messagesProjection: Projection = {
       }
       case 'ShareAccessUpdateFailed': {
         const message = messageOf('010', ACCESS_UPDATE_FAILED);
+        await putMessage(ctx, event, shareId, message, event.data.failedAt);
+        return;
+      }
+      case 'ShareMigrationFailed': {
+        const message = messageOf('901', MIGRATION_FAILED);
         await putMessage(ctx, event, shareId, message, event.data.failedAt);
         return;
       }

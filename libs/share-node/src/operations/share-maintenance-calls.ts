@@ -1,4 +1,5 @@
 import {
+  castsRulesToReadonly,
   type ShareCommand,
   type ShareInstanceState,
   type ActiveShare,
@@ -286,11 +287,9 @@ export class ShareMaintenanceCalls extends NodeDriverCalls {
       state.accessRules
         .filter((r) => states.includes(r.instances[instance.id] ?? ''))
         .map(toDriver);
-    // Readable non-active replicas enforce every rule read-only, as a full resync.
-    const castRulesToReadonly =
-      state.capabilities?.replicationType === 'readable' &&
-      instance.replicaState !== null &&
-      instance.replicaState !== 'active';
+    // Readable non-active replicas, and a migration's source while its data moves, enforce
+    // every rule read-only, as a full resync.
+    const castRulesToReadonly = castsRulesToReadonly(state, instance);
     return {
       accessRules: on('applying', 'active'),
       addRules: castRulesToReadonly ? [] : on('applying'),

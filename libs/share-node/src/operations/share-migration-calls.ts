@@ -2,6 +2,7 @@ import {
   COPYING_TASK_STATES,
   derivedId,
   isActiveShare,
+  migrationAccessStep,
   shareDecider,
   shareStream,
   type ActiveShare,
@@ -10,6 +11,7 @@ import {
   type ShareCommand,
   type ShareInstanceState,
 } from '#hawser/domain';
+import { faultInjectionPoint } from '#hawser/application';
 import {
   canMigrate,
   type MigrationCapableDriver,
@@ -48,20 +50,26 @@ export class ShareMigrationCalls extends NodeDriverCalls {
     super(...parts);
   }
 
-  async start(shareId: string, commandId: string, causationId: string): Promise<void> {
+  /**
+   * Chooses the method once, then claims the driver's start when it is due (after the source's
+   * rules went read-only, if they had to); called again when they have.
+   */
+  async start(shareId: string, causationId: string): Promise<void> {
     let at = await this.load(shareId);
     if (!at) return;
     if (at.state.taskState === 'migration_in_progress') {
       const choice = await this.chooseMethod(at);
       const command: ShareCommand =
-        typeof choice === 'string'
-          ? { type: 'ChooseShareMigrationMethod', method: choice, now: this.clock() }
-          : { type: 'FailShareMigration', message: choice.failure, now: this.clock() };
-      await this.append(shareId, command, derivedId(commandId, 'method'), causationId);
-      if (typeof choice !== 'string') return;
+        'failure' in choice
+          ? { type: 'FailShareMigration', message: choice.failure, now: this.clock() }
+          : { type: 'ChooseShareMigrationMethod', ...choice, now: this.clock() };
+      await this.append(shareId, command, derivedId(at.destination.id, 'method'), causationId);
+      if ('failure' in choice) return;
       at = await this.load(shareId);
       if (!at) return;
     }
+    // One claim id per migration: whichever step finds the start due first claims it.
+    const commandId = derivedId(at.destination.id, 'migration_start');
     const claim = await this.commands.handle(
       shareDecider,
       shareStream(shareId),
@@ -89,6 +97,38 @@ export class ShareMigrationCalls extends NodeDriverCalls {
     }
   }
 
+  /**
+   * After an access step of a migration (rules cast read-only, updated on the source, or given
+   * back their levels): the instances on this node whose rules are queued, and whether the copy
+   * may start. A cast the source's node could not apply fails the migration, as Manila's wait
+   * for that access update does.
+   */
+  async accessSteps(
+    shareId: string,
+    causationId: string,
+  ): Promise<{ update: string[]; start: boolean }> {
+    const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    const steps = { update: [] as string[], start: false };
+    if (!isActiveShare(state)) return steps;
+    for (const instance of state.instances) {
+      const step = migrationAccessStep(state, instance);
+      if (step === 'update' && this.driverFor(instance.host)) steps.update.push(instance.id);
+      if (step === 'start') steps.start = true;
+      if (step === 'fail') {
+        const message = `Access rules of share instance ${instance.id} could not be cast to read-only for the migration of share ${shareId}.`;
+        const command: ShareCommand = { type: 'FailShareMigration', message, now: this.clock() };
+        await this.append(shareId, command, derivedId(causationId, 'cast-failed'), causationId);
+      }
+    }
+    return steps;
+  }
+
+  /** Whether the share is being migrated. */
+  async underway(shareId: string): Promise<boolean> {
+    const { state } = await this.commands.load(shareDecider, shareStream(shareId));
+    return isActiveShare(state) && state.migration !== null && state.migration !== undefined;
+  }
+
   /** One poll of a migration whose copy runs on this node. */
   async poll(shareId: string, instanceId: string): Promise<void> {
     const { revision } = await this.commands.load(shareDecider, shareStream(shareId));
@@ -97,17 +137,17 @@ export class ShareMigrationCalls extends NodeDriverCalls {
     if (!at.state.taskState || !COPYING_TASK_STATES.has(at.state.taskState)) return;
     const pollId = derivedId(instanceId, `migration-poll:${revision}`);
     const result = await this.statusOf(at, pollId);
+    const outcome = this.copyOutcome(result, pollId);
     await this.append(
       shareId,
-      {
-        type: 'RecordShareMigrationProgress',
-        pollId,
-        ...this.copyOutcome(result, pollId),
-        now: this.clock(),
-      },
+      { type: 'RecordShareMigrationProgress', pollId, ...outcome, now: this.clock() },
       pollId,
       pollId,
     );
+    // Crash tests stop the process here: part of the data copied, the rest still to come.
+    if (outcome.status === 'copying' && outcome.progress > 0) {
+      faultInjectionPoint('after-progress-recorded:migration');
+    }
   }
 
   private async run(at: MigrationAtNode, commandId: string, causationId: string): Promise<void> {
@@ -146,9 +186,12 @@ export class ShareMigrationCalls extends NodeDriverCalls {
   /**
    * Manila's choice: driver-assisted unless host-assisted is forced, when the driver is
    * compatible and keeps every property asked for; otherwise host-assisted, which keeps none
-   * of them and takes no share with snapshots.
+   * of them and takes no share with snapshots. The source's rules go read-only for a copy that
+   * cannot keep the share writable (every host-assisted one), as Manila's share manager does.
    */
-  private async chooseMethod(at: MigrationAtNode): Promise<MigrationMethod | { failure: string }> {
+  private async chooseMethod(
+    at: MigrationAtNode,
+  ): Promise<{ method: MigrationMethod; castRulesToReadonly: boolean } | { failure: string }> {
     const { options } = at.migration;
     const { state } = at;
     if (!options.forceHostAssistedMigration && state.snapshots.length === 0) {
@@ -166,7 +209,7 @@ export class ShareMigrationCalls extends NodeDriverCalls {
         (!options.preserveMetadata || compatibility.preserveMetadata) &&
         (!options.preserveSnapshots || compatibility.preserveSnapshots)
       ) {
-        return 'driver';
+        return { method: 'driver', castRulesToReadonly: !compatibility.writable };
       }
     }
     if (
@@ -184,7 +227,7 @@ export class ShareMigrationCalls extends NodeDriverCalls {
         failure: `Share ${state.id} must not have snapshots in order to perform a host-assisted migration.`,
       };
     }
-    return 'host';
+    return { method: 'host', castRulesToReadonly: true };
   }
 
   private async statusOf(at: MigrationAtNode, commandId: string): Promise<ShareStatusResult> {

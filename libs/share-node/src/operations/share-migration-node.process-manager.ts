@@ -1,3 +1,4 @@
+import { faultInjectionPoint } from '#hawser/application';
 import { derivedId, SHARE_STREAM_PREFIX, shareIdOfStream } from '#hawser/domain';
 import type { RecordedEvent } from '#hawser/eventstore';
 import type { ProcessManager } from '#hawser/process-managers';
@@ -19,8 +20,12 @@ export const shareMigrationNodeProcessManager = (
     streamPrefixes: [SHARE_STREAM_PREFIX],
     eventTypes: [
       'ShareMigrationHostAccepted',
+      'ShareMigrationReadOnlyAccessQueued',
+      'ShareAccessUpdated',
+      'ShareAccessUpdateFailed',
       'ShareMigrationCompletionRequested',
       'ShareMigrationCancelRequested',
+      'ShareMigrationCancelled',
       'ShareMigrationFailed',
     ],
   },
@@ -30,12 +35,32 @@ export const shareMigrationNodeProcessManager = (
     const commandId = (purpose: string) => derivedId(event.id, purpose);
     const remove = (instanceId: string) =>
       operations.remove(shareId, instanceId, commandId(`delete_share:${instanceId}`), event.id);
+    /** The source's rules applied (read-only, or back to their levels), then the copy. */
+    const followAccess = async () => {
+      const steps = await operations.migrations.accessSteps(shareId, event.id);
+      for (const instanceId of steps.update) {
+        const id = commandId(`update_access:${instanceId}`);
+        await operations.updateAccess(shareId, instanceId, id, event.id);
+      }
+      if (steps.start) await operations.migrations.start(shareId, event.id);
+    };
     switch (event.type) {
       case 'ShareMigrationHostAccepted':
-        await operations.migrations.start(shareId, commandId('migration_start'), event.id);
+        await operations.migrations.start(shareId, event.id);
+        return;
+      case 'ShareMigrationReadOnlyAccessQueued':
+      case 'ShareMigrationCancelled':
+        await followAccess();
+        return;
+      case 'ShareAccessUpdated':
+      case 'ShareAccessUpdateFailed':
+        // Only a migration's access steps; other rule changes follow their own requests.
+        if (await operations.migrations.underway(shareId)) await followAccess();
         return;
       case 'ShareMigrationCompletionRequested': {
         const { sourceInstanceId, destinationInstanceId } = event.data;
+        // Crash tests stop the process here: the share switched, its source not yet deleted.
+        faultInjectionPoint('before-source-deleted:migration');
         await remove(sourceInstanceId);
         await operations.updateAccess(
           shareId,
@@ -50,6 +75,7 @@ export const shareMigrationNodeProcessManager = (
         return;
       case 'ShareMigrationFailed':
         if (event.data.destinationCleanup) await remove(event.data.destinationInstanceId);
+        await followAccess();
         return;
     }
   },

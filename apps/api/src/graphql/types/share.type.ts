@@ -37,6 +37,11 @@ export class Share {
   @Field(() => String) status!: string;
   @Field(() => String, { nullable: true, description: 'Creation progress, e.g. "40%".' })
   progress!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "Manila's task_state: a migration's step (migration_starting, ...), else null.",
+  })
+  taskState!: string | null;
   @Field(() => Boolean) isPublic!: boolean;
   @Field(() => String, { nullable: true }) availabilityZone!: string | null;
   @Field(() => ID, { nullable: true }) shareTypeId!: string | null;
@@ -70,6 +75,7 @@ export const shareOf = (doc: ShareDocument, auth: AuthContext): Share => ({
   shareProto: doc.share_proto,
   status: doc.status,
   progress: doc.progress,
+  taskState: doc.task_state,
   isPublic: doc.is_public,
   availabilityZone: doc.availability_zone,
   shareTypeId: doc.share_type_id,

@@ -1,4 +1,5 @@
 import type { MigrationOptions } from '../share-migration.types.js';
+import type { ShareCommand } from '../share.commands.js';
 import type { ShareEvent } from '../share.events.js';
 import { later, now, operationStarted } from './share-history.js';
 
@@ -37,6 +38,16 @@ export const methodChosen = (method: 'driver' | 'host' = 'host'): ShareEvent => 
   data: { method, chosenAt: now },
 });
 
+/** The destination node's claim of the driver's start of the data move. */
+export const migrationStartClaim: ShareCommand = {
+  type: 'StartDriverOperation',
+  instanceId: 'i2',
+  operation: 'migration_start',
+  commandId: 'c-mig',
+  host: DEST_HOST,
+  now: later,
+};
+
 export const destinationClaimed: ShareEvent = operationStarted(
   'i2',
   DEST_HOST,
@@ -70,3 +81,9 @@ export const copying = (method: 'driver' | 'host' = 'host'): ShareEvent[] => [
   destinationClaimed,
   copyStarted,
 ];
+
+/** The migration failed: the source available again, the destination to delete. */
+export const migrationFailed: ShareEvent = {
+  type: 'ShareMigrationFailed',
+  data: { destinationInstanceId: 'i2', destinationCleanup: true, message: 'x', failedAt: later },
+};

@@ -77,7 +77,7 @@ export const withReplica = (
 export const snapshotRequested = (
   snapshotId: string,
   instances: readonly { id: string; shareInstanceId: string }[],
-  more: { activeInstanceId?: string; createdAt?: string } = {},
+  more: { activeInstanceId?: string; createdAt?: string; size?: number } = {},
 ): Extract<ShareEvent, { type: 'SnapshotRequested' }> => ({
   type: 'SnapshotRequested',
   data: {
@@ -92,3 +92,26 @@ export const snapshotRequested = (
     ...more,
   },
 });
+
+/** Snapshot `snapshotId` of size `size` taken at `at` on instance i1, available. */
+export const snapshotTaken = (snapshotId: string, at: string, size = 2): ShareEvent[] => {
+  const ref = { snapshotId, snapshotInstanceId: snapshotInstanceIdOf(snapshotId, 'i1') };
+  return [
+    snapshotRequested(snapshotId, [{ id: ref.snapshotInstanceId, shareInstanceId: 'i1' }], {
+      createdAt: at,
+      size,
+    }),
+    operationStarted('i1', HOST, 'create_snapshot', `c-${snapshotId}`, at, ref),
+    {
+      type: 'SnapshotInstanceCreated',
+      data: {
+        ...ref,
+        commandId: `c-${snapshotId}`,
+        status: 'available',
+        progress: '100%',
+        providerLocation: null,
+        createdAt: at,
+      },
+    },
+  ];
+};

@@ -144,3 +144,17 @@ export const snapshotManageRequested = (ref: {
     createdAt: later,
   },
 });
+
+/** Rule a1 (`rw` for 192.0.2.0/24) allowed on instance i1, queued there. */
+export const ruleAllowed: ShareEvent = {
+  type: 'ShareAccessAllowed',
+  data: {
+    accessId: 'a1',
+    accessType: 'ip',
+    accessTo: '192.0.2.0/24',
+    accessLevel: 'rw',
+    metadata: {},
+    instanceIds: ['i1'],
+    createdAt: now,
+  },
+};
