@@ -54,8 +54,9 @@ export interface SchedulerOptions {
  * Manila's manila-scheduler: keeps every pool's state from the nodes' capability reports and
  * places requested shares. It starts placing once the back ends it expects have reported (or
  * after two report intervals), so a restart does not fail shares for want of pool data. It
- * expects the configured back ends when it knows them, so a back end removed from the
- * configuration (still registered in the log, shown as down) does not hold placement up.
+ * expects the configured back ends when it knows them (all in one), else the registered ones
+ * their nodes have not removed, so a back end dropped from a configuration (still registered in
+ * the log, shown as down) does not hold placement up.
  */
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
