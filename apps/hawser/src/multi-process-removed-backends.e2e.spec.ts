@@ -5,6 +5,7 @@ import type { BackendConfig } from '#hawser/drivers';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { eventually } from './test-support/hawser-test-server.js';
 import { manilaRequest } from './test-support/manila-http.js';
+import { createPlacedShare } from './test-support/placed-share.js';
 import { findNatsServer, NatsServer } from './test-support/nats-server.js';
 import { simulatedPools } from './test-support/simulated-backends.js';
 
@@ -107,18 +108,7 @@ suite(title, () => {
     ]);
 
     await startNode(KEPT);
-    const created = await call('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: 1, share_type: 'default' },
-    });
-    expect(created.status).toBe(200);
-    const share = await eventually(
-      async () => {
-        const s = (await call('GET', `/v2/shares/${created.body.share.id}`)).body.share;
-        return s?.host ? s : undefined;
-      },
-      60_000,
-      'the share to get a host',
-    );
+    const share = await createPlacedShare(call, 60_000);
     expect(share.host).toBe('kept@sim#p');
 
     const ready = await schedulerReadiness();
