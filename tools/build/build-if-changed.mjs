@@ -11,8 +11,10 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const stamp = path.join(repo, 'dist/.server-built');
 const SOURCE_DIRS = ['apps', 'libs', 'eventstore', 'bench', 'tools'];
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
-// The console has its own check; the rest are not inputs of the server build.
-const SKIPPED = new Set(['console', 'node_modules', 'dist', 'data']);
+// The console has its own check; the rest are not inputs of the server build (as
+// tsconfig.build.json excludes them).
+const SKIPPED = new Set(['console', 'node_modules', 'dist', 'data', 'test-support']);
+const NOT_BUILT = /\.(spec|contract)\.ts$/;
 
 /** The newest modification time under `entry` (a directory's own time covers removed files). */
 const newest = (entry) => {
@@ -20,7 +22,7 @@ const newest = (entry) => {
   if (!stat.isDirectory()) return stat.mtimeMs;
   return fs
     .readdirSync(entry)
-    .filter((name) => !SKIPPED.has(name))
+    .filter((name) => !SKIPPED.has(name) && !NOT_BUILT.test(name))
     .reduce((max, name) => Math.max(max, newest(path.join(entry, name))), stat.mtimeMs);
 };
 
