@@ -1,6 +1,6 @@
 /**
  * How quickly an unchanged `npm start` answers:
- *   npm run bench:start -- [--runs N] [--port P]
+ *   npm run bench:start -- [--runs N] [--port P]   (P: a free port by default)
  * Starts `npm start` N times (default 5) on the built tree, as an operator restarts the service,
  * on one data directory (a first, uncounted start creates it). Each run is timed from the spawn of
  * npm to the first HTTP answer of `GET /healthcheck` (any status) and to the first `OK` (ready),
@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -32,7 +33,20 @@ const status = async (url: string): Promise<number | undefined> => {
   }
 };
 
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
 const startOnce = async (port: number, dataDir: string): Promise<Run> => {
+  // An answer from another process would be timed as Hawser's.
+  if ((await status(`http://127.0.0.1:${port}/healthcheck`)) !== undefined) {
+    throw new Error(`something already answers on port ${port}; pass a free --port`);
+  }
   const started = performance.now();
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -74,10 +88,10 @@ const load = () =>
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { runs: { type: 'string', default: '5' }, port: { type: 'string', default: '18786' } },
+    options: { runs: { type: 'string', default: '5' }, port: { type: 'string' } },
   });
   const runs = Number(values.runs);
-  const port = Number(values.port);
+  const port = values.port === undefined ? await freePort() : Number(values.port);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number >= 1');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-start-'));
   const loadBefore = load();
