@@ -368,6 +368,11 @@ export const EVENT_CATALOGUE: CategoryEntries<'share'> &
     version: 1,
     meaning: 'A share node serves a back end with this configuration (zone, domain, pools).',
   },
+  BackendRemoved: {
+    category: 'backend',
+    version: 1,
+    meaning: 'The node serving the back end started without it: it is shown as removed.',
+  },
   BackendServiceDisabled: {
     category: 'backend',
     version: 1,

@@ -34,14 +34,14 @@ export interface BenchStore {
 }
 
 /** A fresh SQLite file in a temp directory, or the server named by EVENTSTORE_URL. */
-export function openBenchStore(): BenchStore {
+export async function openBenchStore(): Promise<BenchStore> {
   const eventstoreUrl = process.env.EVENTSTORE_URL;
   if (eventstoreUrl !== undefined && eventstoreUrl !== '') {
-    const store = createEventStore({ dataDir: os.tmpdir(), eventstoreUrl });
+    const store = await createEventStore({ dataDir: os.tmpdir(), eventstoreUrl });
     return { store, adapter: 'kurrentdb', dispose: () => store.close() };
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-'));
-  const store = createEventStore({ dataDir });
+  const store = await createEventStore({ dataDir });
   return {
     store,
     adapter: 'sqlite',
@@ -111,7 +111,7 @@ const rebuildEvents = (args: string[]): number => {
 
 async function main(): Promise<void> {
   const events = rebuildEvents(process.argv.slice(2));
-  const { store, adapter, dispose } = openBenchStore();
+  const { store, adapter, dispose } = await openBenchStore();
   let measures: Measure[];
   try {
     measures = await runEventStoreBench(store, (measure) =>
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     await dispose();
   }
   if (events > 0) {
-    const listing = openBenchStore();
+    const listing = await openBenchStore();
     try {
       const rebuilt = await measureShareListingRebuild(listing.store, events, (seconds) =>
         console.error(

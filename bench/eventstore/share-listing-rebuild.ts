@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventStore } from '#hawser/eventstore';
 import { SHARES, sharesProjection } from '#hawser/projections';
-import { createDocumentStore, ProjectionRunner } from '#hawser/read-models';
+import { createDocumentStore, ProjectionRunner, type DocumentStore } from '#hawser/read-models';
 import type { Measure } from './eventstore-measures.js';
 import { EVENTS_PER_SHARE, seedShareEvents } from './seed-share-events.js';
 
@@ -24,7 +24,7 @@ export async function measureShareListingRebuild(
   onSeeded(Number(process.hrtime.bigint() - seedStarted) / 1e9);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-listing-'));
-  const documents = createDocumentStore({ dataDir, mongoUrl: process.env.MONGO_URL });
+  const documents = await createDocumentStore({ dataDir, mongoUrl: process.env.MONGO_URL });
   const runner = new ProjectionRunner(store, documents, [sharesProjection]);
   try {
     const head = await store.headPosition();
@@ -74,10 +74,7 @@ const clocked = async (
   };
 };
 
-const expectShares = async (
-  documents: ReturnType<typeof createDocumentStore>,
-  expected: number,
-): Promise<void> => {
+const expectShares = async (documents: DocumentStore, expected: number): Promise<void> => {
   const listed = await documents.count(SHARES);
   if (listed !== expected) throw new Error(`the listing holds ${listed} shares, not ${expected}`);
 };

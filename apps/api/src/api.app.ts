@@ -6,6 +6,7 @@ import { hawserNestLogger } from '#hawser/observability';
 import {
   NatsTransportModule,
   ObservabilityModule,
+  ObservabilityServerModule,
   PersistenceModule,
   ProjectionsModule,
   type HawserConfig,
@@ -34,6 +35,7 @@ class ApiProcessModule {
         PersistenceModule.forRoot(config, createUpcasters()),
         ProjectionsModule.forRoot(),
         ObservabilityModule.forRoot(),
+        ObservabilityServerModule.forRoot(),
         ApiModule,
         QuotaWorkflowsModule,
         ShareWorkflowsModule,

@@ -17,7 +17,7 @@ const rebuildThroughService = async (url: string, token: string, name: string) =
 
 const rebuildOffline = async (name: string) => {
   const config = loadConfig();
-  const events = createEventStore({
+  const events = await createEventStore({
     dataDir: config.dataDir,
     eventstoreUrl: config.eventstoreUrl,
     upcasters: createUpcasters(),

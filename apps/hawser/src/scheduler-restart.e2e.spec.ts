@@ -5,8 +5,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { BackendConfig } from '#hawser/drivers';
 import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from './hawser.app.js';
-import { eventually } from './test-support/hawser-test-server.js';
 import { manilaRequest } from './test-support/manila-http.js';
+import { createPlacedShare } from './test-support/placed-share.js';
 import { simulatedPools } from './test-support/simulated-backends.js';
 
 const KEPT = simulatedPools({ 'kept@sim': { p: 1000 } });
@@ -48,18 +48,7 @@ describe('Placement after a restart without one of the back ends', () => {
     await app?.close();
 
     const call = await start(KEPT);
-    const created = await call('POST', '/v2/shares', {
-      share: { share_proto: 'NFS', size: 1, share_type: 'default' },
-    });
-    expect(created.status).toBe(200);
-    const share = await eventually(
-      async () => {
-        const s = (await call('GET', `/v2/shares/${created.body.share.id}`)).body.share;
-        return s?.host ? s : undefined;
-      },
-      15_000,
-      'the share to get a host',
-    );
+    const share = await createPlacedShare(call, 15_000);
     expect(share.host).toBe('kept@sim#p');
 
     const services = (await call('GET', '/v2/services?binary=manila-share')).body.services;

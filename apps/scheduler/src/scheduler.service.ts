@@ -39,6 +39,9 @@ import { FilterSchedulerPlacement, SCHEDULER_FILTERS } from './filter-scheduler.
 
 export const SCHEDULER_OPTIONS = Symbol('SCHEDULER_OPTIONS');
 
+/** How often the wait for reports reads the registry again (a node may remove a back end). */
+const REGISTRY_REREAD_MS = 250;
+
 export interface SchedulerOptions {
   /**
    * The back ends this process knows are configured (the all-in-one process's own). Placement
@@ -51,8 +54,9 @@ export interface SchedulerOptions {
  * Manila's manila-scheduler: keeps every pool's state from the nodes' capability reports and
  * places requested shares. It starts placing once the back ends it expects have reported (or
  * after two report intervals), so a restart does not fail shares for want of pool data. It
- * expects the configured back ends when it knows them, so a back end removed from the
- * configuration (still registered in the log, shown as down) does not hold placement up.
+ * expects the configured back ends when it knows them (all in one), else the registered ones
+ * their nodes have not removed, so a back end dropped from a configuration (still registered in
+ * the log, shown as down) does not hold placement up.
  */
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -154,27 +158,40 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.logger.log(`prepared the pools of ${primed} kinds of share request`);
   }
 
-  /** The configured back ends, or else every back end the log has registered. */
+  /**
+   * The configured back ends when this process knows them (all in one), or else every back end
+   * the registry holds that its node has not removed. Nodes remove what they no longer serve
+   * when they start, so the registry is read again while waiting.
+   */
   private async expectedBackends(): Promise<readonly string[]> {
-    const registered = (await this.documents.find<BackendDocument>(BACKENDS, {})).map(
-      (b) => b.backend,
-    );
+    const backends = await this.documents.find<BackendDocument>(BACKENDS, {});
     const configured = this.options.configuredBackends;
-    if (!configured) return registered;
-    const removed = registered.filter((name) => !configured.includes(name));
-    if (removed.length > 0) {
+    if (configured) return configured;
+    return backends.filter((b) => !b.removed).map((b) => b.backend);
+  }
+
+  private async logNotAwaited(): Promise<void> {
+    const expected = new Set(await this.expectedBackends());
+    const backends = await this.documents.find<BackendDocument>(BACKENDS, {});
+    const notAwaited = backends.map((b) => b.backend).filter((name) => !expected.has(name));
+    if (notAwaited.length > 0) {
       this.logger.log(
-        `not waiting for back ends no longer configured (shown as down): ${removed.join(', ')}`,
+        `not waiting for back ends removed from their node's configuration (shown as down): ${notAwaited.join(', ')}`,
       );
     }
-    return configured;
   }
 
   private async startWhenPoolsAreKnown(): Promise<void> {
     const deadline = Date.now() + 2 * this.config.reportIntervalS * 1000;
-    const expected = await this.expectedBackends();
+    await this.logNotAwaited();
+    let expected = await this.expectedBackends();
+    let readAt = Date.now();
     for (;;) {
       if (this.stopped) return;
+      if (Date.now() - readAt >= REGISTRY_REREAD_MS) {
+        expected = await this.expectedBackends();
+        readAt = Date.now();
+      }
       this.waitingFor = expected.filter((backend) => !this.reported.has(backend));
       if (this.waitingFor.length === 0) break;
       if (Date.now() >= deadline) {

@@ -12,7 +12,12 @@ import type { BackendConfig, BackendStatsReport, DriverRegistry } from '#hawser/
 import type { EventStore } from '#hawser/eventstore';
 import { poolCapacity } from '#hawser/observability';
 import { ProcessManagerRunner } from '#hawser/process-managers';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import {
+  BACKENDS,
+  SHARE_INSTANCES,
+  type BackendDocument,
+  type ShareInstanceDocument,
+} from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import {
   instrumentedDriver,
@@ -112,6 +117,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
             replicationDomain: backend.replicationDomain ?? null,
             driver: backend.driver,
             pools: backend.pools.map((p) => p.name),
+            node: this.options.nodeName,
           },
           now,
         },
@@ -129,6 +135,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       new Map(this.drivers.all().map((d) => [d.backend, instrumentedDriver(d)])),
     );
     await this.recover(operations);
+    await this.removeDroppedBackends(now);
     const workflows = [
       shareNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
       replicaNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
@@ -177,6 +184,32 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
           );
         }
       }
+    }
+  }
+
+  /**
+   * Back ends this node registered before but is no longer configured with are removed, so the
+   * schedulers stop waiting for their reports. Runs after `recover`, whose wait has brought the
+   * registry up to this start's registrations.
+   */
+  private async removeDroppedBackends(now: string): Promise<void> {
+    const { nodeName, backends } = this.options;
+    const configured = new Set(backends.map((b) => b.name));
+    const served = await this.documents.find<BackendDocument>(BACKENDS, { node: nodeName });
+    const dropped = served.filter((b) => !b.removed && !configured.has(b.backend));
+    for (const { backend } of dropped) {
+      await this.commands.handle(
+        backendDecider,
+        backendStream(backend),
+        { type: 'RemoveBackend', backend, node: nodeName, now },
+        { commandId: derivedId(`${backend}:${now}`, 'remove'), userId: 'share-node' },
+        { retryOnConflict: 3 },
+      );
+    }
+    if (dropped.length > 0) {
+      this.logger.log(
+        `removed back ends no longer configured on ${nodeName}: ${dropped.map((b) => b.backend).join(', ')}`,
+      );
     }
   }
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventStore } from './event-store.port.js';
-import { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.js';
 import { SqliteEventStore } from './sqlite/sqlite-event-store.js';
 import type { UpcasterRegistry } from './upcaster-registry.js';
 
@@ -13,9 +12,13 @@ export interface EventStoreConfig {
   readonly upcasters?: UpcasterRegistry;
 }
 
-/** KurrentDB when a URL is configured, otherwise the embedded SQLite log in `dataDir`. */
-export function createEventStore(config: EventStoreConfig): EventStore {
+/**
+ * KurrentDB when a URL is configured, otherwise the embedded SQLite log in `dataDir`. The
+ * KurrentDB client (gRPC) is loaded only when it is used: it is a large part of a start.
+ */
+export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
   if (config.eventstoreUrl !== undefined && config.eventstoreUrl !== '') {
+    const { KurrentDbEventStore } = await import('./kurrentdb/kurrentdb-event-store.js');
     return new KurrentDbEventStore(config.eventstoreUrl, config.upcasters);
   }
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import type { LoggerService } from '@nestjs/common';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type pretty from 'pino-pretty';
 import { logContextFields } from './log-context.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -26,6 +27,10 @@ export interface HawserLoggerOptions {
   readonly destination?: DestinationStream;
 }
 
+/** pino-pretty, loaded only on a terminal: a redirected start does not pay for it. */
+const prettyPrinter = (): typeof pretty =>
+  createRequire(import.meta.url)('pino-pretty') as typeof pretty;
+
 /**
  * One JSON object per line on standard output, or, when standard output is a terminal, the
  * same lines made readable by pino-pretty (coloured there only, never when redirected).
@@ -34,7 +39,7 @@ export const createHawserLogger = (options: HawserLoggerOptions): Logger => {
   const destination =
     options.destination ??
     (process.stdout.isTTY
-      ? pretty({
+      ? prettyPrinter()({
           colorize: true,
           sync: true,
           singleLine: true,

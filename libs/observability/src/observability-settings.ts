@@ -12,8 +12,9 @@ export const readinessMaxLagS = (env: NodeJS.ProcessEnv = process.env): number =
 };
 
 /**
- * `HAWSER_METRICS_PORT` (unset by default): the port on which a scheduler or share-node process,
- * which has no HTTP API, serves `/metrics` and `/health/*`. The one place it is read.
+ * `HAWSER_METRICS_PORT` (unset by default): the port on which any process serves `/metrics` and
+ * `/health/*` without a token (a scheduler or share node has no other HTTP). The one place it is
+ * read.
  */
 export const metricsPort = (env: NodeJS.ProcessEnv = process.env): number | undefined => {
   const text = env.HAWSER_METRICS_PORT;
@@ -24,3 +25,11 @@ export const metricsPort = (env: NodeJS.ProcessEnv = process.env): number | unde
   }
   return value;
 };
+
+/**
+ * `HAWSER_METRICS_BIND` (default `127.0.0.1`): the address of that listener. Loopback unless the
+ * operator widens it, whatever `HAWSER_BIND` the API listens on, since nothing there asks for a
+ * token.
+ */
+export const metricsBind = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.HAWSER_METRICS_BIND?.trim() || '127.0.0.1';

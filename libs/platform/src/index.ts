@@ -5,7 +5,7 @@ export * from './transport/capability-reports.js';
 export * from './projections/projections.module.js';
 export * from './workflows/workflow-runners.js';
 export * from './transport/nats-config.js';
-export * from './transport/nats-capability-reports.js';
+export type { NatsConnectionOptions } from './transport/nats-capability-reports.js';
 export * from './transport/nats-transport.module.js';
 export * from './config/data-directory.js';
 export * from './observability/observability.module.js';

@@ -3,10 +3,7 @@ export {
   SqliteDocumentStore,
   type SqliteDocumentStoreOptions,
 } from './sqlite/sqlite-document-store.js';
-export {
-  MongoDbDocumentStore,
-  type MongoDbDocumentStoreOptions,
-} from './mongodb/mongodb-document-store.js';
+export type { MongoDbDocumentStoreOptions } from './mongodb/mongodb-document-store.js';
 export { createDocumentStore, type DocumentStoreConfig } from './create-document-store.js';
 export type { Projection, ProjectionContext } from './projection/projection.js';
 export {

@@ -51,6 +51,9 @@ export const graphqlOptions = (
 ): ApolloDriverConfig => ({
   path: GRAPHQL_PATH,
   autoSchemaFile: true,
+  // Nest's check runs the whole introspection query on every start; Apollo asserts the schema
+  // valid when it starts anyway, and the GraphQL specs query it.
+  buildSchemaOptions: { skipCheck: true },
   includeStacktraceInErrorResponses: false,
   // Field resolvers declare their policy rule too; their errors (a share's events) leave as
   // GraphQL errors with their status.

@@ -104,7 +104,11 @@ export class ServicesController {
         host: backend.backend,
         zone: backend.availability_zone,
         status: backend.disabled ? 'disabled' : 'enabled',
-        state: lastReport !== undefined && now - lastReport <= downAfterMs ? 'up' : 'down',
+        // A back end its node dropped is down at once, whatever it reported before.
+        state:
+          !backend.removed && lastReport !== undefined && now - lastReport <= downAfterMs
+            ? 'up'
+            : 'down',
         updated_at: lastReport === undefined ? null : new Date(lastReport).toISOString(),
       });
     }

@@ -2,19 +2,26 @@ import type { Decider } from '../shared/decider.js';
 import { notFound } from '../shared/domain-error.js';
 import type { BackendConfiguration, BackendEvent } from './backend.events.js';
 
-/** A registered back end, and whether an admin disabled its service. */
-export type BackendState = (BackendConfiguration & { readonly disabled: boolean }) | null;
+/**
+ * A registered back end, whether an admin disabled its service and whether its node dropped it
+ * from its configuration.
+ */
+export type BackendState =
+  (BackendConfiguration & { readonly disabled: boolean; readonly removed: boolean }) | null;
 
 export type BackendCommand =
   | { type: 'RegisterBackend'; configuration: BackendConfiguration; now: string }
   /** Manila's `PUT /services/disable` of a manila-share service. */
   | { type: 'DisableBackendService'; backend: string; reason: string | null; now: string }
-  | { type: 'EnableBackendService'; backend: string; now: string };
+  | { type: 'EnableBackendService'; backend: string; now: string }
+  /** A node started without this back end, which it served before, in its configuration. */
+  | { type: 'RemoveBackend'; backend: string; node: string; now: string };
 
 const sameConfiguration = (a: BackendConfiguration, b: BackendConfiguration): boolean =>
   a.availabilityZone === b.availabilityZone &&
   a.replicationDomain === b.replicationDomain &&
   a.driver === b.driver &&
+  a.node === b.node &&
   a.pools.length === b.pools.length &&
   a.pools.every((p, i) => p === b.pools[i]);
 
@@ -30,8 +37,10 @@ export const backendDecider: Decider<BackendState, BackendCommand, BackendEvent>
     switch (event.type) {
       case 'BackendRegistered': {
         const { registeredAt: _at, ...configuration } = event.data;
-        return { ...configuration, disabled: state?.disabled ?? false };
+        return { ...configuration, disabled: state?.disabled ?? false, removed: false };
       }
+      case 'BackendRemoved':
+        return state && { ...state, removed: true };
       case 'BackendServiceDisabled':
         return state && { ...state, disabled: true };
       case 'BackendServiceEnabled':
@@ -42,7 +51,7 @@ export const backendDecider: Decider<BackendState, BackendCommand, BackendEvent>
     switch (command.type) {
       // A node registers at every start; only a new or changed configuration is worth keeping.
       case 'RegisterBackend':
-        return state && sameConfiguration(state, command.configuration)
+        return state && !state.removed && sameConfiguration(state, command.configuration)
           ? []
           : [
               {
@@ -66,6 +75,16 @@ export const backendDecider: Decider<BackendState, BackendCommand, BackendEvent>
               {
                 type: 'BackendServiceEnabled',
                 data: { backend: command.backend, enabledAt: command.now },
+              },
+            ]
+          : [];
+      // Only the node that serves it may drop it; another node's start says nothing about it.
+      case 'RemoveBackend':
+        return state && !state.removed && state.node === command.node
+          ? [
+              {
+                type: 'BackendRemoved',
+                data: { backend: command.backend, node: command.node, removedAt: command.now },
               },
             ]
           : [];

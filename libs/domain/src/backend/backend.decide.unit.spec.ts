@@ -37,4 +37,31 @@ describe('backend decider', () => {
           data: { ...configuration, pools: ['p1'], registeredAt: 't1' },
         },
       ]));
+
+  describe('a node that starts without a back end it served', () => {
+    const served = { ...configuration, node: 'east' };
+    const registeredOnEast: BackendEvent = {
+      type: 'BackendRegistered',
+      data: { ...served, registeredAt: 't0' },
+    };
+    const removed: BackendEvent = {
+      type: 'BackendRemoved',
+      data: { backend: 'node1@alpha', node: 'east', removedAt: 't1' },
+    };
+    const remove = (node: string) =>
+      ({ type: 'RemoveBackend', backend: 'node1@alpha', node, now: 't1' }) as const;
+
+    it('removes it', () => spec.given([registeredOnEast]).when(remove('east')).then([removed]));
+    it('records nothing for another node, which never served it', () =>
+      spec.given([registeredOnEast]).when(remove('west')).thenNothing());
+    it('records nothing for a back end registered before nodes were named', () =>
+      spec.given([registered]).when(remove('east')).thenNothing());
+    it('records nothing when it is already removed', () =>
+      spec.given([registeredOnEast, removed]).when(remove('east')).thenNothing());
+    it('registers it again when a node serves it again, even unchanged', () =>
+      spec
+        .given([registeredOnEast, removed])
+        .when({ type: 'RegisterBackend', configuration: served, now: 't2' })
+        .then([{ type: 'BackendRegistered', data: { ...served, registeredAt: 't2' } }]));
+  });
 });

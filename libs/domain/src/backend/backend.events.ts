@@ -8,6 +8,8 @@ export interface BackendConfiguration {
   readonly replicationDomain: string | null;
   readonly driver: string;
   readonly pools: readonly string[];
+  /** The share node serving it (absent in registrations recorded before nodes were named). */
+  readonly node?: string;
 }
 
 /** A share node started serving a back end, or its configuration changed. */
@@ -16,7 +18,16 @@ export type BackendRegistered = DomainEvent<
   BackendConfiguration & { registeredAt: string }
 >;
 
-export type BackendEvent = BackendRegistered | BackendServiceEvent;
+/**
+ * The node that served a back end started without it in its configuration: nothing is placed
+ * there, and the scheduler no longer waits for its reports. Registering it again brings it back.
+ */
+export type BackendRemoved = DomainEvent<
+  'BackendRemoved',
+  { backend: string; node: string; removedAt: string }
+>;
+
+export type BackendEvent = BackendRegistered | BackendRemoved | BackendServiceEvent;
 
 export const BACKEND_STREAM_PREFIX = 'backend-';
 export const backendStream = (backend: string): string => `${BACKEND_STREAM_PREFIX}${backend}`;

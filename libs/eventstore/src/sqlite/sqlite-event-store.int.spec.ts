@@ -167,7 +167,7 @@ describe('SQLite adapter', () => {
     it('opens events.sqlite in the data directory, creating the directory', async () => {
       const dataDir = path.join(dir, 'nested', 'data');
 
-      const store = createEventStore({ dataDir });
+      const store = await createEventStore({ dataDir });
       await store.append('share-a', [newEvent('ShareRequested')], {
         expectedRevision: 'no_stream',
       });

@@ -35,7 +35,8 @@ const HELP: Readonly<Record<string, string>> = {
   HAWSER_LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent',
   HAWSER_SOFT_DELETE_RETENTION_S: 'seconds soft-deleted shares are kept (604800)',
   HAWSER_READINESS_MAX_LAG_S: 'readiness fails while a projection lags more (30)',
-  HAWSER_METRICS_PORT: '/metrics and /health port of a scheduler or share node (none)',
+  HAWSER_METRICS_PORT: 'token-free /metrics and /health port of any process (none)',
+  HAWSER_METRICS_BIND: 'address of the HAWSER_METRICS_PORT listener (127.0.0.1)',
 };
 
 /** The `--help` section listing the environment the process reads. */

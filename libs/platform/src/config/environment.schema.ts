@@ -127,6 +127,7 @@ export const environmentSchema = z
       .refine((text) => Number(text) > 0, expected('a number of seconds > 0'))
       .optional(),
     HAWSER_METRICS_PORT: wholeNumber(1, 65_535).optional(),
+    HAWSER_METRICS_BIND: text.optional(),
     HAWSER_AGGREGATE_SNAPSHOTS: flag.default(true),
     HAWSER_POLICY_FILE: text.optional(),
     HAWSER_POLICY_ENFORCE_NEW_DEFAULTS: flag.default(true),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { EventStore } from '#hawser/eventstore';
 import type { ProjectionRunner } from '#hawser/read-models';
 import type { HawserConfig } from '../config/hawser-config.js';
-import type { NatsCapabilityReports } from '../transport/nats-capability-reports.js';
+import type { ConnectedCapabilityReports } from '../transport/capability-reports.js';
 import type { ProbeResult } from './health-probes.js';
 import { lastAppendFailure } from './instrumented-event-store.js';
 import type { LogFollowerLag } from './log-follower-lag.js';
@@ -47,6 +47,6 @@ export const projectionsProbe = async (
 };
 
 /** In the multi-process mode: NATS, which carries the capability reports, is connected. */
-export const natsProbe = (nats: NatsCapabilityReports): ProbeResult => ({
+export const natsProbe = (nats: ConnectedCapabilityReports): ProbeResult => ({
   ready: nats.connected,
 });

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  Inject,
   Injectable,
   Logger,
   Module,
@@ -9,15 +8,18 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { metricsPort } from '#hawser/observability';
-import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
+import { metricsBind, metricsPort } from '#hawser/observability';
+import { listenProblem } from '../process/port-check.js';
+import { StartupRefusal } from '../process/startup-refusal.js';
 import { HealthProbes } from './health-probes.js';
 import { ServiceMetrics } from './service-metrics.js';
 
 /**
- * `/metrics`, `/health/live` and `/health/ready` of a process without an HTTP API (a scheduler,
- * a share node), on `HAWSER_METRICS_PORT` at `HAWSER_BIND`: a separate bind, so it is served
- * without a token to the network the operator binds it to. Off when the port is unset.
+ * `/metrics`, `/health/live` and `/health/ready` of a process on `HAWSER_METRICS_PORT` at
+ * `HAWSER_METRICS_BIND` (loopback by default), without a token: the scrape Prometheus and
+ * orchestrators expect, for processes without an HTTP API (a scheduler, a share node) and beside
+ * the API's own token-protected `/metrics` (the API and all-in-one processes, Keystone or not).
+ * Off when the port is unset.
  */
 @Injectable()
 export class ObservabilityServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,7 +29,6 @@ export class ObservabilityServer implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly metrics: ServiceMetrics,
     private readonly probes: HealthProbes,
-    @Inject(HAWSER_CONFIG) private readonly config: HawserConfig,
   ) {}
 
   /** Where it listens, once it does. */
@@ -44,12 +45,21 @@ export class ObservabilityServer implements OnApplicationBootstrap, OnApplicatio
         if (!res.headersSent) res.writeHead(500).end();
       });
     });
+    const host = metricsBind();
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, this.config.bind, () => resolve());
+      server.once('error', (error) => {
+        const problem = listenProblem(
+          error,
+          port,
+          host,
+          'HAWSER_METRICS_PORT, HAWSER_METRICS_BIND',
+        );
+        reject(problem ? new StartupRefusal(problem) : error);
+      });
+      server.listen(port, host, () => resolve());
     });
     this.server = server;
-    this.logger.log(`metrics and health at http://${this.config.bind}:${port}/metrics`);
+    this.logger.log(`metrics and health at http://${host}:${port}/metrics (no token)`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -12,8 +12,11 @@ import { readinessMaxLagS } from '#hawser/observability';
 import { ProjectionRunner, type DocumentStore } from '#hawser/read-models';
 import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
 import { DOCUMENT_STORE, EVENT_STORE } from '../tokens/tokens.js';
-import { CAPABILITY_REPORTS, type CapabilityReports } from '../transport/capability-reports.js';
-import { NatsCapabilityReports } from '../transport/nats-capability-reports.js';
+import {
+  CAPABILITY_REPORTS,
+  travelsOverConnection,
+  type CapabilityReports,
+} from '../transport/capability-reports.js';
 import { WorkflowRunners } from '../workflows/workflow-runners.js';
 import { eventStoreProbe, natsProbe, projectionsProbe } from './core-probes.js';
 import { HealthProbes } from './health-probes.js';
@@ -39,7 +42,7 @@ class CoreProbes implements OnModuleInit {
       const maxLagS = readinessMaxLagS();
       this.probes.register('projections', () => projectionsProbe(projections, this.lag, maxLagS));
     }
-    if (reports instanceof NatsCapabilityReports) {
+    if (reports && travelsOverConnection(reports)) {
       this.probes.register('nats', () => natsProbe(reports));
     }
   }

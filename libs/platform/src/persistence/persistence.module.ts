@@ -48,9 +48,9 @@ export class PersistenceModule {
         { provide: HAWSER_CONFIG, useValue: config },
         {
           provide: EVENT_STORE,
-          useFactory: () =>
+          useFactory: async () =>
             instrumentedEventStore(
-              createEventStore({
+              await createEventStore({
                 dataDir: config.dataDir,
                 eventstoreUrl: config.eventstoreUrl,
                 upcasters,

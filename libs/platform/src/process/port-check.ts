@@ -8,11 +8,16 @@ const REASONS: Readonly<Record<string, string>> = {
 };
 
 /** The one-line reason a listen failed, or undefined for an error that is not about the port. */
-export const listenProblem = (error: unknown, port: number, host: string): string | undefined => {
+export const listenProblem = (
+  error: unknown,
+  port: number,
+  host: string,
+  variables = 'PORT, HAWSER_BIND',
+): string | undefined => {
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code && REASONS[code];
   return reason
-    ? `cannot listen on ${host}:${port} (PORT, HAWSER_BIND): ${reason} (${code})`
+    ? `cannot listen on ${host}:${port} (${variables}): ${reason} (${code})`
     : undefined;
 };
 

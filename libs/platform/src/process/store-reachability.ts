@@ -1,6 +1,4 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { KurrentDBClient, START } from '@kurrent/kurrentdb-client';
-import { MongoClient } from 'mongodb';
 import type { HawserConfig } from '../config/hawser-config.js';
 import { StartupRefusal } from './startup-refusal.js';
 
@@ -32,7 +30,10 @@ const waitFor = async (
   }
 };
 
+// The clients are loaded only when their URL is set: both are large, and an embedded start
+// uses neither.
 const pingMongo = async (url: string, timeoutMs: number): Promise<void> => {
+  const { MongoClient } = await import('mongodb');
   const client = new MongoClient(url, {
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
@@ -46,6 +47,7 @@ const pingMongo = async (url: string, timeoutMs: number): Promise<void> => {
 };
 
 const readKurrent = async (url: string, timeoutMs: number): Promise<void> => {
+  const { KurrentDBClient, START } = await import('@kurrent/kurrentdb-client');
   const client = KurrentDBClient.connectionString(url);
   try {
     for await (const event of client.readAll({

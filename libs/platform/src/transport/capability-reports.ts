@@ -12,6 +12,16 @@ export interface CapabilityReports {
 
 export const CAPABILITY_REPORTS = Symbol('CAPABILITY_REPORTS');
 
+/** Reports that travel over a connection (NATS), which readiness then depends on. */
+export interface ConnectedCapabilityReports extends CapabilityReports {
+  /** Whether reports can be published now (false while the connection is being restored). */
+  readonly connected: boolean;
+}
+
+export const travelsOverConnection = (
+  reports: CapabilityReports,
+): reports is ConnectedCapabilityReports => 'connected' in reports;
+
 /** The embedded default: scheduler and share nodes in one process. */
 export class InProcessCapabilityReports implements CapabilityReports {
   private readonly handlers = new Set<(report: BackendStatsReport) => void>();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
 import { PolicyFileError } from './policy-file-error.js';
 
 /**
@@ -35,6 +35,8 @@ const readText = (file: string): string => {
 
 /** Maps stay Maps, so rule names such as `__proto__` are ordinary keys; duplicates are refused. */
 const parseYaml = (file: string, text: string): unknown => {
+  // Loaded here, not at the top: most starts have no policy file.
+  const { parse, YAMLParseError } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   try {
     return parse(text, { mapAsMap: true, uniqueKeys: true, logLevel: 'error' });
   } catch (error) {

@@ -17,6 +17,10 @@ export interface BackendDocument {
   /** An admin disabled its manila-share service (absent in documents written before). */
   disabled?: boolean;
   disabled_reason?: string | null;
+  /** The share node serving it (absent when registered before nodes were named). */
+  node?: string;
+  /** Its node started without it; the scheduler expects no reports from it. */
+  removed?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +43,16 @@ export const backendsProjection: Projection = {
   filter: { streamPrefixes: [BACKEND_STREAM_PREFIX] },
   async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
     const event = backendEvents.decode(recorded);
+    if (event.type === 'BackendRemoved') {
+      const backend = await ctx.get<BackendDocument>(BACKENDS, event.data.backend);
+      if (!backend) return;
+      await ctx.put(BACKENDS, {
+        ...backend,
+        removed: true,
+        updated_at: event.data.removedAt,
+      } satisfies BackendDocument);
+      return;
+    }
     if (event.type !== 'BackendRegistered') {
       const backend = await ctx.get<BackendDocument>(BACKENDS, event.data.backend);
       if (!backend) return;
@@ -63,6 +77,8 @@ export const backendsProjection: Projection = {
       replication_domain: data.replicationDomain,
       driver: data.driver,
       pools: [...data.pools],
+      ...(data.node !== undefined && { node: data.node }),
+      removed: false,
       created_at: previous?.created_at ?? data.registeredAt,
       updated_at: data.registeredAt,
     } satisfies BackendDocument);
