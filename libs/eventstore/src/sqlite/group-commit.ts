@@ -2,6 +2,9 @@
 export type Outcome<Result> =
   { readonly ok: true; readonly result: Result } | { readonly ok: false; readonly error: unknown };
 
+/** How long a batch stays open, in microtasks: about what an awaited call or two takes. */
+const MICROTASK_HOPS = 8;
+
 interface Pending<Request, Result> {
   readonly request: Request;
   readonly resolve: (result: Result) => void;
@@ -9,10 +12,10 @@ interface Pending<Request, Result> {
 }
 
 /**
- * Gathers the requests submitted during one turn of the event loop and hands them to `commit`
- * together, which answers each with its own outcome. Requests that arrive together (concurrent
- * HTTP requests, workers woken by the same append) so share one transaction, and the cost of
- * committing it, instead of paying one each. When `commit` itself throws (the transaction as
+ * Gathers the requests submitted within a few microtasks of each other and hands them to
+ * `commit` together, which answers each with its own outcome. Requests that arrive together
+ * (workers woken by the same append, requests resumed by the same batch) so share one
+ * transaction, and the cost of committing it, instead of paying one each. When `commit` itself throws (the transaction as
  * a whole failed), every request of the batch fails with that error.
  */
 export class GroupCommit<Request, Result> {
@@ -24,15 +27,30 @@ export class GroupCommit<Request, Result> {
   submit(request: Request): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
-      // setImmediate runs after the I/O callbacks of this turn: every request they submitted
-      // joins the batch.
-      this.scheduled ??= new Promise((done) =>
-        setImmediate(() => {
-          this.flush();
-          done();
-        }),
-      );
+      this.scheduled ??= new Promise((done) => this.commitAfterHops(MICROTASK_HOPS, done));
     });
+  }
+
+  /**
+   * Waits a few microtasks, not a turn of the event loop: work resumed together (requests
+   * woken by one promise, the callers of the last batch) joins the batch, and a caller that
+   * appends one event after another pays no wait for I/O between its appends.
+   */
+  private commitAfterHops(hops: number, done: () => void): void {
+    queueMicrotask(() => {
+      if (hops > 0) return this.commitAfterHops(hops - 1, done);
+      this.scheduled = undefined;
+      this.flush();
+      done();
+    });
+  }
+
+  /**
+   * Commits the pending batch now when one of its requests matches: a reader that must see
+   * them (a command loading a stream with an append pending) need not wait for the batch to close.
+   */
+  commitNowIf(matches: (request: Request) => boolean): void {
+    if (this.pending.some((pending) => matches(pending.request))) this.flush();
   }
 
   /** Resolves once what was submitted before the call is committed (or has failed). */
@@ -43,7 +61,7 @@ export class GroupCommit<Request, Result> {
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
-    this.scheduled = undefined;
+    if (batch.length === 0) return;
     let outcomes: Outcome<Result>[];
     try {
       outcomes = this.commit(batch.map((pending) => pending.request));

@@ -56,7 +56,7 @@ type StreamHeadRow = [revision: number, position: number];
 /**
  * The embedded event store: one SQLite file in WAL mode, shareable by several processes.
  * better-sqlite3 is synchronous, so reads do their work before returning their promise. Appends
- * are committed in groups: those submitted in one turn of the event loop share one IMMEDIATE
+ * are committed in groups: those submitted within a few microtasks share one IMMEDIATE
  * transaction (one commit, one WAL write), each in a savepoint of its own, so each keeps its
  * own expected-revision check and result, and a failing one takes back only its own events.
  */
@@ -129,6 +129,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    // A command that loads the stream decides on what was appended to it before, as when every
+    // append committed at once.
+    this.appends.commitNowIf((request) => request.streamId === streamId);
     const limit = options.maxCount ?? NO_LIMIT;
     const rows =
       options.direction === 'backwards'

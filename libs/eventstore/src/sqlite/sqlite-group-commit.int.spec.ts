@@ -58,6 +58,20 @@ describe('SQLite group commit', () => {
     expect(walCommits(file) - before).toBe(5);
   });
 
+  it('commits the pending batch when a stream of it is read, so a load sees what was appended', async () => {
+    const before = walCommits(file);
+    const appended = [
+      store.append('share-a', [newEvent()], { expectedRevision: 'no_stream' }),
+      store.append('share-b', [newEvent()], { expectedRevision: 'no_stream' }),
+    ];
+
+    const read = await store.readStream('share-a');
+
+    expect(read).toHaveLength(1);
+    expect(walCommits(file) - before).toBe(1);
+    await expect(Promise.all(appended)).resolves.toHaveLength(2);
+  });
+
   it('fails only the append whose expected revision is stale; the others of its batch are written', async () => {
     await store.append('share-b', [newEvent()], { expectedRevision: 'no_stream' });
 
