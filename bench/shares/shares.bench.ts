@@ -110,7 +110,7 @@ const summary = (name: string, rounds: Rounds) => {
 };
 
 const main = async () => {
-  const pollMs = count('--poll-ms', 10);
+  const pollMs = count('--poll-ms', 25);
   const hawser: ClosableTarget = flag('--external')
     ? await externalHawser(
         pollMs,
