@@ -3,8 +3,8 @@ import fs from 'node:fs';
 /**
  * Where a `node --cpu-prof` profile's time went, by stage of the create path: every sample goes
  * to the innermost frame of Hawser's own code (else of a known package or node internal) whose
- * path names a stage. `node cpu-profile-stages.js FILE [--after-s S]` skips the first S seconds
- * (start-up).
+ * path names a stage. `node cpu-profile-stages.js FILE` counts from the first HTTP request on
+ * (start-up is not the create path).
  */
 const STAGES: readonly (readonly [stage: string, pattern: RegExp])[] = [
   ['authentication + policy', /apps\/api\/src\/(http\/auth|http\/.*token|policy)|libs\/policy\//],
@@ -68,21 +68,23 @@ const stageOf = (stack: readonly ProfileNode[]): string => {
   );
 };
 
-export const stagesOf = (profile: Profile, afterUs: number): Map<string, number> => {
+const FIRST_REQUEST = /apps\/api\/src\/http\//;
+
+export const stagesOf = (profile: Profile): Map<string, number> => {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parentOf.set(child, node.id);
   const stages = new Map<string, number>();
-  let elapsed = 0;
+  let serving = false;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
-    elapsed += delta;
-    if (elapsed < afterUs) return;
     const stack: ProfileNode[] = [];
     for (let cur: number | undefined = id; cur !== undefined; cur = parentOf.get(cur)) {
       stack.push(byId.get(cur) as ProfileNode);
     }
+    serving ||= stack.some((node) => FIRST_REQUEST.test(node.callFrame.url));
+    if (!serving) return;
     const stage = stageOf(stack);
     stages.set(stage, (stages.get(stage) ?? 0) + delta);
   });
@@ -91,9 +93,7 @@ export const stagesOf = (profile: Profile, afterUs: number): Map<string, number>
 
 const file = process.argv[2];
 if (file !== undefined && import.meta.url.endsWith('cpu-profile-stages.js')) {
-  const afterIndex = process.argv.indexOf('--after-s');
-  const afterUs = afterIndex >= 0 ? Number(process.argv[afterIndex + 1]) * 1e6 : 0;
-  const stages = stagesOf(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile, afterUs);
+  const stages = stagesOf(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile);
   const busy = [...stages]
     .filter(([stage]) => stage !== '(idle)')
     .reduce((sum, [, us]) => sum + us, 0);
