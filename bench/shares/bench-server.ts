@@ -7,19 +7,21 @@ import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from '../../apps/hawser/src/hawser.app.js';
 
 /** Four simulated back ends with no latency in two zones of one replication domain. */
+const BACKENDS = [
+  ['bench@a1', 'az-1'],
+  ['bench@b1', 'az-1'],
+  ['bench@a2', 'az-2'],
+  ['bench@b2', 'az-2'],
+] as const;
+
 export const benchBackends = (): SimulatedBackendConfig[] =>
-  ['az-1', 'az-2'].flatMap((zone, z) =>
-    ['a', 'b'].map((letter) => ({
-      name: `bench@${letter}${z + 1}`,
-      driver: 'simulated' as const,
-      availabilityZone: zone,
-      replicationDomain: 'bench-domain',
-      pools: [
-        { name: 'p1', totalCapacityGb: 1_000_000 },
-        { name: 'p2', totalCapacityGb: 1_000_000 },
-      ],
-    })),
-  );
+  BACKENDS.map(([name, availabilityZone]) => ({
+    name,
+    driver: 'simulated',
+    availabilityZone,
+    replicationDomain: 'bench-domain',
+    pools: ['p1', 'p2'].map((pool) => ({ name: pool, totalCapacityGb: 1_000_000 })),
+  }));
 
 export interface BenchServer {
   readonly base: string;

@@ -65,7 +65,7 @@ const report = (target: BenchTarget, phase: string, round: number, result: Phase
       count: result.count,
       acceptedS: round3(result.acceptedS),
       doneS: round3(result.doneS),
-      perSecond: Math.round(result.count / result.doneS),
+      perSecond: Math.round((10 * result.count) / result.doneS) / 10,
       serverCpuMsPerItem: result.cpuPerItemMs === undefined ? null : round3(result.cpuPerItemMs),
       loadAverage: loadAverage(),
     }),
@@ -97,7 +97,7 @@ const summary = (name: string, rounds: Rounds) => {
     const cpu = results.flatMap((r) => (r.cpuPerItemMs === undefined ? [] : [r.cpuPerItemMs]));
     const count = results[0]?.count ?? 0;
     return (
-      `  ${count} ${what}: median ${done.toFixed(3)} s (${Math.round(count / done)}/s), ` +
+      `  ${count} ${what}: median ${done.toFixed(3)} s (${(count / done).toFixed(1)}/s), ` +
       `best ${Math.min(...results.map((r) => r.doneS)).toFixed(3)} s` +
       (cpu.length > 0 ? `, server CPU ${median(cpu).toFixed(2)} ms each` : '')
     );
