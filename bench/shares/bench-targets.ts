@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startBenchServer } from './bench-server.js';
-import type { BenchProject, BenchTarget } from './manila-workload.js';
+import { keepAliveAgent, type BenchProject, type BenchTarget } from './manila-workload.js';
 import { treeCpuSeconds } from './process-cpu.js';
 
 /** Under Manila's default quota of 50 shares a project, which Hawser keeps. */
@@ -13,13 +13,17 @@ const HAWSER_ZONES = ['az-1', 'az-2'] as const;
 const projectId = (seed: string) => createHash('md5').update(seed).digest('hex');
 
 /** Hawser's noauth tokens (`user:project`): fresh projects for every batch. */
-const freshProjects =
-  (base: string) =>
-  (batch: string, count: number): BenchProject[] =>
+const HAWSER_CONNECTIONS = 64;
+
+const freshProjects = (base: string) => {
+  const agent = keepAliveAgent(HAWSER_CONNECTIONS);
+  return (batch: string, count: number): BenchProject[] =>
     Array.from({ length: Math.max(1, Math.ceil(count / SHARES_PER_PROJECT)) }, (_, p) => ({
       base,
       token: `bench:${projectId(`${batch}-${p}`)}`,
+      agent,
     }));
+};
 
 export interface ClosableTarget extends BenchTarget {
   close(): Promise<void>;
@@ -80,14 +84,20 @@ const firstLine = (child: ChildProcess): Promise<string> =>
  */
 export const againstManila = (
   url: string,
-  options: { pids: readonly number[]; zones: readonly [string, string]; pollMs: number },
+  options: {
+    pids: readonly number[];
+    zones: readonly [string, string];
+    pollMs: number;
+    /** Manila's API runs out of database connections well before 64 clients. */
+    connections: number;
+  },
 ): BenchTarget => {
   const base = url.replace(/\/+$/, '');
   const project = base.split('/').pop() ?? '';
   if (!/^[0-9a-f-]{32,36}$/.test(project)) {
     throw new Error(`--against ${url}: the URL must end with the project id (…/v2/<project>)`);
   }
-  const only = { base, token: `bench:${project}` };
+  const only = { base, token: `bench:${project}`, agent: keepAliveAgent(options.connections) };
   return {
     name: `manila at ${base}`,
     zones: options.zones,

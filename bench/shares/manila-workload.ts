@@ -1,9 +1,10 @@
 import http from 'node:http';
 
-/** One project of the endpoint under test: its v2 URL and a token for it. */
+/** One project of the endpoint under test: its v2 URL, a token for it, its connections. */
 export interface BenchProject {
   readonly base: string;
   readonly token: string;
+  readonly agent: http.Agent;
 }
 
 /** An endpoint that speaks Manila's v2 API, and how to drive it. */
@@ -35,10 +36,11 @@ const REPLICATED_TYPE = 'bench-replicated';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
- * Keep-alive connections, at most this many at once: a thousand requests at once queue here
- * instead of opening a thousand connections (which time out on a loaded machine).
+ * Keep-alive connections, at most `connections` at once: a thousand requests at once queue in
+ * the client instead of opening a thousand connections (which time out on a loaded machine).
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+export const keepAliveAgent = (connections: number) =>
+  new http.Agent({ keepAlive: true, maxSockets: connections });
 
 const call = (project: BenchProject, method: string, route: string, body?: unknown) =>
   new Promise<Json>((resolve, reject) => {
@@ -47,7 +49,7 @@ const call = (project: BenchProject, method: string, route: string, body?: unkno
       `${project.base}/${route}`,
       {
         method,
-        agent,
+        agent: project.agent,
         headers: {
           'X-Auth-Token': project.token,
           'X-OpenStack-Manila-API-Version': MICROVERSION,

@@ -25,6 +25,7 @@ import { loadAverage } from './process-cpu.js';
  * --against URL       also drive a Manila endpoint (…/v2/<project>, noauth) in the same run,
  *                     and print the ratio of the rates; --against-pids 1,2 or
  *                     --against-pid-dir DIR (files of pids) for its CPU per share
+ *                     (--against-connections C: 8 by default, as Manila's bench.py)
  * --shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
  * --server-node-options "…"   node options of the external server (e.g. --cpu-prof)
  */
@@ -125,6 +126,7 @@ const main = async () => {
           pids: againstPids(),
           zones: (option('--against-zones') ?? 'az1,az2').split(',') as [string, string],
           pollMs: count('--against-poll-ms', 250),
+          connections: count('--against-connections', 8),
         });
   try {
     const ours = await runRounds(hawser, ROUNDS);
