@@ -1,104 +1,156 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { SimulatedBackendConfig } from '#hawser/drivers';
-import { loadConfig } from '#hawser/platform';
-import { createHawserApp } from '../../apps/hawser/src/hawser.app.js';
+import {
+  againstManila,
+  externalHawser,
+  inProcessHawser,
+  type ClosableTarget,
+} from './bench-targets.js';
+import {
+  createReplicasAtOnce,
+  createSharesAtOnce,
+  ensureShareTypes,
+  type BenchTarget,
+  type PhaseResult,
+} from './manila-workload.js';
+import { loadAverage } from './process-cpu.js';
 
 /**
- * N shares requested at once over HTTP against the all-in-one service on simulated back ends
- * with no latency: the time until every one is `available` (what Manila 15.1 takes 9 to 10 s
- * for at N = 100 on this kind of machine). Prints one JSON line per round and a summary.
+ * The create path end to end, on simulated back ends with no latency: N shares requested at
+ * once until every one is `available`, M replicas requested at once until every one is
+ * `in_sync`, and once a large batch (1,000 shares). Prints one JSON line per phase (with the
+ * load average, since the machine may be shared) and a summary with the median of the rounds.
+ *
+ * --external          the server in a child process, the client here (real HTTP, keep-alive)
+ * --against URL       also drive a Manila endpoint (…/v2/<project>, noauth) in the same run,
+ *                     and print the ratio of the rates; --against-pids 1,2 or
+ *                     --against-pid-dir DIR (files of pids) for its CPU per share
+ *                     (--against-connections C: 8 by default, as Manila's bench.py)
+ * --shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
+ * --server-node-options "…"   node options of the external server (e.g. --cpu-prof)
  */
-/** Shares per project, under Manila's default quota of 50 shares a project. */
-const PER_PROJECT = 25;
-const tokenFor = (round: number, share: number) =>
-  `bench:${String(round).padStart(8, '0')}${String(Math.floor(share / PER_PROJECT)).padStart(24, '0')}`;
-const argument = (name: string, fallback: number): number => {
+const flag = (name: string) => process.argv.includes(name);
+const option = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  return index >= 0 ? process.argv[index + 1] : undefined;
+};
+const count = (name: string, fallback: number) => Number(option(name) ?? fallback);
+
+const SHARES = count('--shares', 100);
+const REPLICAS = count('--replicas', 50);
+const LARGE = count('--large', 1_000);
+const ROUNDS = count('--rounds', 5);
+
+const againstPids = (): number[] => {
+  const listed = option('--against-pids');
+  if (listed !== undefined) return listed.split(',').map(Number);
+  const dir = option('--against-pid-dir');
+  if (dir === undefined) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.pid'))
+    .map((file) => Number(fs.readFileSync(path.join(dir, file), 'utf8').trim()));
 };
 
-const backends = (): SimulatedBackendConfig[] =>
-  ['az-1', 'az-2'].flatMap((zone, z) =>
-    ['a', 'b'].map((letter) => ({
-      name: `bench@${letter}${z + 1}`,
-      driver: 'simulated' as const,
-      availabilityZone: zone,
-      pools: [
-        { name: 'p1', totalCapacityGb: 100_000 },
-        { name: 'p2', totalCapacityGb: 100_000 },
-      ],
-    })),
+interface Rounds {
+  readonly shares: PhaseResult[];
+  readonly replicas: PhaseResult[];
+}
+
+const report = (target: BenchTarget, phase: string, round: number, result: PhaseResult) => {
+  console.log(
+    JSON.stringify({
+      target: target.name,
+      phase,
+      round,
+      count: result.count,
+      acceptedS: round3(result.acceptedS),
+      doneS: round3(result.doneS),
+      perSecond: Math.round((10 * result.count) / result.doneS) / 10,
+      serverCpuMsPerItem: result.cpuPerItemMs === undefined ? null : round3(result.cpuPerItemMs),
+      loadAverage: loadAverage(),
+    }),
   );
+};
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+const runRounds = async (target: BenchTarget, rounds: number): Promise<Rounds> => {
+  await ensureShareTypes(target);
+  const result: Rounds = { shares: [], replicas: [] };
+  for (let round = 1; round <= rounds; round++) {
+    const shares = await createSharesAtOnce(target, SHARES);
+    report(target, 'shares', round, shares);
+    result.shares.push(shares);
+    const replicas = await createReplicasAtOnce(target, REPLICAS);
+    report(target, 'replicas', round, replicas);
+    result.replicas.push(replicas);
+  }
+  return result;
+};
+
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+const summary = (name: string, rounds: Rounds) => {
+  const line = (what: string, results: readonly PhaseResult[]) => {
+    const done = median(results.map((r) => r.doneS));
+    const cpu = results.flatMap((r) => (r.cpuPerItemMs === undefined ? [] : [r.cpuPerItemMs]));
+    const count = results[0]?.count ?? 0;
+    return (
+      `  ${count} ${what}: median ${done.toFixed(3)} s (${(count / done).toFixed(1)}/s), ` +
+      `best ${Math.min(...results.map((r) => r.doneS)).toFixed(3)} s` +
+      (cpu.length > 0 ? `, server CPU ${median(cpu).toFixed(2)} ms each` : '')
+    );
+  };
+  return [
+    `${name}, ${rounds.shares.length} rounds:`,
+    line('shares -> available', rounds.shares),
+    line('replicas -> in_sync', rounds.replicas),
+  ];
+};
 
 const main = async () => {
-  const shares = argument('--shares', 100);
-  const rounds = argument('--rounds', 5);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-shares-'));
-  const app = await createHawserApp(loadConfig({ HAWSER_DATA_DIR: dataDir }), backends(), {
-    logger: false,
-  });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-  const call = async (method: string, route: string, body?: unknown, token = tokenFor(0, 0)) => {
-    const response = await fetch(`${base}${route}`, {
-      method,
-      headers: {
-        'X-Auth-Token': token,
-        'X-OpenStack-Manila-API-Version': '2.72',
-        'Content-Type': 'application/json',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+  const pollMs = count('--poll-ms', 25);
+  const hawser: ClosableTarget = flag('--external')
+    ? await externalHawser(
+        pollMs,
+        (option('--server-node-options') ?? '').split(' ').filter(Boolean),
+      )
+    : await inProcessHawser(pollMs);
+  const url = option('--against');
+  const manila =
+    url === undefined
+      ? undefined
+      : againstManila(url, {
+          pids: againstPids(),
+          zones: (option('--against-zones') ?? 'az1,az2').split(',') as [string, string],
+          pollMs: count('--against-poll-ms', 250),
+          connections: count('--against-connections', 8),
+        });
   try {
-    await call('POST', '/v2/types', {
-      share_type: { name: 'bench', extra_specs: { driver_handles_share_servers: 'false' } },
-    });
-    const results: number[] = [];
-    for (let round = 1; round <= rounds; round++) {
-      const started = performance.now();
-      const created = await Promise.all(
-        Array.from({ length: shares }, (_, i) =>
-          call(
-            'POST',
-            '/v2/shares',
-            { share: { share_proto: 'NFS', size: 1, share_type: 'bench' } },
-            tokenFor(round, i),
-          ),
-        ),
-      );
-      const accepted = performance.now() - started;
-      const refused = created.find((c) => c.share === undefined);
-      if (refused) throw new Error(`a request was refused: ${JSON.stringify(refused)}`);
-      const ids = new Set(created.map((c) => c.share.id as string));
-      for (;;) {
-        const list = await call('GET', '/v2/shares/detail?all_tenants=1&status=available');
-        const available = (list.shares as { id: string }[]).filter((s) => ids.has(s.id)).length;
-        if (available === shares) break;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      const seconds = (performance.now() - started) / 1000;
-      results.push(seconds);
+    const ours = await runRounds(hawser, ROUNDS);
+    if (LARGE > 0) report(hawser, 'large', 1, await createSharesAtOnce(hawser, LARGE));
+    const theirs =
+      manila === undefined ? undefined : await runRounds(manila, count('--against-rounds', 1));
+    console.log(
+      [
+        '',
+        ...summary(hawser.name, ours),
+        ...(theirs && manila ? summary(manila.name, theirs) : []),
+      ].join('\n'),
+    );
+    if (theirs !== undefined) {
+      const rate = (results: readonly PhaseResult[]) =>
+        median(results.map((r) => r.count / r.doneS));
       console.log(
-        JSON.stringify({
-          bench: 'shares',
-          round,
-          shares,
-          acceptedMs: Math.round(accepted),
-          allAvailableS: Number(seconds.toFixed(3)),
-        }),
+        `  ratio of the rates: shares ${(rate(ours.shares) / rate(theirs.shares)).toFixed(1)}x, ` +
+          `replicas ${(rate(ours.replicas) / rate(theirs.replicas)).toFixed(1)}x`,
       );
     }
-    const sorted = [...results].sort((a, b) => a - b);
-    console.log(
-      `\n${shares} shares requested at once -> all available: median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(3)} s, best ${sorted[0]?.toFixed(3)} s over ${rounds} rounds`,
-    );
+    console.log(`  load average at the end: ${loadAverage()}`);
   } finally {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await hawser.close();
   }
 };
 

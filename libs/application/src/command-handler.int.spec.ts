@@ -158,4 +158,31 @@ describe('command handling under concurrency (real SQLite log)', () => {
     expect(replay.events).toHaveLength(0);
     expect((await store.readStream(shareStream('s1'))).length).toBe(2);
   });
+  it('given a stream it folded, when another writer appends, then a load reads only the events after the state it remembers', async () => {
+    const reads: (ReadStreamOptions | undefined)[] = [];
+    const counting = new Proxy(store, {
+      get: (target, prop, receiver) =>
+        prop === 'readStream'
+          ? (streamId: string, options?: ReadStreamOptions) => {
+              reads.push(options);
+              return target.readStream(streamId, options);
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+    const handler = new CommandHandler(counting);
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+    await new CommandHandler(store).handle(
+      shareDecider,
+      shareStream('s1'),
+      { type: 'UpdateShare', name: 'renamed', now },
+      { commandId: 'c1' },
+    );
+    reads.length = 0;
+
+    const loaded = await handler.load(shareDecider, shareStream('s1'));
+
+    expect(reads).toEqual([{ fromRevision: 0 }]);
+    expect(loaded.revision).toBe(1);
+    expect(loaded.state).toMatchObject({ name: 'renamed' });
+  });
 });

@@ -9,6 +9,7 @@ import {
 import { currentLogContext } from '#hawser/observability';
 import { decoderOfStream } from '../../../eventstore/decoders.js';
 import { AggregateSnapshots, type FoldedState } from './aggregate-snapshots.js';
+import { RecentStates } from './recent-states.js';
 
 /** Who asked, and why: becomes the metadata of every event the command produces. */
 export interface CommandContext {
@@ -92,12 +93,14 @@ const domainEvent = <Event>(recorded: RecordedEvent): Event => {
  */
 export class CommandHandler {
   private readonly snapshots: AggregateSnapshots | undefined;
+  private readonly recent: RecentStates;
 
   constructor(
     private readonly store: EventStore,
     snapshots?: SnapshotStore,
   ) {
     this.snapshots = snapshots && new AggregateSnapshots(snapshots);
+    this.recent = new RecentStates(store);
   }
 
   async load<State, Event extends DomainEvent>(
@@ -114,7 +117,11 @@ export class CommandHandler {
   ): Promise<Loaded<State>> {
     const policy = decider.snapshots;
     const cache = policy && this.snapshots;
-    const start = cache && (await this.checkedStart<State>(cache, policy, streamId));
+    const start = cache
+      ? await this.checkedStart<State>(cache, policy, streamId)
+      : policy === undefined
+        ? await this.recent.start<State>(decider, streamId)
+        : undefined;
     const tail = start ? start.after : await this.store.readStream(streamId);
     const from = start?.folded ?? { state: decider.initialState(), revision: -1, unsnapshotted: 0 };
     const last = tail[tail.length - 1];
@@ -126,6 +133,7 @@ export class CommandHandler {
       unsnapshotted: from.unsnapshotted + tail.length,
     };
     if (cache) await cache.remember(streamId, policy, folded);
+    else if (policy === undefined) this.recent.remember(decider, streamId, folded);
     return folded;
   }
 
@@ -185,13 +193,16 @@ export class CommandHandler {
         });
         const after = events.reduce(decider.evolve, state);
         // A retried append returns where its events were written before: not this state's.
-        if (decider.snapshots && result.nextRevision === revision + events.length) {
-          await this.snapshots?.remember(streamId, decider.snapshots, {
+        if (result.nextRevision === revision + events.length) {
+          const folded = {
             state: after,
             revision: result.nextRevision,
             eventId: newEvents[newEvents.length - 1]!.id,
             unsnapshotted: loaded.unsnapshotted + events.length,
-          });
+          };
+          if (decider.snapshots) {
+            await this.snapshots?.remember(streamId, decider.snapshots, folded);
+          } else this.recent.remember(decider, streamId, folded);
         }
         return { events, state: after, position: result.position, revision: result.nextRevision };
       } catch (error) {

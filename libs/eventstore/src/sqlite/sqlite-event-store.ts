@@ -19,6 +19,7 @@ import {
   type Subscription,
 } from '../event-store.port.js';
 import type { UpcasterRegistry } from '../upcaster-registry.js';
+import { GroupCommit, type Outcome } from './group-commit.js';
 import { LogTailSubscription } from './log-tail-subscription.js';
 import { filterClause } from './sqlite-filter.js';
 import { EVENT_COLUMNS, openEventLog, type RawEventRow } from './sqlite-schema.js';
@@ -39,11 +40,25 @@ const NO_LIMIT = -1;
 const NO_STREAM = -1;
 
 type EventIdRow = [revision: number, position: number];
+
+interface AppendRequest {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+interface AppendDone {
+  readonly result: AppendResult;
+  readonly written: boolean;
+}
 type StreamHeadRow = [revision: number, position: number];
 
 /**
  * The embedded event store: one SQLite file in WAL mode, shareable by several processes.
- * better-sqlite3 is synchronous, so every method does its work before returning its promise.
+ * better-sqlite3 is synchronous, so reads do their work before returning their promise. Appends
+ * are committed in groups: those submitted within a few microtasks share one IMMEDIATE
+ * transaction (one commit, one WAL write), each in a savepoint of its own, so each keeps its
+ * own expected-revision check and result, and a failing one takes back only its own events.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -58,11 +73,7 @@ export class SqliteEventStore implements EventStore {
   private readonly selectHead: Database.Statement;
   private readonly selectStreamForwards: Database.Statement;
   private readonly selectStreamBackwards: Database.Statement;
-  private readonly appendTransaction: (
-    streamId: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-  ) => { result: AppendResult; written: boolean };
+  private readonly appends: GroupCommit<AppendRequest, AppendResult>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.db = openEventLog(options.file);
@@ -91,29 +102,36 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       )
       .raw();
-    // IMMEDIATE takes the write lock up front, so the revision check and the inserts see the
-    // same stream even when another process appends to this file.
-    const transaction = this.db.transaction(this.appendWithinTransaction.bind(this));
-    this.appendTransaction = (streamId, events, expected) =>
-      transaction.immediate(streamId, events, expected);
+    // Called inside the batch's transaction, better-sqlite3 runs it in a savepoint.
+    const appendOne = this.db.transaction(this.appendWithinTransaction.bind(this));
+    const batch = this.db.transaction((requests: readonly AppendRequest[]) =>
+      requests.map((request) => this.appendInSavepoint(appendOne, request)),
+    );
+    // IMMEDIATE takes the write lock up front, so the revision checks and the inserts see the
+    // same streams even when another process appends to this file.
+    this.appends = new GroupCommit((requests) => {
+      const outcomes = batch.immediate(requests);
+      if (outcomes.some((outcome) => outcome.ok && outcome.result.written)) {
+        for (const subscription of this.subscriptions) subscription.wake();
+      }
+      return outcomes.map((outcome) =>
+        outcome.ok ? { ok: true, result: outcome.result.result } : outcome,
+      );
+    });
   }
 
-  async append(
+  append(
     streamId: string,
     events: readonly NewEvent[],
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    let outcome: { result: AppendResult; written: boolean };
-    try {
-      outcome = this.appendTransaction(streamId, events, options.expectedRevision);
-    } catch (error) {
-      throw this.explainConstraintFailure(streamId, events, error);
-    }
-    if (outcome.written) for (const subscription of this.subscriptions) subscription.wake();
-    return outcome.result;
+    return this.appends.submit({ streamId, events, expected: options.expectedRevision });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    // A command that loads the stream decides on what was appended to it before, as when every
+    // append committed at once.
+    this.appends.commitNowIf((request) => request.streamId === streamId);
     const limit = options.maxCount ?? NO_LIMIT;
     const rows =
       options.direction === 'backwards'
@@ -170,6 +188,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    await this.appends.drain();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     if (this.db.open) this.db.close();
   }
@@ -178,11 +197,27 @@ export class SqliteEventStore implements EventStore {
     return this.selectHead.get() as number;
   }
 
-  private appendWithinTransaction(
-    streamId: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-  ): { result: AppendResult; written: boolean } {
+  /**
+   * One append of a batch: its failure is its own, unless SQLite ended the whole transaction
+   * (a full disk, an I/O error), which then fails the batch rather than let the appends after
+   * it run outside a transaction.
+   */
+  private appendInSavepoint(
+    appendOne: (request: AppendRequest) => AppendDone,
+    request: AppendRequest,
+  ): Outcome<AppendDone> {
+    try {
+      return { ok: true, result: appendOne(request) };
+    } catch (error) {
+      if (!this.db.inTransaction) throw error;
+      return {
+        ok: false,
+        error: this.explainConstraintFailure(request.streamId, request.events, error),
+      };
+    }
+  }
+
+  private appendWithinTransaction({ streamId, events, expected }: AppendRequest): AppendDone {
     const retried = this.findEarlierAppend(streamId, events);
     if (retried !== undefined) return { result: retried, written: false };
 
