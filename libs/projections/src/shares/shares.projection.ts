@@ -1,4 +1,7 @@
 import { singleStreamProjection } from '#hawser/read-models';
+import { ACCESS_RULE_INDEXES, accessRuleItems } from '../access-rules/access-rules.projection.js';
+import { SNAPSHOT_INDEXES, snapshotItems } from '../snapshots/snapshots.projection.js';
+import { SHARE_INSTANCE_INDEXES, shareInstanceItems } from './share-instances.projection.js';
 import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
 import { foldShare, shareStream, type ShareStreamEvent } from './share-fold.js';
 
@@ -24,15 +27,22 @@ export const SHARE_LISTING_INDEXES: readonly (readonly string[])[] = [
 
 /**
  * The share listing, as Manila's share API shows it; its record keeps the folded share, from
- * which reads derive the rest.
+ * which reads derive the rest, and from which the same projection derives the share's
+ * instances, snapshots and access rules: one fold and one stored copy of each share.
  */
 export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamEvent>({
   name: 'shares',
   collection: SHARES,
   ...shareStream,
-  indexes: { [SHARES]: SHARE_LISTING_INDEXES },
+  indexes: {
+    [SHARES]: SHARE_LISTING_INDEXES,
+    ...SHARE_INSTANCE_INDEXES,
+    ...SNAPSHOT_INDEXES,
+    ...ACCESS_RULE_INDEXES,
+  },
   evolve: (record, event) => {
     const state = foldShare(record?.state, event);
     return state && toShareRecord(state, event.revision);
   },
+  derived: [shareInstanceItems, snapshotItems, accessRuleItems],
 });
