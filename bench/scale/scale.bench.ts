@@ -105,16 +105,18 @@ const main = async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startServer(dataDir, port);
+  /** One Manila call at the newest microversion; a 4xx or 5xx fails the run. */
   const call = async (method: string, route: string, token: string, body?: unknown) => {
-    const response = await fetch(`${base}${route}`, {
-      method,
-      headers: {
-        'X-Auth-Token': token,
-        'X-OpenStack-Manila-API-Version': '2.72',
-        'Content-Type': 'application/json',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const headers = { 'X-Auth-Token': token, 'X-OpenStack-Manila-API-Version': '2.72' };
+    const init: RequestInit =
+      body === undefined
+        ? { method, headers }
+        : {
+            method,
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          };
+    const response = await fetch(`${base}${route}`, init);
     const json = (await response.json()) as Record<string, unknown>;
     if (response.status >= 400) throw new Error(`${method} ${route}: ${JSON.stringify(json)}`);
     return json;
