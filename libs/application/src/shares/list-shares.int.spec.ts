@@ -246,6 +246,7 @@ describe('the share listing, answered by the store', () => {
     [{ limit: '50', sort_key: 'updated_at' }],
     [{ limit: '10', with_count: 'true' }],
     [{ limit: '50', status: 'available' }],
+    [{ name: 'share-3' }],
     [{ limit: '50', offset: '120' }],
   ])(
     'given the declared indexes, when listed with %j, then every query the store runs walks an index and sorts nothing',
