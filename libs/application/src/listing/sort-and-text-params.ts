@@ -19,7 +19,10 @@ export interface SortOrder {
   /** The read-model field the page is sorted by. */
   readonly field: string;
   readonly direction: 'asc' | 'desc';
-  /** The sort the document store takes: the field, then the id so pages never overlap. */
+  /**
+   * The sort the document store takes: the field, then the id in the same direction, so pages
+   * never overlap and an index on the field and the id serves the page either way.
+   */
   readonly sort: readonly (readonly [string, 1 | -1])[];
 }
 
@@ -40,12 +43,13 @@ export const sortOrder = (
   if (direction !== 'asc' && direction !== 'desc') {
     throw badRequest(wrongDirection(key, direction));
   }
+  const order = direction === 'asc' ? 1 : -1;
   return {
     field,
     direction,
     sort: [
-      [field, direction === 'asc' ? 1 : -1],
-      ['id', 1],
+      [field, order],
+      ['id', order],
     ],
   };
 };

@@ -15,6 +15,7 @@ import {
   addTextFilters,
   NAMED_RESOURCE_SORT_KEYS,
   sortOrder,
+  type SortOrder,
 } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
@@ -69,7 +70,7 @@ const listShares = async (
   const inRecycleBin =
     atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted);
 
-  const filter: Filter = {};
+  const filter: Filter = { scheduled_to_be_deleted_at: inRecycleBin ? { $ne: null } : null };
   if (query.name !== undefined) filter.name = query.name;
   if (query.status !== undefined) filter.status = query.status;
   if (query.share_type_id !== undefined) filter.share_type_id = query.share_type_id;
@@ -81,66 +82,150 @@ const listShares = async (
 
   const allTenants = auth.isAdmin && allTenantsParam(query.all_tenants);
   if (allTenants && query.project_id !== undefined) filter.project_id = query.project_id;
-  const { sort } = order;
+  if (!allTenants) filter.project_id = auth.projectId;
+  const withPublic = !allTenants && booleanParam('is_public', query.is_public);
+  const locations = atLeast(version, '2.35')
+    ? { path: query.export_location_path, id: query.export_location_id }
+    : {};
+  const wanted = { offset, limit, marker: query.marker };
 
-  let shares: ShareRecord[];
-  if (allTenants) {
-    shares = await documents.find<ShareRecord>(SHARES, filter, { sort });
-  } else {
-    shares = await documents.find<ShareRecord>(
-      SHARES,
-      { ...filter, project_id: auth.projectId },
-      { sort },
-    );
-    if (booleanParam('is_public', query.is_public)) {
-      const others = await documents.find<ShareRecord>(
-        SHARES,
-        { ...filter, is_public: true },
-        { sort },
-      );
-      const seen = new Set(shares.map((s) => s.id));
-      const merged = [...shares, ...others.filter((s) => !seen.has(s.id))];
-      const direction = order.direction === 'asc' ? 1 : -1;
-      const key = order.field as keyof ShareRecord;
-      shares = merged.sort((a, b) => {
-        const x = a[key] as string | number | null;
-        const y = b[key] as string | number | null;
-        if (x === y) return a.id < b.id ? -1 : 1;
-        return (x ?? '') < (y ?? '') ? -direction : direction;
-      });
-    }
+  // What the store cannot filter (metadata keys, export locations, a union with public shares)
+  // is filtered here, over the project's shares; everything else is one indexed page and count.
+  if (metadata !== undefined || locations.path !== undefined || locations.id !== undefined) {
+    const matches = (share: ShareRecord) =>
+      (metadata === undefined || matchesMetadata(share.metadata, metadata)) &&
+      hasExportLocation(share, locations);
+    const shares = await findAll(documents, filter, order, withPublic);
+    return pageOf(shares.filter(matches), wanted);
   }
+  if (withPublic) return pageOf(await findAll(documents, filter, order, true), wanted);
+  return pageInStore(documents, filter, order, wanted);
+};
 
-  shares = shares.filter((share) => Boolean(share.state.recycleBin) === inRecycleBin);
-  if (metadata !== undefined) {
-    shares = shares.filter((share) => matchesMetadata(share.metadata, metadata));
-  }
-  if (atLeast(version, '2.35')) {
-    const path = query.export_location_path;
-    const locationId = query.export_location_id;
-    if (path !== undefined || locationId !== undefined) {
-      shares = shares.filter((share) =>
-        share.state.instances.some((instance) =>
-          instance.exportLocations.some(
-            (l) =>
-              (path === undefined || l.path === path) &&
-              (locationId === undefined || l.id === locationId),
-          ),
-        ),
-      );
-    }
-  }
+interface WantedPage {
+  readonly offset: number;
+  readonly limit: number | undefined;
+  readonly marker: string | undefined;
+}
 
-  const count = shares.length;
-  let start = offset;
-  if (query.marker !== undefined) {
-    const index = shares.findIndex((s) => s.id === query.marker);
-    if (index < 0) throw badRequest(`marker [${query.marker}] not found`);
-    start = index + 1;
-  }
-  const page = shares.slice(start, limit === undefined ? undefined : start + limit);
+/** The page after `marker` (or from `offset`), and whether a full page leaves more. */
+const pageResult = (
+  page: ShareRecord[],
+  count: number,
+  start: number,
+  limit: number | undefined,
+): ShareListPage => {
   const last = page[page.length - 1];
   const nextMarker =
     limit !== undefined && page.length === limit && start + limit < count ? last?.id : undefined;
   return { shares: page.map(shareDocumentOf), count, nextMarker };
 };
+
+const markerNotFound = (marker: string) => badRequest(`marker [${marker}] not found`);
+
+/** One page and the count, both answered by the store from an index. */
+const pageInStore = async (
+  documents: DocumentStore,
+  filter: Filter,
+  order: SortOrder,
+  { offset, limit, marker }: WantedPage,
+): Promise<ShareListPage> => {
+  const count = await documents.count(SHARES, filter);
+  let start = offset;
+  if (marker !== undefined) {
+    const position = await positionInListing(documents, filter, order, marker);
+    if (position === undefined) {
+      return pageOf(await findAll(documents, filter, order, false), { offset, limit, marker });
+    }
+    start = position + 1;
+  }
+  const page =
+    limit === 0
+      ? []
+      : await documents.find<ShareRecord>(SHARES, filter, {
+          sort: order.sort,
+          skip: start,
+          ...(limit !== undefined && { limit }),
+        });
+  return pageResult(page, count, start, limit);
+};
+
+/**
+ * Where the marker share stands in the listing, by counting the shares before it in the sort
+ * order (null sorts first, as in both stores), so a marker costs counts on the index rather
+ * than the whole listing; a 400 when it is not listed. Undefined when the order cannot be
+ * counted that way (a boolean key, or a key the filter already constrains).
+ */
+const positionInListing = async (
+  documents: DocumentStore,
+  filter: Filter,
+  order: SortOrder,
+  markerId: string,
+): Promise<number | undefined> => {
+  const [marker] = await documents.find<ShareRecord>(SHARES, { ...filter, id: markerId });
+  if (marker === undefined) throw markerNotFound(markerId);
+  const { field } = order;
+  const value = marker[field as keyof ShareRecord];
+  const ascending = order.direction === 'asc';
+  const idBefore = { id: ascending ? { $lt: markerId } : { $gt: markerId } };
+  if (field === 'id') return documents.count(SHARES, { ...filter, ...idBefore });
+  if (Object.hasOwn(filter, field)) return undefined;
+  if (value !== null && typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const count = (condition: Filter) => documents.count(SHARES, { ...filter, ...condition });
+  const ties = await count({ [field]: value, ...idBefore });
+  if (value === null) return ties + (ascending ? 0 : await count({ [field]: { $ne: null } }));
+  if (!ascending) return ties + (await count({ [field]: { $gt: value } }));
+  return ties + (await count({ [field]: null })) + (await count({ [field]: { $lt: value } }));
+};
+
+/** Every listed share in order, with the public shares of other projects when asked. */
+const findAll = async (
+  documents: DocumentStore,
+  filter: Filter,
+  order: SortOrder,
+  withPublic: boolean,
+): Promise<ShareRecord[]> => {
+  const own = await documents.find<ShareRecord>(SHARES, filter, { sort: order.sort });
+  if (!withPublic) return own;
+  const { project_id: _ownProject, ...others } = filter;
+  const shared = await documents.find<ShareRecord>(
+    SHARES,
+    { ...others, is_public: true },
+    { sort: order.sort },
+  );
+  const seen = new Set(own.map((s) => s.id));
+  const direction = order.direction === 'asc' ? 1 : -1;
+  const key = order.field as keyof ShareRecord;
+  return [...own, ...shared.filter((s) => !seen.has(s.id))].sort((a, b) => {
+    const x = a[key] as string | number | null;
+    const y = b[key] as string | number | null;
+    if (x === y) return a.id < b.id ? -direction : direction;
+    return (x ?? '') < (y ?? '') ? -direction : direction;
+  });
+};
+
+/** A page of a listing filtered here, by offset or after a marker. */
+const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): ShareListPage => {
+  let start = offset;
+  if (marker !== undefined) {
+    const index = shares.findIndex((s) => s.id === marker);
+    if (index < 0) throw markerNotFound(marker);
+    start = index + 1;
+  }
+  const page = shares.slice(start, limit === undefined ? undefined : start + limit);
+  return pageResult(page, shares.length, start, limit);
+};
+
+/** Manila's export_location_path / export_location_id filters (2.35), on any instance. */
+const hasExportLocation = (
+  share: ShareRecord,
+  wanted: { readonly path?: string | undefined; readonly id?: string | undefined },
+): boolean =>
+  (wanted.path === undefined && wanted.id === undefined) ||
+  share.state.instances.some((instance) =>
+    instance.exportLocations.some(
+      (l) =>
+        (wanted.path === undefined || l.path === wanted.path) &&
+        (wanted.id === undefined || l.id === wanted.id),
+    ),
+  );

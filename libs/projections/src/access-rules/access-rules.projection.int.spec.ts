@@ -1,7 +1,7 @@
 import { capabilitiesOf, type ShareEvent } from '#hawser/domain';
 import { projectionSpec } from '../test-support/projection-spec.js';
 import { ACCESS_RULES, type AccessRuleDocument } from './access-rule.documents.js';
-import { accessRulesProjection } from './access-rules.projection.js';
+import { sharesProjection } from '../shares/shares.projection.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const later = '2026-11-22T10:01:00.000Z';
@@ -51,7 +51,7 @@ const updated = (commandId: string, ruleUpdates = {}): ShareEvent => ({
 
 describe('access-rules projection', () => {
   it('given an allowed rule, then it is listed queued_to_apply with its metadata', () =>
-    projectionSpec(accessRulesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, allowed('r1', '10.0.0.1')] })
       .then(async (docs) => {
         expect(await docs.get<AccessRuleDocument>(ACCESS_RULES, 'r1')).toMatchObject({
@@ -67,7 +67,7 @@ describe('access-rules projection', () => {
       }));
 
   it('when the driver applied it, then it is active; one in error shows error', () =>
-    projectionSpec(accessRulesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, allowed('r1', '10.0.0.1'), allowed('r2', '10.0.0.2')] })
       .when({ 'share-s1': [claim('c1'), updated('c1', { r2: { state: 'error' } })] })
       .then(async (docs) => {
@@ -76,7 +76,7 @@ describe('access-rules projection', () => {
       }));
 
   it('when a denied rule was removed by the driver, then it leaves the listing', () =>
-    projectionSpec(accessRulesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, allowed('r1', '10.0.0.1'), claim('c1'), updated('c1')] })
       .when({
         'share-s1': [
@@ -93,7 +93,7 @@ describe('access-rules projection', () => {
       }));
 
   it('when its share is deleted, then its rules leave the listing with it', () =>
-    projectionSpec(accessRulesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, allowed('r1', '10.0.0.1'), claim('c1'), updated('c1')] })
       .when({ 'share-s1': [{ type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } }] })
       .then(async (docs) => {

@@ -6,7 +6,7 @@ import {
 } from '../messages/messages.projection.js';
 import { projectionSpec } from '../test-support/projection-spec.js';
 import { SHARE_INSTANCES, type ShareInstanceDocument } from './share.documents.js';
-import { shareInstancesProjection } from './share-instances.projection.js';
+import { sharesProjection } from './shares.projection.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const specs = { replication_type: 'readable' };
@@ -83,7 +83,7 @@ const refusedByEveryPool = POOLS.flatMap((host, k) => [scheduledOn(host), reject
 
 describe('read models of a replica its pools refused', () => {
   it('show the handed-back replica unplaced, creating, in the zone it was requested in', () =>
-    projectionSpec(shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': replicatedShare })
       .when({ 'share-s1': [scheduledOn(POOLS[0] ?? ''), rejectedBy(1)] })
       .then(async (docs) => {
@@ -96,7 +96,7 @@ describe('read models of a replica its pools refused', () => {
       }));
 
   it("leave one message about the replica once the last attempt fails, Manila's NoValidHost", () =>
-    projectionSpec(messagesProjection, shareInstancesProjection)
+    projectionSpec(messagesProjection, sharesProjection)
       .given({ 'share-s1': replicatedShare })
       .when({
         'share-s1': [

@@ -9,13 +9,12 @@ import {
 import type { Decoded, RecordedEvent } from '#hawser/eventstore';
 import {
   derivedCollection,
-  singleStreamProjection,
+  type DerivedCollection,
   type DerivedCollectionOptions,
   type Identified,
-  type Projection,
-  type StreamDocument,
 } from '#hawser/read-models';
 import { shareEvents } from '../../../../eventstore/decoders.js';
+import type { ShareRecord } from './share.documents.js';
 
 export type ShareStreamEvent = Decoded<ShareEvent>;
 
@@ -39,48 +38,24 @@ export const foldShare = (
   return isActiveShare(after) ? after : undefined;
 };
 
-/** The share as a projection folds it for itself (see the README: which read models keep it). */
-interface ShareStateDocument extends StreamDocument {
-  readonly state: ActiveShare;
-}
-
-/** `evolve` of a projection that keeps only the folded share. */
-const evolveShareState = (
-  document: ShareStateDocument | undefined,
-  event: ShareStreamEvent,
-): { state: ActiveShare } | undefined => {
-  const state = foldShare(document?.state, event);
-  return state && { state };
-};
-
-/** How a projection shows one kind of a share's items (its instances, snapshots, rules). */
+/** How the share projection shows one kind of a share's items (its instances, snapshots, rules). */
 export interface ShareItemsOptions<I extends { id: string }> {
-  readonly name: string;
-  /** The projection's own folded shares (see the README: why each keeps one). */
-  readonly stateCollection: string;
   readonly collection: string;
-  readonly indexes: Readonly<Record<string, readonly (readonly string[])[]>>;
   readonly items: (share: ActiveShare) => readonly I[];
   readonly toDocument: (share: ActiveShare, item: I, revision: number) => Identified;
-  readonly rewrite: DerivedCollectionOptions<ShareStateDocument, I>['rewrite'];
+  readonly rewrite: DerivedCollectionOptions<ShareRecord, I>['rewrite'];
 }
 
-/** A projection of one document per item of each share, which it folds for itself. */
-export const shareItemsProjection = <I extends { id: string }>(
+/**
+ * One document per item of each share, derived from the share the listing folds: the share is
+ * folded once and kept once, in its record (see the README, "Scale").
+ */
+export const shareItems = <I extends { id: string }>(
   options: ShareItemsOptions<I>,
-): Projection =>
-  singleStreamProjection<ShareStateDocument, ShareStreamEvent>({
-    name: options.name,
-    collection: options.stateCollection,
-    ...shareStream,
-    indexes: options.indexes,
-    evolve: evolveShareState,
-    derived: [
-      derivedCollection<ShareStateDocument, I>({
-        collection: options.collection,
-        items: (document) => options.items(document.state),
-        toDocument: (document, item) => options.toDocument(document.state, item, document.revision),
-        rewrite: options.rewrite,
-      }),
-    ],
+): DerivedCollection<ShareRecord> =>
+  derivedCollection<ShareRecord, I>({
+    collection: options.collection,
+    items: (record) => options.items(record.state),
+    toDocument: (record, item) => options.toDocument(record.state, item, record.revision),
+    rewrite: options.rewrite,
   });

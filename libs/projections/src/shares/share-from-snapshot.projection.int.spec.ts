@@ -13,7 +13,6 @@ import {
   type ShareInstanceDocument,
   type ShareRecord,
 } from './share.documents.js';
-import { shareInstancesProjection } from './share-instances.projection.js';
 import { sharesProjection } from './shares.projection.js';
 
 const at = (second: number) => `2026-11-22T10:00:0${second}.000Z`;
@@ -97,7 +96,7 @@ const messagesOf = async (docs: DocumentStore) =>
 
 describe('a share created from a snapshot in the read models', () => {
   it('given the asynchronous answer, when polls progress, then the share and instance show it', () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s2': [...placed, asynchronous] })
       .when({ 'share-s2': [progressed('40%', 3), progressed('85%', 4)] })
       .then(async (docs) => {
@@ -116,7 +115,7 @@ describe('a share created from a snapshot in the read models', () => {
       }));
 
   it('given progress, when the poll finds it available, then it is available at 100% with export locations', () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s2': [...placed, asynchronous, progressed('60%', 3)] })
       .when({ 'share-s2': [created] })
       .then(async (docs) => {

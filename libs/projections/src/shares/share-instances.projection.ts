@@ -1,21 +1,17 @@
 import { SHARE_INSTANCES, toShareInstanceDocument } from './share.documents.js';
-import { shareItemsProjection } from './share-fold.js';
-
-export const SHARE_INSTANCE_STATES = 'share_instance_states';
+import { shareItems } from './share-fold.js';
 
 /**
  * Share instances for admins (Manila's share-instances API) and for share nodes settling
- * operations at start-up. Its own projection, so the share listing rebuilds without it; it
- * keeps the folded share in a collection of its own for the same reason.
+ * operations at start-up, derived by the shares projection from the share it folds.
  */
-export const shareInstancesProjection = shareItemsProjection({
-  name: 'share-instances',
-  stateCollection: SHARE_INSTANCE_STATES,
+export const shareInstanceItems = shareItems({
   collection: SHARE_INSTANCES,
-  // A share's instances (its replicas), for the API's per-share views and their batched reads.
-  indexes: { [SHARE_INSTANCES]: [['share_id', 'created_at']] },
   items: (share) => share.instances,
   toDocument: toShareInstanceDocument,
   // Instances show the share's type, access rules and revision: rewritten on every event.
   rewrite: 'every-event',
 });
+
+/** A share's instances (its replicas), for the API's per-share views and their batched reads. */
+export const SHARE_INSTANCE_INDEXES = { [SHARE_INSTANCES]: [['share_id', 'created_at']] } as const;

@@ -7,7 +7,6 @@ import {
   type ShareInstanceDocument,
   type ShareRecord,
 } from './share.documents.js';
-import { shareInstancesProjection } from './share-instances.projection.js';
 import { sharesProjection } from './shares.projection.js';
 
 const at = '2026-11-22T10:00:00.000Z';
@@ -52,7 +51,7 @@ const created = (instanceId: string): ShareEvent => ({
 
 describe('shares and share-instances projections', () => {
   it("given a stream holding only a refused request's fence, then no share is listed", () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({
         'share-s1': [{ type: 'ReservationExpired', data: { reservationId: 's1', expiredAt: at } }],
         'share-s2': [requested('s2', 'i2')],
@@ -64,7 +63,7 @@ describe('shares and share-instances projections', () => {
       }));
 
   it('given a requested share, then it is listed as creating with the type capabilities', () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [requested('s1', 'i1')] })
       .then(async (docs) => {
         const share = shareDocumentOf((await docs.get<ShareRecord>(SHARES, 's1')) as ShareRecord);
@@ -82,7 +81,7 @@ describe('shares and share-instances projections', () => {
       }));
 
   it('given a created share, then status, host, progress and export locations follow its instance', () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({
         'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
       })
@@ -114,7 +113,7 @@ describe('shares and share-instances projections', () => {
       }));
 
   it('given a claimed operation, then the instance shows it as pending (for start-up recovery)', () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({
         'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
       })
@@ -128,7 +127,7 @@ describe('shares and share-instances projections', () => {
       }));
 
   it('given a deleted share, then it and its instances are gone while others stay', () =>
-    projectionSpec(sharesProjection, shareInstancesProjection)
+    projectionSpec(sharesProjection)
       .given({
         'share-s1': [
           requested('s1', 'i1'),

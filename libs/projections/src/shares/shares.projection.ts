@@ -1,19 +1,50 @@
 import { singleStreamProjection } from '#hawser/read-models';
+import { ACCESS_RULE_INDEXES, accessRuleItems } from '../access-rules/access-rules.projection.js';
+import { SNAPSHOT_INDEXES, snapshotItems } from '../snapshots/snapshots.projection.js';
+import { SHARE_INSTANCE_INDEXES, shareInstanceItems } from './share-instances.projection.js';
 import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
 import { foldShare, shareStream, type ShareStreamEvent } from './share-fold.js';
 
+/** Whether a share is in the recycle bin: every listing filters on it by equality (null: not). */
+const IN_RECYCLE_BIN = 'scheduled_to_be_deleted_at';
+
+/**
+ * What a listing filters on by equality and then sorts on (each index ends with the id, the
+ * tie-breaker): a project's shares, in or out of the recycle bin, by the sort keys the API and
+ * the console use most, and by status or name then time (those filters). The last two serve the
+ * admin's listing across projects and the recycle bin's expiry, and the metrics' counts by status.
+ * Other sort keys sort one project's shares in the store (see the README, "Scale").
+ */
+export const SHARE_LISTING_INDEXES: readonly (readonly string[])[] = [
+  ['project_id', IN_RECYCLE_BIN, 'created_at'],
+  ['project_id', IN_RECYCLE_BIN, 'updated_at'],
+  ['project_id', IN_RECYCLE_BIN, 'name'],
+  ['project_id', IN_RECYCLE_BIN, 'size'],
+  ['project_id', IN_RECYCLE_BIN, 'status', 'created_at'],
+  // Without it, SQLite walks the project by time rather than look the name up (no statistics).
+  ['project_id', IN_RECYCLE_BIN, 'name', 'created_at'],
+  [IN_RECYCLE_BIN, 'created_at'],
+  ['status'],
+];
+
 /**
  * The share listing, as Manila's share API shows it; its record keeps the folded share, from
- * which reads derive the rest. One index: a project's shares by time, what every non-admin
- * listing and name lookup walks.
+ * which reads derive the rest, and from which the same projection derives the share's
+ * instances, snapshots and access rules: one fold and one stored copy of each share.
  */
 export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamEvent>({
   name: 'shares',
   collection: SHARES,
   ...shareStream,
-  indexes: { [SHARES]: [['project_id', 'created_at']] },
+  indexes: {
+    [SHARES]: SHARE_LISTING_INDEXES,
+    ...SHARE_INSTANCE_INDEXES,
+    ...SNAPSHOT_INDEXES,
+    ...ACCESS_RULE_INDEXES,
+  },
   evolve: (record, event) => {
     const state = foldShare(record?.state, event);
     return state && toShareRecord(state, event.revision);
   },
+  derived: [shareInstanceItems, snapshotItems, accessRuleItems],
 });

@@ -7,9 +7,9 @@ import {
   type ShareEvent,
 } from '#hawser/domain';
 import type { DocumentStore } from '#hawser/read-models';
+import { sharesProjection } from '../shares/shares.projection.js';
 import { projectionSpec } from '../test-support/projection-spec.js';
 import { SNAPSHOTS, type SnapshotDocument } from './snapshot.documents.js';
-import { snapshotsProjection } from './snapshots.projection.js';
 
 const now = '2026-11-23T10:00:00.000Z';
 const ON_ACTIVE = snapshotInstanceIdOf('snap1', 'i1');
@@ -137,7 +137,7 @@ const listed = (docs: DocumentStore) => docs.get<SnapshotDocument>(SNAPSHOTS, 's
 
 describe('snapshots projection: a share with replicas (reference 5.8)', () => {
   it('given the active replica’s node took it, then it is listed creating while the replica’s instance is', () =>
-    projectionSpec(snapshotsProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': taken })
       .then(async (docs) => {
         expect(await listed(docs)).toMatchObject({
@@ -151,7 +151,7 @@ describe('snapshots projection: a share with replicas (reference 5.8)', () => {
       }));
 
   it('when the replica’s refresh finds its instance available, then the snapshot is available', () =>
-    projectionSpec(snapshotsProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': taken })
       .when({ 'share-s1': refreshed })
       .then(async (docs) => {
@@ -181,7 +181,7 @@ describe('snapshots projection: a share with replicas (reference 5.8)', () => {
         now,
       },
     ]).slice(past.length);
-    return projectionSpec(snapshotsProjection)
+    return projectionSpec(sharesProjection)
       .given({ 'share-s1': past })
       .when({ 'share-s1': deleting })
       .then(async (docs) => {

@@ -1,7 +1,7 @@
 import { capabilitiesOf, snapshotInstanceIdOf, type ShareEvent } from '#hawser/domain';
 import { projectionSpec } from '../test-support/projection-spec.js';
 import { SNAPSHOTS, type SnapshotDocument } from './snapshot.documents.js';
-import { snapshotsProjection } from './snapshots.projection.js';
+import { sharesProjection } from '../shares/shares.projection.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const later = '2026-11-22T10:01:00.000Z';
@@ -73,7 +73,7 @@ const created: ShareEvent = {
 
 describe('snapshots projection', () => {
   it('given a requested snapshot, then it is listed creating at 0% with the share size', () =>
-    projectionSpec(snapshotsProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, requested] })
       .then(async (docs) => {
         expect(await docs.get<SnapshotDocument>(SNAPSHOTS, 'snap1')).toMatchObject({
@@ -90,7 +90,7 @@ describe('snapshots projection', () => {
       }));
 
   it('when the driver created it, then it is available with its provider location', () =>
-    projectionSpec(snapshotsProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, requested, claim] })
       .when({ 'share-s1': [created] })
       .then(async (docs) => {
@@ -103,7 +103,7 @@ describe('snapshots projection', () => {
       }));
 
   it('when its last instance is deleted, then it leaves the listing', () =>
-    projectionSpec(snapshotsProjection)
+    projectionSpec(sharesProjection)
       .given({ 'share-s1': [...share, requested, claim, created] })
       .when({
         'share-s1': [

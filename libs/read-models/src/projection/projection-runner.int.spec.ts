@@ -122,6 +122,24 @@ describe('ProjectionRunner', () => {
     expect(gets.mock.calls.length).toBeLessThan(20);
   });
 
+  it('given a first catch-up that reached the head, when new streams follow, then their documents are looked up in the store (the ids written are no longer kept)', async () => {
+    await givenThings(20, 10);
+    const runner = runnerFor([countingProjection('counts', 'counts')]);
+    await runner.start();
+    await caughtUp(runner);
+    const gets = jest.spyOn(documents, 'get');
+
+    for (const stream of ['thing-new-1', 'thing-new-2', 'thing-new-3']) {
+      await eventStore.append(stream, events(1), { expectedRevision: 'any' });
+    }
+    await caughtUp(runner);
+
+    expect(gets.mock.calls.map(([, id]) => id)).toEqual(
+      expect.arrayContaining(['thing-new-1', 'thing-new-2', 'thing-new-3']),
+    );
+    expect(await storedCounts()).toEqual(await expectedCounts());
+  });
+
   it('given a first catch-up, then the declared indexes are built as it reaches the head, and at start afterwards', async () => {
     await givenThings(30, 10);
     const commits = jest.spyOn(documents, 'commit');

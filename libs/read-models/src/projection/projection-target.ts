@@ -18,6 +18,8 @@ export interface ProjectionTarget {
    * lookup per new document.
    */
   isCertainlyAbsent(addressedCollection: string, id: string): boolean;
+  /** Told each time a batch reaches the head of the log (or the rebuild's end). */
+  caughtUp?(): void;
 }
 
 /** The live collections, committed with the projection's checkpoint (compare-and-set). */
@@ -49,6 +51,14 @@ export class LiveTarget implements ProjectionTarget {
    */
   isCertainlyAbsent(addressedCollection: string, id: string): boolean {
     return this.written?.absent(addressedCollection, id) ?? false;
+  }
+
+  /**
+   * Once live, batches are small and a lookup per new document is cheap, while the ids written
+   * would grow with every share for the life of the process: they are dropped.
+   */
+  caughtUp(): void {
+    this.written = undefined;
   }
 
   async load(): Promise<number> {

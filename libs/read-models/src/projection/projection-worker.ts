@@ -83,6 +83,7 @@ export class ProjectionWorker {
       await this.target.save([], page.examinedUpTo);
     }
     this.examined = page.examinedUpTo;
+    if (page.caughtUp) this.target.caughtUp?.();
     return page.caughtUp;
   }
 

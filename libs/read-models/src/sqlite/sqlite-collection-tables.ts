@@ -112,12 +112,17 @@ export class CollectionTables {
     }
   }
 
-  /** One expression index on the table, over the same SQL the filters and sorts use. */
+  /**
+   * One expression index on the table, over the same SQL the filters and sorts use, ending with
+   * the id (as MongoDB's does with `_id`): a page sorted on the fields and then the id, the
+   * order every listing asks for, walks the index instead of sorting the ties.
+   */
   index(physical: string, fields: readonly string[]): void {
     const table = tableName(physical);
-    const name = `${table}:by:${fields.join(',')}`;
+    const columns = fields.includes('id') ? fields : [...fields, 'id'];
+    const name = `${table}:by:${columns.join(',')}`;
     this.db.exec(
-      `CREATE INDEX IF NOT EXISTS ${quoted(name)} ON ${quoted(table)} (${fields.map(valueSql).join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${quoted(name)} ON ${quoted(table)} (${columns.map(valueSql).join(', ')})`,
     );
   }
 

@@ -59,7 +59,7 @@ describe('SQLite document store listing 10,000 shares of a project', () => {
         .map((row) => (row as { detail: string }).detail)
         .join('\n');
 
-      expect(plan).toMatch(/USING INDEX collection:shares:by:project_id,created_at/);
+      expect(plan).toMatch(/USING INDEX collection:shares:by:project_id,created_at,id/);
       expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
     } finally {
       db.close();
@@ -118,7 +118,7 @@ describe('SQLite document store tables', () => {
     const { tables, indexes } = schema();
     expect(tables).toEqual(expect.arrayContaining(['collection:shares', 'collection:snapshots']));
     expect(tables).not.toContain('documents');
-    expect(indexes).toEqual(['collection:shares:by:project_id']);
+    expect(indexes).toEqual(['collection:shares:by:project_id,id']);
   });
 
   it('a rebuild generation loads without indexes, is indexed once loaded, and the swap drops the old table', async () => {
@@ -138,14 +138,14 @@ describe('SQLite document store tables', () => {
     const found = await store.find('shares', { project_id: 'p' });
     await store.close();
 
-    expect(loaded.indexes).toEqual(['collection:shares:by:project_id']);
+    expect(loaded.indexes).toEqual(['collection:shares:by:project_id,id']);
     expect(indexed.indexes).toEqual([
-      'collection:shares:by:project_id',
-      `collection:shares@${generation}:by:project_id`,
+      'collection:shares:by:project_id,id',
+      `collection:shares@${generation}:by:project_id,id`,
     ]);
     expect(swapped.tables).toContain(`collection:shares@${generation}`);
     expect(swapped.tables).not.toContain('collection:shares');
-    expect(swapped.indexes).toEqual([`collection:shares@${generation}:by:project_id`]);
+    expect(swapped.indexes).toEqual([`collection:shares@${generation}:by:project_id,id`]);
     expect(found).toEqual([{ id: 'new', project_id: 'p' }]);
   });
 
@@ -207,7 +207,7 @@ describe('SQLite document store tables', () => {
     expect(tables).toEqual(
       expect.arrayContaining(['collection:shares@g1', 'collection:share_types']),
     );
-    expect(indexes).toEqual(['collection:shares@g1:by:project_id']);
+    expect(indexes).toEqual(['collection:shares@g1:by:project_id,id']);
 
     // Opening again finds nothing left to move.
     const reopened = new SqliteDocumentStore({ file });

@@ -20,6 +20,7 @@ export interface SqliteDocumentStoreOptions {
 }
 
 const BUSY_TIMEOUT_MS = 5_000;
+const countSql = (table: string, where: string): string => `SELECT COUNT(*) FROM ${table}${where}`;
 /** Pages of WAL before a checkpoint (40 MB), as the event log has. */
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 /** Distinct find shapes kept prepared; a projection's queries have few shapes. */
@@ -156,7 +157,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async count(collection: string, filter?: Filter): Promise<number> {
     const physical = this.physical(collection);
     const where = whereSql(filter);
-    const sql = `SELECT COUNT(*) FROM ${tableSql(physical)}${where.sql}`;
+    const sql = countSql(tableSql(physical), where.sql);
     return this.tables.read(
       physical,
       () =>
@@ -165,6 +166,26 @@ export class SqliteDocumentStore implements DocumentStore {
           .get(...where.params) as number,
       0,
     );
+  }
+
+  /**
+   * SQLite's plan (EXPLAIN QUERY PLAN, one line a step) for the `find`, or with `count` the
+   * count, this store would run: how specs check that a listing walks an index.
+   */
+  queryPlan(
+    collection: string,
+    filter?: Filter,
+    options: FindOptions & { count?: boolean } = {},
+  ): string[] {
+    const table = tableSql(this.physical(collection));
+    const where = whereSql(filter);
+    const query = options.count
+      ? { sql: countSql(table, where.sql), params: where.params }
+      : findSql(table, filter, options);
+    return this.db
+      .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .all(...query.params)
+      .map((row) => (row as { detail: string }).detail);
   }
 
   async commit(
