@@ -31,6 +31,7 @@ const startService = (
   args: readonly string[],
   env: Record<string, string>,
   ready: string,
+  logFile?: string,
   timeoutMs = 120_000,
 ): Promise<Service> => {
   const child = spawn(command, args, {
@@ -39,6 +40,11 @@ const startService = (
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const service: Service = { name, child, output: '' };
+  if (logFile) {
+    const log = fs.createWriteStream(logFile);
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${name} not ready within ${timeoutMs} ms:\n${service.output}`)),
@@ -76,11 +82,13 @@ export interface LoadServices {
 
 /**
  * The multi-process setup of the README on simulated back ends without latency: nats-server,
- * the API as `apiProcesses` processes on one port, a scheduler and one share node.
+ * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
+ * output (warnings and errors) written to files in `logDir`.
  */
 export const startLoadServices = async (
   dataDir: string,
   apiProcesses: number,
+  logDir: string,
 ): Promise<LoadServices> => {
   const natsPort = await onFreePort();
   const port = await onFreePort();
@@ -132,10 +140,18 @@ export const startLoadServices = async (
         [entry('api')],
         { ...env, PORT: String(port), HAWSER_API_PROCESSES: String(apiProcesses) },
         'Hawser API listening',
+        path.join(logDir, `api-${apiProcesses}.log`),
       ),
     );
     services.push(
-      await startService('scheduler', node, [entry('scheduler')], env, 'placing shares'),
+      await startService(
+        'scheduler',
+        node,
+        [entry('scheduler')],
+        env,
+        'placing shares',
+        path.join(logDir, `scheduler-${apiProcesses}.log`),
+      ),
     );
     services.push(
       await startService(
@@ -144,6 +160,7 @@ export const startLoadServices = async (
         [entry('share-node')],
         { ...env, HAWSER_NODE_NAME: 'load', HAWSER_BACKENDS: backendsFile },
         'capability reports to NATS',
+        path.join(logDir, `share-node-${apiProcesses}.log`),
       ),
     );
   } catch (error) {

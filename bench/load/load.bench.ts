@@ -53,9 +53,11 @@ const cpuPercent = (
     ]),
   );
 
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'));
+
 const runAgainst = async (apiProcesses: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
-  const setup = await startLoadServices(dir, apiProcesses);
+  const setup = await startLoadServices(dir, apiProcesses, logDir);
   const load = new MixedLoad(setup.base, clients, TOKEN);
   const services: readonly Service[] = setup.services;
   try {
@@ -91,12 +93,17 @@ const runAgainst = async (apiProcesses: number) => {
       spanStarted = now;
       cpuBefore = cpuAfter;
     };
+    const cpuAtStart = cpuBefore;
     const timer = setInterval(sample, sampleS * 1000);
     await load.run(seconds, (outcome) => {
       total.add(outcome);
       span.add(outcome);
     });
     clearInterval(timer);
+    // What a request costs the API processes, whatever share of the cores they were given.
+    const apiCpuS = Object.entries(cpuSeconds(services))
+      .filter(([name]) => name.startsWith('api'))
+      .reduce((sum, [name, s]) => sum + s - (cpuAtStart[name] ?? 0), 0);
     const firstMinute = lines.find((l) => l.t >= 60) ?? lines[0];
     const sum = (rss: Record<string, number> | undefined) =>
       Object.values(rss ?? {}).reduce((a, b) => a + b, 0);
@@ -108,6 +115,7 @@ const runAgainst = async (apiProcesses: number) => {
       rps: Math.round(total.latencies.length / seconds),
       p50: round(total.percentile(0.5)),
       p99: round(total.percentile(0.99)),
+      apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
       failures: total.failures(),
       rssTotalMiB: { afterFirstMinute: sum(firstMinute?.rssMiB), atEnd: sum(lines.at(-1)?.rssMiB) },
       loadAverage: os.loadavg().map((l) => round(l)),
@@ -122,6 +130,7 @@ const runAgainst = async (apiProcesses: number) => {
 };
 
 const main = async () => {
+  console.log(`services' output in ${logDir}`);
   console.log(
     `cores ${os.cpus().length}, load average ${os
       .loadavg()
@@ -130,10 +139,12 @@ const main = async () => {
   );
   const results = [];
   for (const count of counts) results.push(await runAgainst(count));
-  console.log('\napi processes | req/s | p50 ms | p99 ms | RSS MiB after 1st minute -> end');
+  console.log(
+    '\napi processes | req/s | p50 ms | p99 ms | API CPU ms/request | RSS MiB after 1st minute -> end',
+  );
   for (const r of results) {
     console.log(
-      `${r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd}`,
+      `${r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.apiCpuMsPerRequest} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd}`,
     );
   }
 };

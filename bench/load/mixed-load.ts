@@ -212,6 +212,10 @@ export class MixedLoad {
           response.on('end', () =>
             resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
           );
+          // A connection closed half-way through the answer (its process died) counts as 0.
+          response.on('close', () => {
+            if (!response.complete) resolve({ status: 0, text: '' });
+          });
         },
       );
       // A refused or broken connection counts as status 0.

@@ -15,7 +15,7 @@ const RESTART_DELAY_MS = 500;
  * HAWSER_API_PROCESSES workers, each a whole API process, and the kernel's listening socket,
  * held here, hands each new connection to the next worker in turn. The primary serves nothing
  * itself; it restarts a worker that dies (a standby takes the projector lease meanwhile) and
- * passes SIGTERM and SIGINT on.
+ * passes SIGTERM, SIGINT and SIGHUP (reload the policy file) on.
  */
 export const runApiCluster = async (config: HawserConfig): Promise<void> => {
   exitOnUnhandledErrors('Hawser API');
@@ -63,5 +63,9 @@ export const runApiCluster = async (config: HawserConfig): Promise<void> => {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Each process holds its own policy: a reload reaches every one of them.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
   for (let i = 0; i < config.apiProcesses; i += 1) fork();
 };
