@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { livenessOf, type ProcessIdentity } from '#hawser/drivers';
+import { livenessOf, type Liveness, type ProcessIdentity } from '#hawser/drivers';
 
 const BUSY_TIMEOUT_MS = 5_000;
 const LEASE = 'projector';
@@ -18,8 +18,9 @@ export interface LeaseHolder {
 
 /**
  * The projector's lease: one row in a SQLite file under the data directory, so every process of
- * one machine sees it. A holder renews it by heartbeat; a standby takes it once it has expired,
- * or at once when its holder is a process of this host that no longer runs (SIGKILLed). Every
+ * one machine sees it. A holder renews it by heartbeat. A standby takes it from a holder of this
+ * host as soon as that process no longer runs (SIGKILLed), and from one of another host once
+ * the lease has expired. Every
  * change is a compare-and-set on the row's token, which a taker increments: a holder that
  * stalled past its expiry finds its renewal refused and knows it lost the lease.
  */
@@ -64,7 +65,7 @@ export class SqliteProjectorLease {
       this.token = row.token;
       return this.renew();
     }
-    if (row.expires_at > this.now() && !(await this.holderIsGone(row.holder))) return false;
+    if (!(await this.mayTakeFrom(row))) return false;
     const taken = this.db
       .prepare(
         'UPDATE leases SET holder = ?, token = token + 1, expires_at = ? WHERE name = ? AND token = ?',
@@ -110,11 +111,19 @@ export class SqliteProjectorLease {
       .get(LEASE) as LeaseRow | undefined;
   }
 
-  private async holderIsGone(holder: string): Promise<boolean> {
+  /**
+   * A holder on this host is judged by whether it runs, not by its heartbeat: one starved of CPU
+   * for longer than the lease keeps it rather than handing over and back. One on another host
+   * can only be judged by its expiry.
+   */
+  private async mayTakeFrom(row: LeaseRow): Promise<boolean> {
+    let liveness: Liveness;
     try {
-      return (await livenessOf(JSON.parse(holder) as ProcessIdentity, this.self)) === 'dead';
+      liveness = await livenessOf(JSON.parse(row.holder) as ProcessIdentity, this.self);
     } catch {
-      return false;
+      liveness = 'other-host';
     }
+    if (liveness === 'other-host') return row.expires_at <= this.now();
+    return liveness === 'dead';
   }
 }
