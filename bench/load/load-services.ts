@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '#hawser/platform';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const entry = (app: string) => path.join(ROOT, `dist/apps/${app}/src/main.js`);
@@ -13,16 +13,6 @@ export interface Service {
   readonly child: ChildProcess;
   output: string;
 }
-
-const onFreePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 /** Starts `command` and resolves once it has printed `ready`. */
 const startService = (
@@ -90,8 +80,8 @@ export const startLoadServices = async (
   apiProcesses: number,
   logDir: string,
 ): Promise<LoadServices> => {
-  const natsPort = await onFreePort();
-  const port = await onFreePort();
+  const natsPort = await freePort();
+  const port = await freePort();
   const backendsFile = path.join(dataDir, 'backends.json');
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(
@@ -195,18 +185,6 @@ const rssMiB = (pid: number): number => {
   }
 };
 
-/** Resident memory in MiB of every process of the services, by name (`api#2` a worker). */
-export const residentMemory = (services: readonly Service[]): Record<string, number> => {
-  const memory: Record<string, number> = {};
-  for (const service of services) {
-    const pids = service.child.pid === undefined ? [] : pidsOf(service.child.pid);
-    pids.forEach((pid, i) => {
-      memory[i === 0 ? service.name : `${service.name}#${i}`] = Math.round(rssMiB(pid));
-    });
-  }
-  return memory;
-};
-
 const CLOCK_TICKS_PER_SECOND = 100;
 
 const cpuOf = (pid: number): number => {
@@ -220,14 +198,25 @@ const cpuOf = (pid: number): number => {
   }
 };
 
-/** CPU seconds used so far by every process of the services, by the names residentMemory uses. */
-export const cpuSeconds = (services: readonly Service[]): Record<string, number> => {
-  const used: Record<string, number> = {};
+/** `measure` of every process of the services, by name (`api#2`: the API's second worker). */
+const perProcess = (
+  services: readonly Service[],
+  measure: (pid: number) => number,
+): Record<string, number> => {
+  const measured: Record<string, number> = {};
   for (const service of services) {
     const pids = service.child.pid === undefined ? [] : pidsOf(service.child.pid);
     pids.forEach((pid, i) => {
-      used[i === 0 ? service.name : `${service.name}#${i}`] = cpuOf(pid);
+      measured[i === 0 ? service.name : `${service.name}#${i}`] = measure(pid);
     });
   }
-  return used;
+  return measured;
 };
+
+/** Resident memory in MiB of every process of the services. */
+export const residentMemory = (services: readonly Service[]): Record<string, number> =>
+  perProcess(services, (pid) => Math.round(rssMiB(pid)));
+
+/** CPU seconds used so far by every process of the services. */
+export const cpuSeconds = (services: readonly Service[]): Record<string, number> =>
+  perProcess(services, cpuOf);
