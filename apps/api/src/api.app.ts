@@ -21,8 +21,9 @@ import { consoleRouter } from './console/console-router.js';
 import { configureHttpPipeline } from './http/http-pipeline.js';
 
 /**
- * The API process: Manila's HTTP API and the projections. It is the one process that writes
- * the read models; the scheduler and the share nodes only read them.
+ * The API process: Manila's HTTP API and the projections. It is the one kind of process that
+ * writes the read models (the scheduler and the share nodes only read them); with NATS, several
+ * API processes run and the one holding the projector lease projects.
  */
 @Module({})
 class ApiProcessModule {
@@ -33,7 +34,7 @@ class ApiProcessModule {
       module: ApiProcessModule,
       imports: [
         PersistenceModule.forRoot(config, createUpcasters()),
-        ProjectionsModule.forRoot(),
+        ProjectionsModule.forRoot({ elected: true }),
         ObservabilityModule.forRoot(),
         ObservabilityServerModule.forRoot(),
         ApiModule,

@@ -1,11 +1,15 @@
+import cluster from 'node:cluster';
 import {
   listenOrRefuse,
   loadConfig,
   parseServiceArguments,
   preflight,
+  ProjectorRole,
+  refuseStart,
   runService,
 } from '#hawser/platform';
 import { createApiApp } from './api.app.js';
+import { runApiCluster } from './api-cluster.js';
 import { refuseBadPolicy } from './policy/refuse-bad-policy.js';
 
 parseServiceArguments(
@@ -13,17 +17,33 @@ parseServiceArguments(
   "Hawser's API process: Manila's v2 API and the projections (the one writer of the read models).",
 );
 
-await runService('Hawser API', async () => {
-  const config = loadConfig();
-  refuseBadPolicy(config);
-  await preflight(config, { listens: true });
-  const app = await createApiApp(config);
-  await listenOrRefuse(app, config.port, config.bind);
-  console.log(
-    `Hawser API listening on http://${config.bind}:${config.port}/v2 ` +
-      `(auth ${config.auth}, projections written here, ` +
-      `events ${config.eventstoreUrl ? 'KurrentDB' : 'SQLite'}, ` +
-      `read models ${config.mongoUrl ? 'MongoDB' : 'SQLite'}, data ${config.dataDir})`,
-  );
-  return app;
-});
+const loaded = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return refuseStart('Hawser API', error);
+  }
+})();
+
+if (loaded.apiProcesses > 1 && cluster.isPrimary) {
+  await runApiCluster(loaded);
+} else {
+  // A cluster worker shares the primary's socket: the primary has checked the port.
+  const listens = cluster.isPrimary;
+  await runService('Hawser API', async () => {
+    const config = loadConfig();
+    refuseBadPolicy(config);
+    await preflight(config, { listens });
+    const app = await createApiApp(config);
+    await listenOrRefuse(app, config.port, config.bind);
+    const role = app.get(ProjectorRole).status().role;
+    console.log(
+      `Hawser ${listens ? 'API listening on' : `API process ${process.pid} serving`} ` +
+        `http://${config.bind}:${config.port}/v2 ` +
+        `(auth ${config.auth}, projector ${role}, ` +
+        `events ${config.eventstoreUrl ? 'KurrentDB' : 'SQLite'}, ` +
+        `read models ${config.mongoUrl ? 'MongoDB' : 'SQLite'}, data ${config.dataDir})`,
+    );
+    return app;
+  });
+}

@@ -16,3 +16,9 @@ export type {
 } from './local/size-enforcement/size-enforcement.js';
 export type { AppliedAccessRule } from './common/access-rules.js';
 export { sampleBackends, SAMPLE_REPLICATION_DOMAIN } from './config/sample-backends.js';
+export {
+  currentProcess,
+  livenessOf,
+  type Liveness,
+  type ProcessIdentity,
+} from './local/process-identity.js';

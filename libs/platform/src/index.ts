@@ -21,3 +21,6 @@ export * from './process/port-check.js';
 export * from './process/store-reachability.js';
 export * from './process/service-process.js';
 export * from './process/preflight.js';
+export * from './projector/projector-role.js';
+export * from './projector/projector-lease.js';
+export * from './projector/projector-bus.js';

@@ -7,6 +7,7 @@ import {
   DOCUMENT_STORE,
   EVENT_STORE,
   HAWSER_CONFIG,
+  ProjectorRole,
   WorkflowRunners,
   type HawserConfig,
 } from '#hawser/platform';
@@ -28,8 +29,9 @@ export class ReservationExpiryWorkflow extends ProcessManagerHost {
     @Inject(HAWSER_CONFIG) config: HawserConfig,
     commands: CommandHandler,
     workflows: WorkflowRunners,
+    role: ProjectorRole,
   ) {
-    super(events, documents, workflows, [pendingReservationsProcessManager(documents)]);
+    super(events, documents, workflows, role, [pendingReservationsProcessManager(documents)]);
     this.expiry = new ReservationExpiry(events, commands, documents, {
       expireAfterMs: config.reservationExpireS * 1000,
       onError: (error) =>
@@ -37,8 +39,8 @@ export class ReservationExpiryWorkflow extends ProcessManagerHost {
     });
   }
 
-  override async onApplicationBootstrap(): Promise<void> {
-    await super.onApplicationBootstrap();
+  protected override async start(): Promise<void> {
+    await super.start();
     this.expiry.start();
   }
 

@@ -3,7 +3,7 @@ import { CommandHandler } from '#hawser/application';
 import type { EventStore } from '#hawser/eventstore';
 import { affinityLinksProcessManager } from '#hawser/process-managers';
 import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE, EVENT_STORE, WorkflowRunners } from '#hawser/platform';
+import { DOCUMENT_STORE, EVENT_STORE, ProjectorRole, WorkflowRunners } from '#hawser/platform';
 import { ProcessManagerHost } from '../workflows/process-manager-host.js';
 
 /** Keeps the affinity metadata symmetric, in the process that serves the shares API. */
@@ -14,7 +14,8 @@ export class AffinityLinksWorkflow extends ProcessManagerHost {
     @Inject(DOCUMENT_STORE) documents: DocumentStore,
     commands: CommandHandler,
     workflows: WorkflowRunners,
+    role: ProjectorRole,
   ) {
-    super(events, documents, workflows, [affinityLinksProcessManager(commands)]);
+    super(events, documents, workflows, role, [affinityLinksProcessManager(commands)]);
   }
 }

@@ -8,12 +8,12 @@ import {
 import { CommandHandler } from '#hawser/application';
 import { RecycleBinExpiry } from '#hawser/process-managers';
 import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE, HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
+import { DOCUMENT_STORE, HAWSER_CONFIG, ProjectorRole, type HawserConfig } from '#hawser/platform';
 
 /**
  * Deletes shares whose HAWSER_SOFT_DELETE_RETENTION_S in the recycle bin has passed, in the
- * process that serves the shares API: one pass at start, then periodically (every half the
- * retention time, at most 30 s).
+ * process that serves the shares API (the projector, among several): one pass at start, then
+ * periodically (every half the retention time, at most 30 s).
  */
 @Injectable()
 export class RecycleBinExpiryWorkflow implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,6 +24,7 @@ export class RecycleBinExpiryWorkflow implements OnApplicationBootstrap, OnAppli
     @Inject(DOCUMENT_STORE) documents: DocumentStore,
     @Inject(HAWSER_CONFIG) config: HawserConfig,
     commands: CommandHandler,
+    private readonly role: ProjectorRole,
   ) {
     this.expiry = new RecycleBinExpiry(commands, documents, {
       pollIntervalMs: Math.min(Math.max((config.softDeleteRetentionS * 1000) / 2, 100), 30_000),
@@ -32,8 +33,8 @@ export class RecycleBinExpiryWorkflow implements OnApplicationBootstrap, OnAppli
     });
   }
 
-  onApplicationBootstrap(): void {
-    this.expiry.start();
+  async onApplicationBootstrap(): Promise<void> {
+    await this.role.whenActive(async () => this.expiry.start());
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,15 +22,7 @@ export const ENTRY_POINTS = {
 
 export type EntryPoint = (typeof ENTRY_POINTS)[keyof typeof ENTRY_POINTS];
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+export { freePort } from '#hawser/platform';
 
 /** A built service's output and exit code when it runs to its end (a refusal, `--help`). */
 export const runUntilExit = (

@@ -20,6 +20,8 @@ const HELP: Readonly<Record<string, string>> = {
   HAWSER_NODE_NAME: 'share-node name, stable across restarts (required by share nodes)',
   HAWSER_BACKENDS: 'JSON file of back ends (the sample back ends)',
   HAWSER_READ_YOUR_WRITES_MS: 'how long a read after a write waits for projections (5000)',
+  HAWSER_API_PROCESSES: 'API processes serving one port, node cluster (1; more needs NATS_URL)',
+  HAWSER_PROJECTOR_LEASE_MS: "how long the projector's lease outlives its last heartbeat (3000)",
   HAWSER_BODY_LIMIT: 'largest request body (256kb)',
   HAWSER_DEFAULT_SHARE_TYPE: "Manila's default_share_type (none)",
   HAWSER_ENABLED_SHARE_PROTOCOLS: "Manila's enabled_share_protocols (NFS,CIFS)",

@@ -56,6 +56,13 @@ export interface HawserConfig {
   readonly backendsFile: string | undefined;
   /** HAWSER_READ_YOUR_WRITES_MS: how long a read after a write waits for the projections. */
   readonly readYourWritesMs: number;
+  /** HAWSER_API_PROCESSES (default 1): API processes sharing one port (node's cluster module). */
+  readonly apiProcesses: number;
+  /**
+   * HAWSER_PROJECTOR_LEASE_MS (default 3000): how long the projector's lease outlives its holder's
+   * last heartbeat, so a standby takes over that long after a holder on another host dies.
+   */
+  readonly projectorLeaseMs: number;
   /** HAWSER_BODY_LIMIT: largest accepted request body. */
   readonly bodyLimit: string;
   /** HAWSER_DEFAULT_SHARE_TYPE: Manila's default_share_type (name or id), if any. */
@@ -150,6 +157,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     nodeName: vars.HAWSER_NODE_NAME,
     backendsFile: vars.HAWSER_BACKENDS,
     readYourWritesMs: vars.HAWSER_READ_YOUR_WRITES_MS,
+    apiProcesses: vars.HAWSER_API_PROCESSES,
+    projectorLeaseMs: vars.HAWSER_PROJECTOR_LEASE_MS,
     bodyLimit: vars.HAWSER_BODY_LIMIT,
     defaultShareType: vars.HAWSER_DEFAULT_SHARE_TYPE,
     enabledShareProtocols: vars.HAWSER_ENABLED_SHARE_PROTOCOLS,

@@ -49,3 +49,14 @@ export const listenOrRefuse = async (
     throw problem ? new StartupRefusal(problem) : error;
   }
 };
+
+/** A port free on the loopback interface now (for tests and benchmarks that start services). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });

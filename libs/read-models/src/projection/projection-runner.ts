@@ -186,7 +186,9 @@ export class ProjectionRunner {
     this.workers.get(name)?.resume();
   }
 
+  /** The running projections; none before `start` (a standby projector follows nothing). */
   status(): ProjectionStatus[] {
+    if (!this.workers.running) return [];
     return this.workers.all().map((worker) => {
       const rebuild = this.rebuilding.get(worker.projection.name);
       return {

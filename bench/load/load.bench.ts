@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MixedLoad, Tally } from './mixed-load.js';
+import { cpuSeconds, residentMemory, startLoadServices, type Service } from './load-services.js';
+
+/**
+ * The mixed read/write load of 50 keep-alive clients against the API as one process and as
+ * N processes on one port (with a scheduler and a share node over NATS, on a simulated back
+ * end), printing every interval the throughput, p50/p99 latency, the CPU and resident memory
+ * of every process, and the machine's load average; then a summary per run.
+ *
+ *   npm run bench:load -- --seconds 60 --clients 50 --processes 2
+ *   npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
+ */
+const PROJECT = '77777777777777777777777777777777';
+const TOKEN = `admin:${PROJECT}`;
+
+const argument = (name: string, fallback: number): number => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+};
+
+const soak = process.argv.includes('--soak');
+const seconds = argument('--seconds', soak ? 600 : 60);
+const clients = argument('--clients', 50);
+const processes = argument('--processes', 2);
+const sampleS = argument('--sample', soak ? 30 : 10);
+const seedShares = argument('--seed', 100);
+const counts = soak ? [processes] : [...new Set([1, processes])];
+
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+interface IntervalLine {
+  readonly t: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpu: Record<string, number>;
+  readonly rssMiB: Record<string, number>;
+  readonly load: number;
+}
+
+const cpuPercent = (
+  before: Record<string, number>,
+  after: Record<string, number>,
+  elapsedS: number,
+): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(after).map(([name, s]) => [
+      name,
+      Math.round((100 * (s - (before[name] ?? s))) / elapsedS),
+    ]),
+  );
+
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'));
+
+const runAgainst = async (apiProcesses: number) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
+  const setup = await startLoadServices(dir, apiProcesses, logDir);
+  const load = new MixedLoad(setup.base, clients, TOKEN);
+  const services: readonly Service[] = setup.services;
+  try {
+    await load.prepare(PROJECT, seedShares);
+    console.log(
+      `\n${apiProcesses} API process(es), ${clients} clients, ${seconds} s; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    const total = new Tally();
+    let span = new Tally();
+    const lines: IntervalLine[] = [];
+    const started = Date.now();
+    let spanStarted = started;
+    let cpuBefore = cpuSeconds(services);
+    const sample = () => {
+      const now = Date.now();
+      const elapsed = (now - spanStarted) / 1000;
+      const cpuAfter = cpuSeconds(services);
+      const line: IntervalLine = {
+        t: Math.round((now - started) / 1000),
+        rps: Math.round(span.latencies.length / elapsed),
+        p50: round(span.percentile(0.5)),
+        p99: round(span.percentile(0.99)),
+        cpu: cpuPercent(cpuBefore, cpuAfter, elapsed),
+        rssMiB: residentMemory(services),
+        load: round(os.loadavg()[0] ?? 0),
+      };
+      lines.push(line);
+      console.log(JSON.stringify(line));
+      span = new Tally();
+      spanStarted = now;
+      cpuBefore = cpuAfter;
+    };
+    const cpuAtStart = cpuBefore;
+    const timer = setInterval(sample, sampleS * 1000);
+    await load.run(seconds, (outcome) => {
+      total.add(outcome);
+      span.add(outcome);
+    });
+    clearInterval(timer);
+    // What a request costs the API processes, whatever share of the cores they were given.
+    const apiCpuS = Object.entries(cpuSeconds(services))
+      .filter(([name]) => name.startsWith('api'))
+      .reduce((sum, [name, s]) => sum + s - (cpuAtStart[name] ?? 0), 0);
+    const firstMinute = lines.find((l) => l.t >= 60) ?? lines[0];
+    const sum = (rss: Record<string, number> | undefined) =>
+      Object.values(rss ?? {}).reduce((a, b) => a + b, 0);
+    const summary = {
+      apiProcesses,
+      clients,
+      seconds,
+      requests: total.latencies.length,
+      rps: Math.round(total.latencies.length / seconds),
+      p50: round(total.percentile(0.5)),
+      p99: round(total.percentile(0.99)),
+      apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
+      failures: total.failures(),
+      rssTotalMiB: { afterFirstMinute: sum(firstMinute?.rssMiB), atEnd: sum(lines.at(-1)?.rssMiB) },
+      loadAverage: os.loadavg().map((l) => round(l)),
+    };
+    console.log(`summary ${JSON.stringify(summary)}`);
+    return summary;
+  } finally {
+    load.close();
+    await setup.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const main = async () => {
+  console.log(`services' output in ${logDir}`);
+  console.log(
+    `cores ${os.cpus().length}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const results = [];
+  for (const count of counts) results.push(await runAgainst(count));
+  console.log(
+    '\napi processes | req/s | p50 ms | p99 ms | API CPU ms/request | RSS MiB after 1st minute -> end',
+  );
+  for (const r of results) {
+    console.log(
+      `${r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.apiCpuMsPerRequest} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd}`,
+    );
+  }
+};
+
+await main();
