@@ -409,9 +409,11 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
             ['{"quota_set":{"shares":"many"}}', /^Quota limit for shares must be an integer\.$/],
             ['{"quota_set":{"shares":[]}}', /^Quota limit for shares must be an integer\.$/],
             ['{"quota_set":{"shares":1,"force":"maybe"}}', /^Invalid value for force/],
-            ['{"quota_set":{"__proto__":1}}', /^Bad key\(s\) in quota set: __proto__$/],
+            ['{"quota_set":{"shares":1,"__proto__":1}}', /^Bad key\(s\) in quota set: __proto__$/],
+            // Manila asks for a quota field before it looks for bad keys.
+            ['{"quota_set":{"__proto__":1}}', /^Must supply at least one quota field to update\.$/],
             [
-              '{"quota_set":{"constructor":1,"toString":2}}',
+              '{"quota_set":{"shares":1,"constructor":1,"toString":2}}',
               /^Bad key\(s\) in quota set: constructor,toString$/,
             ],
           ],

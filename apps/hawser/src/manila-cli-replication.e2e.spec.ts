@@ -160,7 +160,13 @@ if (!manila) {
       // A real copy, read-only on the secondary.
       const copy = path.join(await directoryOf(replicaId), 'data.txt');
       expect(fs.readFileSync(copy, 'utf8')).toBe('written on az-1\n');
-      expect(writable(copy)).toBe(false);
+      // Read-only at rest: the node's periodic refresh opens the tree while it copies into it
+      // (clients are still held to read-only by the export's rules meanwhile).
+      await eventually(
+        async () => (writable(copy) ? undefined : true),
+        15_000,
+        'the secondary copy to be read-only',
+      );
       expect(parseProperties((await cli('show', 'my_share')).stdout).has_replicas).toBe('True');
     });
 
@@ -204,7 +210,12 @@ if (!manila) {
       const promotedDir = await directoryOf(replicaId);
       expect(fs.readFileSync(path.join(promotedDir, 'late.txt'), 'utf8')).toBe('last write\n');
       expect(writable(path.join(promotedDir, 'data.txt'))).toBe(true);
-      expect(writable(path.join(await directoryOf(firstId), 'data.txt'))).toBe(false);
+      const demoted = path.join(await directoryOf(firstId), 'data.txt');
+      await eventually(
+        async () => (writable(demoted) ? undefined : true),
+        15_000,
+        'the demoted copy to be read-only at rest',
+      );
       expect(parseProperties((await cli('show', 'my_share')).stdout).availability_zone).toBe(
         'az-2',
       );

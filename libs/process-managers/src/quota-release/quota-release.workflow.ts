@@ -1,4 +1,5 @@
 import {
+  addDeltas,
   derivedId,
   evolveShare,
   initialShareState,
@@ -179,11 +180,27 @@ const growthCounted = (share: ShareState, newSize: number | undefined): QuotaDel
   return shareResizeDeltas(newSize - share.size, isReplicated(share), share.instances.length);
 };
 
-/** A deleted share gives back what it counts at its size (Manila's release of its size). */
-const shareReleased = ({ before, counted }: QuotaReleaseState): QuotaReleaseOutput[] => {
+/**
+ * A deleted share gives back what it counts at its size (Manila's release of its size), and the
+ * growth an extend or a revert still under way counted: a forced delete ends them unsettled.
+ */
+const shareReleased = ({
+  before,
+  counted,
+  resizeRequest,
+  revertRequest,
+}: QuotaReleaseState): QuotaReleaseOutput[] => {
   const subjects = subjectsOf(before);
   if (!counted || before.kind === 'absent' || !subjects) return [];
-  const deltas = shareCreationDeltas(before.size, isReplicated(before));
+  const extending =
+    before.pendingResize?.direction === 'extend' ? resizeRequest?.counted : undefined;
+  const reverting = before.instances.some((instance) => instance.status === 'reverting')
+    ? revertRequest?.counted
+    : undefined;
+  const deltas = [extending, reverting].reduce<QuotaDeltas>(
+    (sum, growth) => (growth ? addDeltas(sum, growth, 1) : sum),
+    shareCreationDeltas(before.size, isReplicated(before)),
+  );
   return [{ type: 'ReleaseQuota', ...subjects, holderId: before.id, deltas }];
 };
 

@@ -94,6 +94,16 @@ describe('quota release workflow', () => {
     ]);
   });
 
+  it('given an extend still under way, when the share is deleted by force, then it gives back its size and what the extend counted', () => {
+    onLastOf([
+      ...availableShare(),
+      resizeRequested('extend', 5),
+      { type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } },
+    ]).then([
+      { type: 'ReleaseQuota', ...owner, holderId: 's1', deltas: { shares: 1, gigabytes: 5 } },
+    ]);
+  });
+
   it('given a stream that does not start with its request, when the share is deleted, then nothing is released', () => {
     onLastOf([{ type: 'ShareDeleted', data: { shareId: 's1', deletedAt: later } }]).then([]);
   });

@@ -95,8 +95,13 @@ export class MongoDbDocumentStore implements DocumentStore {
   ): Promise<T[]> {
     const documents = await this.documents(collection);
     let cursor = documents.find(mongoFilter(filter), WITHOUT_ID).sort(mongoSort(options.sort));
-    if (options.skip !== undefined) cursor = cursor.skip(options.skip);
-    if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+    // Past what the driver sends as an integer, a limit or offset means "all" or "none" anyway.
+    if (options.skip !== undefined) {
+      cursor = cursor.skip(Math.min(options.skip, Number.MAX_SAFE_INTEGER));
+    }
+    if (options.limit !== undefined) {
+      cursor = cursor.limit(Math.min(options.limit, Number.MAX_SAFE_INTEGER));
+    }
     return (await cursor.toArray()) as unknown as T[];
   }
 

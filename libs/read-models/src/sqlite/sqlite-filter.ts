@@ -114,7 +114,11 @@ export function findSql(
   let page = '';
   if (options.limit !== undefined || options.skip !== undefined) {
     page = ' LIMIT ? OFFSET ?';
-    params.push(options.limit ?? -1, options.skip ?? 0);
+    // A limit or offset past what SQLite binds as an integer means "all" or "none" all the same.
+    params.push(
+      Math.min(options.limit ?? -1, Number.MAX_SAFE_INTEGER),
+      Math.min(options.skip ?? 0, Number.MAX_SAFE_INTEGER),
+    );
   }
   return {
     sql: `SELECT doc FROM ${table}${where.sql}${orderSql(options.sort)}${page}`,
