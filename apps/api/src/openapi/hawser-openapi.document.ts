@@ -159,9 +159,27 @@ export const HAWSER_OPENAPI_DOCUMENT = {
             description: 'The projections.',
             content: json({
               type: 'object',
-              required: ['projections'],
+              required: ['projector', 'projections'],
               additionalProperties: false,
-              properties: { projections: { type: 'array', items: ref('ProjectionStatus') } },
+              properties: {
+                projector: {
+                  description:
+                    'Whether this process projects (active) or stands by behind the lease holder.',
+                  type: 'object',
+                  required: ['role'],
+                  additionalProperties: false,
+                  properties: {
+                    role: { type: 'string', enum: ['active', 'standby'] },
+                    holder: {
+                      type: 'object',
+                      required: ['pid', 'hostname'],
+                      additionalProperties: false,
+                      properties: { pid: NON_NEGATIVE, hostname: { type: 'string' } },
+                    },
+                  },
+                },
+                projections: { type: 'array', items: ref('ProjectionStatus') },
+              },
             }),
           },
           ...adminErrors,
@@ -206,7 +224,10 @@ export const HAWSER_OPENAPI_DOCUMENT = {
             }),
           },
           '404': fault('No projection has this name.'),
-          '409': fault('The projection is already being rebuilt.'),
+          '409': fault(
+            'The projection is already being rebuilt, or this process does not project (a ' +
+              'standby behind the lease holder).',
+          ),
           ...adminErrors,
         },
       },
