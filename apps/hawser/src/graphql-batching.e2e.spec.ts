@@ -108,6 +108,8 @@ describe('GraphQL batching (a real SQLite read-model store, its reads counted)',
   it('lists 100 shares with their replicas, snapshots, rules and replica shares in one query per kind', async () => {
     const reads = await readsOf(SHARES);
     expect(reads.map((read) => `${read.method} ${read.collection}`).sort()).toEqual([
+      // A full page asks the index how many shares there are, to know whether more follow.
+      'count shares',
       'find access_rules',
       'find share_instances',
       'find shares',
