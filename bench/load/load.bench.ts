@@ -115,6 +115,8 @@ const runAgainst = async (apiProcesses: number) => {
       .filter(([name]) => name.startsWith('api'))
       .reduce((sum, [name, s]) => sum + s - (cpuAtStart[name] ?? 0), 0);
     const firstMinute = lines.find((l) => l.t >= 60) ?? lines[0];
+    const range = (values: readonly number[]) =>
+      values.length === 0 ? [] : [Math.min(...values), Math.max(...values)];
     const sum = (mib: Record<string, number> | undefined) =>
       Math.round(Object.values(mib ?? {}).reduce((a, b) => a + b, 0));
     const summary = {
@@ -127,7 +129,12 @@ const runAgainst = async (apiProcesses: number) => {
       p99: round(total.percentile(0.99)),
       apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
       failures: total.failures(),
-      rssTotalMiB: { afterFirstMinute: sum(firstMinute?.rssMiB), atEnd: sum(lines.at(-1)?.rssMiB) },
+      rssTotalMiB: {
+        afterFirstMinute: sum(firstMinute?.rssMiB),
+        atEnd: sum(lines.at(-1)?.rssMiB),
+        // Each process's moves with the garbage between its full collections: its envelope.
+        rangeAfterFirstMinute: range(lines.filter((l) => l.t > 60).map((l) => sum(l.rssMiB))),
+      },
       liveHeapTotalMiB: {
         afterFirstMinute: sum(firstMinute?.liveHeapMiB),
         atEnd: sum(lines.at(-1)?.liveHeapMiB),
