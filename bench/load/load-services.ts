@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '#hawser/platform';
+import { FullGcTrace } from './gc-trace.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const entry = (app: string) => path.join(ROOT, `dist/apps/${app}/src/main.js`);
@@ -22,6 +23,7 @@ const startService = (
   env: Record<string, string>,
   ready: string,
   logFile?: string,
+  gcTrace?: FullGcTrace,
   timeoutMs = 120_000,
 ): Promise<Service> => {
   const child = spawn(command, args, {
@@ -35,6 +37,7 @@ const startService = (
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
   }
+  if (gcTrace) child.stdout?.on('data', (chunk: Buffer) => gcTrace.feed(chunk.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${name} not ready within ${timeoutMs} ms:\n${service.output}`)),
@@ -67,13 +70,16 @@ const natsServerBinary = (): string => {
 export interface LoadServices {
   readonly base: string;
   readonly services: readonly Service[];
+  /** The full collections of the Node processes (V8 prints them: `--trace-gc`). */
+  readonly gcTrace: FullGcTrace;
   stop(): Promise<void>;
 }
 
 /**
  * The multi-process setup of the README on simulated back ends without latency: nats-server,
  * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
- * output (warnings and errors) written to files in `logDir`.
+ * output (warnings and errors, and V8's line after each full collection) written to files in
+ * `logDir`.
  */
 export const startLoadServices = async (
   dataDir: string,
@@ -102,6 +108,7 @@ export const startLoadServices = async (
     HAWSER_LOG_LEVEL: 'warn',
   };
   const services: Service[] = [];
+  const gcTrace = new FullGcTrace();
   const stop = async () => {
     for (const service of [...services].reverse()) {
       const { child } = service;
@@ -123,41 +130,45 @@ export const startLoadServices = async (
       ),
     );
     const node = process.execPath;
+    const traced = (app: string) => [...FullGcTrace.NODE_ARGUMENTS, entry(app)];
     services.push(
       await startService(
         'api',
         node,
-        [entry('api')],
+        traced('api'),
         { ...env, PORT: String(port), HAWSER_API_PROCESSES: String(apiProcesses) },
         'Hawser API listening',
         path.join(logDir, `api-${apiProcesses}.log`),
+        gcTrace,
       ),
     );
     services.push(
       await startService(
         'scheduler',
         node,
-        [entry('scheduler')],
+        traced('scheduler'),
         env,
         'placing shares',
         path.join(logDir, `scheduler-${apiProcesses}.log`),
+        gcTrace,
       ),
     );
     services.push(
       await startService(
         'share-node',
         node,
-        [entry('share-node')],
+        traced('share-node'),
         { ...env, HAWSER_NODE_NAME: 'load', HAWSER_BACKENDS: backendsFile },
         'capability reports to NATS',
         path.join(logDir, `share-node-${apiProcesses}.log`),
+        gcTrace,
       ),
     );
   } catch (error) {
     await stop();
     throw error;
   }
-  return { base: `http://127.0.0.1:${port}`, services, stop };
+  return { base: `http://127.0.0.1:${port}`, services, gcTrace, stop };
 };
 
 /** The pids of a service and of its children (the API's cluster workers). */
@@ -216,6 +227,20 @@ const perProcess = (
 /** Resident memory in MiB of every process of the services. */
 export const residentMemory = (services: readonly Service[]): Record<string, number> =>
   perProcess(services, (pid) => Math.round(rssMiB(pid)));
+
+/**
+ * The live heap in MiB of every Node process of the services after its last full collection
+ * (absent before its first).
+ */
+export const liveHeap = (
+  services: readonly Service[],
+  gcTrace: FullGcTrace,
+): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(perProcess(services, (pid) => gcTrace.of(pid)?.liveMiB ?? -1)).filter(
+      ([, mib]) => mib >= 0,
+    ),
+  );
 
 /** CPU seconds used so far by every process of the services. */
 export const cpuSeconds = (services: readonly Service[]): Record<string, number> =>

@@ -2,13 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MixedLoad, Tally } from './mixed-load.js';
-import { cpuSeconds, residentMemory, startLoadServices, type Service } from './load-services.js';
+import {
+  cpuSeconds,
+  liveHeap,
+  residentMemory,
+  startLoadServices,
+  type Service,
+} from './load-services.js';
 
 /**
  * The mixed read/write load of 50 keep-alive clients against the API as one process and as
  * N processes on one port (with a scheduler and a share node over NATS, on a simulated back
- * end), printing every interval the throughput, p50/p99 latency, the CPU and resident memory
- * of every process, and the machine's load average; then a summary per run.
+ * end), printing every interval the throughput, p50/p99 latency, the CPU, resident memory and
+ * live heap (after its last full collection) of every process, and the machine's load average;
+ * then a summary per run.
  *
  *   npm run bench:load -- --seconds 60 --clients 50 --processes 2
  *   npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
@@ -38,6 +45,8 @@ interface IntervalLine {
   readonly p99: number;
   readonly cpu: Record<string, number>;
   readonly rssMiB: Record<string, number>;
+  /** The live heap after each process's last full collection: what a leak makes grow. */
+  readonly liveHeapMiB: Record<string, number>;
   readonly load: number;
 }
 
@@ -85,6 +94,7 @@ const runAgainst = async (apiProcesses: number) => {
         p99: round(span.percentile(0.99)),
         cpu: cpuPercent(cpuBefore, cpuAfter, elapsed),
         rssMiB: residentMemory(services),
+        liveHeapMiB: liveHeap(services, setup.gcTrace),
         load: round(os.loadavg()[0] ?? 0),
       };
       lines.push(line);
@@ -105,8 +115,10 @@ const runAgainst = async (apiProcesses: number) => {
       .filter(([name]) => name.startsWith('api'))
       .reduce((sum, [name, s]) => sum + s - (cpuAtStart[name] ?? 0), 0);
     const firstMinute = lines.find((l) => l.t >= 60) ?? lines[0];
-    const sum = (rss: Record<string, number> | undefined) =>
-      Object.values(rss ?? {}).reduce((a, b) => a + b, 0);
+    const range = (values: readonly number[]) =>
+      values.length === 0 ? [] : [Math.min(...values), Math.max(...values)];
+    const sum = (mib: Record<string, number> | undefined) =>
+      Math.round(Object.values(mib ?? {}).reduce((a, b) => a + b, 0));
     const summary = {
       apiProcesses,
       clients,
@@ -117,7 +129,16 @@ const runAgainst = async (apiProcesses: number) => {
       p99: round(total.percentile(0.99)),
       apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
       failures: total.failures(),
-      rssTotalMiB: { afterFirstMinute: sum(firstMinute?.rssMiB), atEnd: sum(lines.at(-1)?.rssMiB) },
+      rssTotalMiB: {
+        afterFirstMinute: sum(firstMinute?.rssMiB),
+        atEnd: sum(lines.at(-1)?.rssMiB),
+        // Each process's moves with the garbage between its full collections: its envelope.
+        rangeAfterFirstMinute: range(lines.filter((l) => l.t > 60).map((l) => sum(l.rssMiB))),
+      },
+      liveHeapTotalMiB: {
+        afterFirstMinute: sum(firstMinute?.liveHeapMiB),
+        atEnd: sum(lines.at(-1)?.liveHeapMiB),
+      },
       loadAverage: os.loadavg().map((l) => round(l)),
     };
     console.log(`summary ${JSON.stringify(summary)}`);
@@ -140,11 +161,11 @@ const main = async () => {
   const results = [];
   for (const count of counts) results.push(await runAgainst(count));
   console.log(
-    '\napi processes | req/s | p50 ms | p99 ms | API CPU ms/request | RSS MiB after 1st minute -> end',
+    '\napi processes | req/s | p50 ms | p99 ms | API CPU ms/request | RSS MiB after 1st minute -> end | live heap MiB after 1st minute -> end',
   );
   for (const r of results) {
     console.log(
-      `${r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.apiCpuMsPerRequest} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd}`,
+      `${r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.apiCpuMsPerRequest} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd} | ${r.liveHeapTotalMiB.afterFirstMinute} -> ${r.liveHeapTotalMiB.atEnd}`,
     );
   }
 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { SimulatedBackendOptions } from '../config/backend-config.js';
 import { command, newShare, newSnapshot } from '../contract/share-driver.contract.js';
 import { OperationJournal } from './operation-journal.js';
-import { SimulatedShareDriver } from './simulated.driver.js';
+import { REMEMBERED_CALLS, SimulatedShareDriver } from './simulated.driver.js';
 
 const BACKEND = 'sim-host@sim';
 
@@ -185,6 +185,26 @@ describe('simulated driver', () => {
       expect(new Set(ran).size).toBe(ran.length);
       expect(entries.map((e) => e.outcome)).toEqual(['ok', 'duplicate', 'ok', 'duplicate']);
       expect(driver.inspectShare(share.instanceId)?.sizeGiB).toBe(6);
+      await driver.close();
+    });
+
+    it('given more calls than it remembers, then only the oldest is forgotten: its repeat runs again, the next one is still a duplicate', async () => {
+      const journalFile = path.join(dir, 'journal.jsonl');
+      const driver = await startDriver({ journalFile });
+      const share = newShare(BACKEND, 'p1');
+      await driver.createShare({ commandId: 'create', share });
+      for (let call = 1; call <= REMEMBERED_CALLS; call += 1) {
+        await driver.getShareStatus({ commandId: `status-${call}`, share });
+      }
+
+      await driver.createShare({ commandId: 'create', share });
+      await driver.getShareStatus({ commandId: 'status-2', share });
+
+      const lastLines = OperationJournal.read(journalFile).slice(-2);
+      expect(lastLines.map((e) => [e.commandId, e.outcome])).toEqual([
+        ['create', 'ok'],
+        ['status-2', 'duplicate'],
+      ]);
       await driver.close();
     });
 

@@ -70,6 +70,14 @@ type StorageOperation = Exclude<DriverOperationName, 'getPoolStats'>;
 /** Knob calls are journalled like operations so a reload reproduces them too. */
 type KnobOperation = 'simulate:setUsedGiB' | 'simulate:setReplicaState';
 
+/**
+ * Completed calls remembered to answer a repeated command id: a caller repeats one when it
+ * retries the same call (a reaction's retry, a node's restart settling a claim), soon after the
+ * first or with nothing called in between. Older ones are forgotten, oldest first, so memory
+ * stays bounded however many calls a long-running back end answers.
+ */
+export const REMEMBERED_CALLS = 10_000;
+
 interface CompletedCall {
   readonly operation: string;
   readonly result: unknown;
@@ -77,8 +85,8 @@ interface CompletedCall {
 
 /**
  * An in-memory back end with configurable latency, seeded failure injection and an optional
- * journal. A repeated command id answers the first call's result without running again, and
- * the journal marks it `duplicate`, so tests can prove a caller's at-most-once behaviour.
+ * journal. A repeated command id (one of the last REMEMBERED_CALLS) answers the first call's
+ * result without running again, and the journal marks it `duplicate`, so tests can prove a caller's at-most-once behaviour.
  */
 export class SimulatedShareDriver implements ShareDriver {
   readonly backend: string;
@@ -299,7 +307,7 @@ export class SimulatedShareDriver implements ShareDriver {
       if (isDriverError(error)) this.record(operation, request, 'failed', error.toData());
       throw error;
     }
-    this.completed.set(request.commandId, { operation, result });
+    this.remember(request.commandId, { operation, result });
     this.record(operation, request, 'ok');
     return result as R;
   }
@@ -338,7 +346,14 @@ export class SimulatedShareDriver implements ShareDriver {
     }
     const operation = entry.operation as StorageOperation;
     const result = this.apply(operation, request);
-    this.completed.set(request.commandId, { operation, result });
+    this.remember(request.commandId, { operation, result });
+  }
+
+  private remember(commandId: string, call: CompletedCall): void {
+    this.completed.set(commandId, call);
+    if (this.completed.size > REMEMBERED_CALLS) {
+      this.completed.delete(this.completed.keys().next().value as string);
+    }
   }
 
   private checkFailure(operation: DriverOperationName, request: DriverRequest): void {
