@@ -51,6 +51,18 @@ class ReadBarrier {
   }
 }
 
+/** The real store, with the options of every stream read noted in `reads`. */
+const readsNotedIn = (store: EventStore, reads: (ReadStreamOptions | undefined)[]): EventStore =>
+  new Proxy(store, {
+    get: (target, prop, receiver) =>
+      prop === 'readStream'
+        ? (streamId: string, options?: ReadStreamOptions) => {
+            reads.push(options);
+            return target.readStream(streamId, options);
+          }
+        : Reflect.get(target, prop, receiver),
+  });
+
 const now = '2026-11-22T10:00:00.000Z';
 const request: ShareCommand = {
   type: 'RequestShare',
@@ -166,15 +178,7 @@ describe('command handling under concurrency (real SQLite log)', () => {
   });
   it('given a stream it folded, when another writer appends, then a load reads only the events after the state it remembers', async () => {
     const reads: (ReadStreamOptions | undefined)[] = [];
-    const counting = new Proxy(store, {
-      get: (target, prop, receiver) =>
-        prop === 'readStream'
-          ? (streamId: string, options?: ReadStreamOptions) => {
-              reads.push(options);
-              return target.readStream(streamId, options);
-            }
-          : Reflect.get(target, prop, receiver),
-    });
+    const counting = readsNotedIn(store, reads);
     const handler = new CommandHandler(counting);
     await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
     await new CommandHandler(store).handle(
@@ -193,15 +197,7 @@ describe('command handling under concurrency (real SQLite log)', () => {
   });
   it('given a state folded by a decider wrapping the share decider, when the share decider loads it, then it reads only the events after it; another fold reads the whole stream', async () => {
     const reads: (ReadStreamOptions | undefined)[] = [];
-    const counting = new Proxy(store, {
-      get: (target, prop, receiver) =>
-        prop === 'readStream'
-          ? (streamId: string, options?: ReadStreamOptions) => {
-              reads.push(options);
-              return target.readStream(streamId, options);
-            }
-          : Reflect.get(target, prop, receiver),
-    });
+    const counting = readsNotedIn(store, reads);
     const handler = new CommandHandler(counting);
     await handler.handle(requestHolding('reservation-1'), shareStream('s1'), request, {
       commandId: 'c0',

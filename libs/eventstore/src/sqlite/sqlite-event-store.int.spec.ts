@@ -164,11 +164,8 @@ describe('SQLite adapter', () => {
   });
 
   describe('statements', () => {
-    let store: SqliteEventStore;
-    beforeEach(() => {
-      store = new SqliteEventStore({ file: ':memory:' });
-    });
-    afterEach(() => store.close());
+    const store = new SqliteEventStore({ file: ':memory:' });
+    afterAll(() => store.close());
 
     it('reads pages of many different sizes, more than it keeps statements for', async () => {
       const events = Array.from({ length: 300 }, (_, n) => newEvent('ShareUpdated', { n }));
