@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { capabilitiesOf, shareDecider, shareStream, type ShareCommand } from '#hawser/domain';
+import {
+  capabilitiesOf,
+  requestHolding,
+  shareDecider,
+  shareStream,
+  type ShareCommand,
+} from '#hawser/domain';
 import {
   SqliteEventStore,
   WrongExpectedRevisionError,
@@ -44,6 +50,18 @@ class ReadBarrier {
     });
   }
 }
+
+/** The real store, with the options of every stream read noted in `reads`. */
+const readsNotedIn = (store: EventStore, reads: (ReadStreamOptions | undefined)[]): EventStore =>
+  new Proxy(store, {
+    get: (target, prop, receiver) =>
+      prop === 'readStream'
+        ? (streamId: string, options?: ReadStreamOptions) => {
+            reads.push(options);
+            return target.readStream(streamId, options);
+          }
+        : Reflect.get(target, prop, receiver),
+  });
 
 const now = '2026-11-22T10:00:00.000Z';
 const request: ShareCommand = {
@@ -160,15 +178,7 @@ describe('command handling under concurrency (real SQLite log)', () => {
   });
   it('given a stream it folded, when another writer appends, then a load reads only the events after the state it remembers', async () => {
     const reads: (ReadStreamOptions | undefined)[] = [];
-    const counting = new Proxy(store, {
-      get: (target, prop, receiver) =>
-        prop === 'readStream'
-          ? (streamId: string, options?: ReadStreamOptions) => {
-              reads.push(options);
-              return target.readStream(streamId, options);
-            }
-          : Reflect.get(target, prop, receiver),
-    });
+    const counting = readsNotedIn(store, reads);
     const handler = new CommandHandler(counting);
     await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
     await new CommandHandler(store).handle(
@@ -184,5 +194,25 @@ describe('command handling under concurrency (real SQLite log)', () => {
     expect(reads).toEqual([{ fromRevision: 0 }]);
     expect(loaded.revision).toBe(1);
     expect(loaded.state).toMatchObject({ name: 'renamed' });
+  });
+  it('given a state folded by a decider wrapping the share decider, when the share decider loads it, then it reads only the events after it; another fold reads the whole stream', async () => {
+    const reads: (ReadStreamOptions | undefined)[] = [];
+    const counting = readsNotedIn(store, reads);
+    const handler = new CommandHandler(counting);
+    await handler.handle(requestHolding('reservation-1'), shareStream('s1'), request, {
+      commandId: 'c0',
+    });
+    reads.length = 0;
+
+    const loaded = await handler.load(shareDecider, shareStream('s1'));
+    const counted = await handler.load(
+      { initialState: () => 0, evolve: (count: number) => count + 1 },
+      shareStream('s1'),
+    );
+
+    expect(reads).toEqual([{ fromRevision: 0 }, undefined]);
+    expect(loaded.revision).toBe(0);
+    expect(loaded.state).toMatchObject({ name: 'a' });
+    expect(counted).toEqual({ state: 1, revision: 0 });
   });
 });

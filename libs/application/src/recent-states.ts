@@ -4,9 +4,16 @@ import type { FoldedState } from './aggregate-snapshots.js';
 /** Streams whose latest state is kept, the least recently used dropped first. */
 const RECENT_STREAMS = 1_000;
 
-interface Recent {
-  /** The decider that folded it: another one folding the same stream gets nothing. */
-  readonly folding: object;
+/**
+ * What a state is folded with. Deciders that share it (one wrapping the share's decider to
+ * refuse some commands) share the states it folds; any other fold of the stream gets nothing.
+ */
+export interface Fold {
+  readonly initialState: unknown;
+  readonly evolve: unknown;
+}
+
+interface Recent extends Fold {
   readonly folded: FoldedState<unknown>;
 }
 
@@ -23,11 +30,13 @@ export class RecentStates {
 
   /** The remembered state of the stream and the events after it, or undefined. */
   async start<State>(
-    folding: object,
+    fold: Fold,
     streamId: string,
   ): Promise<{ folded: FoldedState<State>; after: RecordedEvent[] } | undefined> {
     const recent = this.recent.get(streamId);
-    if (recent?.folding !== folding) return undefined;
+    if (!recent || recent.evolve !== fold.evolve || recent.initialState !== fold.initialState) {
+      return undefined;
+    }
     const [atStart, ...after] = await this.store.readStream(streamId, {
       fromRevision: recent.folded.revision,
     });
@@ -38,9 +47,9 @@ export class RecentStates {
     return { folded: recent.folded as FoldedState<State>, after };
   }
 
-  remember(folding: object, streamId: string, folded: FoldedState<unknown>): void {
+  remember(fold: Fold, streamId: string, folded: FoldedState<unknown>): void {
     this.recent.delete(streamId);
-    this.recent.set(streamId, { folding, folded });
+    this.recent.set(streamId, { initialState: fold.initialState, evolve: fold.evolve, folded });
     if (this.recent.size > RECENT_STREAMS) {
       this.recent.delete(this.recent.keys().next().value as string);
     }

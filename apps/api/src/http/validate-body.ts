@@ -1,4 +1,4 @@
-import { validate } from 'class-validator';
+import { validateSync } from 'class-validator';
 import { ManilaHttpError } from './manila-error.js';
 
 /** A JSON object: not null, not an array, not a scalar. */
@@ -23,7 +23,11 @@ const instanceOf = <T extends object>(dto: new () => T, plain: Record<string, un
   return instance;
 };
 
-/** Validates a body part with its DTO; a failure is Manila's 400 naming the first problem. */
+/**
+ * Validates a body part with its DTO; a failure is Manila's 400 naming the first problem. The
+ * DTOs' validators are all synchronous, so the synchronous run gives the same errors without
+ * a promise per property.
+ */
 export const validateBody = async <T extends object>(
   dto: new () => T,
   plain: unknown,
@@ -33,7 +37,7 @@ export const validateBody = async <T extends object>(
     throw new ManilaHttpError(400, `Invalid request body: ${what} must be an object.`);
   }
   const instance = instanceOf(dto, plain);
-  const errors = await validate(instance, { forbidUnknownValues: false });
+  const errors = validateSync(instance, { forbidUnknownValues: false });
   const first = errors[0];
   if (first) {
     const message = Object.values(first.constraints ?? {})[0] ?? `${first.property} is invalid`;

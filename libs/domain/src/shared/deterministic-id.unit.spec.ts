@@ -1,4 +1,7 @@
-import { derivedId, uuidV5 } from './deterministic-id.js';
+import { derivedId, HAWSER_NAMESPACE, uuidV5 } from './deterministic-id.js';
+
+const CAUSE = '0b6f1c1e-2a57-4a0e-9b59-4c8f5d7a1e11';
+const LONG_NAME = `zone-é-日本${'x'.repeat(300)}`;
 
 describe('uuidV5', () => {
   it('matches the RFC 4122 DNS-namespace vector for python.org', () => {
@@ -8,10 +11,39 @@ describe('uuidV5', () => {
     );
   });
 
+  it.each([
+    // Python: str(uuid.uuid5(uuid.UUID(namespace), name))
+    [`${CAUSE}:schedule`, HAWSER_NAMESPACE, 'b5a4ab7f-f9d3-58f0-9826-fa3fd5dcb803'],
+    [`${CAUSE}:0`, HAWSER_NAMESPACE, '67013bea-3f5f-5a6d-89d4-f3c2b40644b0'],
+    ['', HAWSER_NAMESPACE, '4c7fccbe-7c02-5eb1-bf65-3de5601defa1'],
+    [LONG_NAME, HAWSER_NAMESPACE, 'eea3415a-8a80-5963-ab49-945ed3f556ed'],
+    [
+      'https://example.org/ü',
+      '6ba7b811-9dad-11d1-80b4-00c04fd430c8',
+      '4e935be2-141c-5c1c-ab16-33f53ec57da4',
+    ],
+  ])('gives RFC 4122 version 5 of %j in namespace %s', (name, namespace, expected) => {
+    expect(uuidV5(name, namespace)).toBe(expected);
+  });
+
+  it('gives the same ids before and after a long name, in any namespace order', () => {
+    const short = uuidV5(`${CAUSE}:0`);
+
+    uuidV5(LONG_NAME);
+    uuidV5('python.org', '6ba7b810-9dad-11d1-80b4-00c04fd430c8');
+
+    expect(uuidV5(`${CAUSE}:0`)).toBe(short);
+  });
+
+  it('refuses a namespace that is not a UUID', () => {
+    expect(() => uuidV5('name', 'not-a-uuid')).toThrow('invalid namespace UUID not-a-uuid');
+  });
+
   it('derives the same id for the same cause and purpose, and different ones otherwise', () => {
-    const cause = '0b6f1c1e-2a57-4a0e-9b59-4c8f5d7a1e11';
-    expect(derivedId(cause, 'schedule')).toBe(derivedId(cause, 'schedule'));
-    expect(derivedId(cause, 'schedule')).not.toBe(derivedId(cause, 'create'));
-    expect(derivedId(cause, 0)).not.toBe(derivedId(cause, 1));
+    expect(derivedId(CAUSE, 'schedule')).toBe(uuidV5(`${CAUSE}:schedule`));
+    expect(derivedId(CAUSE, 'schedule')).toBe(derivedId(CAUSE, 'schedule'));
+    expect(derivedId(CAUSE, 'schedule')).not.toBe(derivedId(CAUSE, 'create'));
+    expect(derivedId(CAUSE, 0)).toBe('67013bea-3f5f-5a6d-89d4-f3c2b40644b0');
+    expect(derivedId(CAUSE, 0)).not.toBe(derivedId(CAUSE, 1));
   });
 });

@@ -163,6 +163,66 @@ describe('SQLite adapter', () => {
     });
   });
 
+  describe('statements', () => {
+    const store = new SqliteEventStore({ file: ':memory:' });
+    afterAll(() => store.close());
+
+    it('reads pages of many different sizes, more than it keeps statements for', async () => {
+      const events = Array.from({ length: 300 }, (_, n) => newEvent('ShareUpdated', { n }));
+      await store.append('share-a', events, { expectedRevision: 'no_stream' });
+
+      const sizes = Array.from({ length: 300 }, (_, n) => n);
+      const pages = await Promise.all(sizes.map((maxCount) => store.readAll({ maxCount })));
+      const tails = await Promise.all(
+        sizes.map((maxCount) => store.readStream('share-a', { fromRevision: 10, maxCount })),
+      );
+      const backwards = await store.readStream('share-a', { direction: 'backwards', maxCount: 3 });
+
+      expect(pages.map((page) => page.length)).toEqual(sizes);
+      expect(tails.map((tail) => tail.length)).toEqual(sizes.map((n) => Math.min(n, 290)));
+      expect(tails[5]?.map((event) => event.revision)).toEqual([10, 11, 12, 13, 14]);
+      expect(backwards.map((event) => event.revision)).toEqual([299, 298, 297]);
+      expect(await store.readAll({ maxCount: -1 })).toHaveLength(300);
+    });
+  });
+
+  describe('an insert SQLite refuses', () => {
+    let file: string;
+    let store: SqliteEventStore;
+    beforeEach(() => {
+      file = nextFile();
+      store = new SqliteEventStore({ file });
+      const other = new Database(file);
+      other.exec(`CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.type = 'Refused'
+        BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END`);
+      other.close();
+    });
+    afterEach(() => store.close());
+
+    it('fails only its own append, of one event or of several, and writes none of it', async () => {
+      const [single, several, other] = await Promise.allSettled([
+        store.append('share-a', [newEvent('Refused')], { expectedRevision: 'no_stream' }),
+        store.append('share-b', [newEvent('Accepted'), newEvent('Refused')], {
+          expectedRevision: 'no_stream',
+        }),
+        store.append('share-c', [newEvent('Accepted')], { expectedRevision: 'no_stream' }),
+      ]);
+
+      expect(single).toMatchObject({
+        status: 'rejected',
+        reason: { message: 'refused by a trigger' },
+      });
+      expect(several).toMatchObject({
+        status: 'rejected',
+        reason: { message: 'refused by a trigger' },
+      });
+      expect(other).toMatchObject({ status: 'fulfilled', value: { nextRevision: 0, position: 1 } });
+      expect(await store.readStream('share-a')).toEqual([]);
+      expect(await store.readStream('share-b')).toEqual([]);
+      expect((await store.readAll()).map((event) => event.streamId)).toEqual(['share-c']);
+    });
+  });
+
   describe('createEventStore', () => {
     it('opens events.sqlite in the data directory, creating the directory', async () => {
       const dataDir = path.join(dir, 'nested', 'data');

@@ -38,6 +38,13 @@ const SUBSCRIPTION_WINDOW = 2_000;
 /** SQLite's LIMIT for "no limit". */
 const NO_LIMIT = -1;
 const NO_STREAM = -1;
+/** An upper bound past every revision. */
+const NO_END = Number.MAX_SAFE_INTEGER;
+/**
+ * Prepared statements kept (filter shapes times page sizes), the least recently used dropped
+ * first: a limit given by a caller (an audit page) must not grow the cache without end.
+ */
+const CACHED_STATEMENTS = 128;
 
 type EventIdRow = [revision: number, position: number];
 
@@ -92,9 +99,11 @@ export class SqliteEventStore implements EventStore {
       )
       .raw();
     this.selectHead = this.db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+    // Revisions of a stream are consecutive, so a bounded forwards read is a range of them: a
+    // bound `LIMIT ?` would make SQLite prepare the statement again on every call.
     this.selectStreamForwards = this.db
       .prepare(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? AND revision < ? ORDER BY revision`,
       )
       .raw();
     this.selectStreamBackwards = this.db
@@ -103,9 +112,9 @@ export class SqliteEventStore implements EventStore {
       )
       .raw();
     // Called inside the batch's transaction, better-sqlite3 runs it in a savepoint.
-    const appendOne = this.db.transaction(this.appendWithinTransaction.bind(this));
+    const inSavepoint = this.db.transaction(this.appendWithinTransaction.bind(this));
     const batch = this.db.transaction((requests: readonly AppendRequest[]) =>
-      requests.map((request) => this.appendInSavepoint(appendOne, request)),
+      requests.map((request) => this.appendOwnOutcome(inSavepoint, request)),
     );
     // IMMEDIATE takes the write lock up front, so the revision checks and the inserts see the
     // same streams even when another process appends to this file.
@@ -132,28 +141,32 @@ export class SqliteEventStore implements EventStore {
     // A command that loads the stream decides on what was appended to it before, as when every
     // append committed at once.
     this.appends.commitNowIf((request) => request.streamId === streamId);
-    const limit = options.maxCount ?? NO_LIMIT;
-    const rows =
-      options.direction === 'backwards'
-        ? this.selectStreamBackwards.all(
-            streamId,
-            options.fromRevision ?? Number.MAX_SAFE_INTEGER,
-            limit,
-          )
-        : this.selectStreamForwards.all(streamId, options.fromRevision ?? 0, limit);
+    const limit = sqlLimit(options.maxCount);
+    let rows: unknown[];
+    if (options.direction === 'backwards') {
+      const from = options.fromRevision ?? Number.MAX_SAFE_INTEGER;
+      rows = this.selectStreamBackwards.all(streamId, from, limit);
+    } else {
+      const from = options.fromRevision ?? 0;
+      const before = limit === NO_LIMIT ? NO_END : Math.min(from + limit, NO_END);
+      rows = this.selectStreamForwards.all(streamId, from, before);
+    }
     return (rows as RawEventRow[]).map((row) => this.toRecorded(row));
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const filter = filterClause(options.filter);
-    const statement = this.statement(`all:${backwards ? 'b' : 'f'}:${filter.shape}`, () =>
+    // The limit is written into the statement: bound as `LIMIT ?`, it would make SQLite prepare
+    // the statement again on every call (page sizes are few, so the cache holds them).
+    const limit = sqlLimit(options.maxCount);
+    const statement = this.statement(`all:${backwards ? 'b' : 'f'}:${filter.shape}:${limit}`, () =>
       backwards
-        ? `SELECT ${EVENT_COLUMNS} FROM events WHERE position < ?${filter.sql} ORDER BY position DESC LIMIT ?`
-        : `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ?${filter.sql} ORDER BY position LIMIT ?`,
+        ? `SELECT ${EVENT_COLUMNS} FROM events WHERE position < ?${filter.sql} ORDER BY position DESC LIMIT ${limit}`
+        : `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ?${filter.sql} ORDER BY position LIMIT ${limit}`,
     );
     const after = options.after ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    const rows = statement.all(after, ...filter.params, options.maxCount ?? NO_LIMIT);
+    const rows = statement.all(after, ...filter.params);
     return (rows as RawEventRow[]).map((row) => this.toRecorded(row));
   }
 
@@ -200,14 +213,17 @@ export class SqliteEventStore implements EventStore {
   /**
    * One append of a batch: its failure is its own, unless SQLite ended the whole transaction
    * (a full disk, an I/O error), which then fails the batch rather than let the appends after
-   * it run outside a transaction.
+   * it run outside a transaction. An append of one event needs no savepoint: its checks throw
+   * before it writes, and SQLite takes back a failed INSERT on its own.
    */
-  private appendInSavepoint(
-    appendOne: (request: AppendRequest) => AppendDone,
+  private appendOwnOutcome(
+    inSavepoint: (request: AppendRequest) => AppendDone,
     request: AppendRequest,
   ): Outcome<AppendDone> {
     try {
-      return { ok: true, result: appendOne(request) };
+      const done =
+        request.events.length > 1 ? inSavepoint(request) : this.appendWithinTransaction(request);
+      return { ok: true, result: done };
     } catch (error) {
       if (!this.db.inTransaction) throw error;
       return {
@@ -310,8 +326,11 @@ export class SqliteEventStore implements EventStore {
     let statement = this.cachedStatements.get(key);
     if (statement === undefined) {
       statement = this.db.prepare(sql()).raw();
-      this.cachedStatements.set(key, statement);
-    }
+      if (this.cachedStatements.size >= CACHED_STATEMENTS) {
+        this.cachedStatements.delete(this.cachedStatements.keys().next().value as string);
+      }
+    } else this.cachedStatements.delete(key);
+    this.cachedStatements.set(key, statement);
     return statement;
   }
 
@@ -324,6 +343,12 @@ export class SqliteEventStore implements EventStore {
     const upcast = upcastStored(type, JSON.parse(data), stored, this.upcasters);
     return { id, type, data: upcast.data, metadata: upcast.metadata, streamId, revision, position };
   }
+}
+
+/** A whole number of rows to write into SQL, or SQLite's "no limit" when none is given. */
+function sqlLimit(maxCount: number | undefined): number {
+  if (maxCount === undefined || !(maxCount >= 0)) return NO_LIMIT;
+  return Math.min(Math.floor(maxCount), Number.MAX_SAFE_INTEGER);
 }
 
 function assertExpectedRevision(

@@ -30,41 +30,47 @@ export const lastAppendFailure = (store: EventStore): AppendFailure | undefined 
  */
 export const instrumentedEventStore = (store: EventStore): EventStore => {
   const logger = new Logger('events');
+  // Made once, not on every call: every command and every follower goes through here.
+  const boundMethods = new WeakMap<object, unknown>();
+  const append: EventStore['append'] = async (streamId, events, options) => {
+    const started = performance.now();
+    try {
+      const result = await store.append(streamId, events, options);
+      eventAppendDuration.observe({ outcome: 'ok' }, secondsSince(started));
+      appendFailures.delete(instrumented);
+      eventsAppended.inc({ category: categoryOf(streamId) }, events.length);
+      for (const event of events) {
+        if (!event.type.endsWith('Failed')) continue;
+        logger.warn({
+          msg: `${streamId}: ${event.type}: ${reasonOf(event) ?? 'no reason given'}`,
+          stream: streamId,
+          event: event.type,
+          reason: reasonOf(event),
+          requestId: event.metadata?.requestId,
+        });
+      }
+      return result;
+    } catch (error) {
+      eventAppendDuration.observe({ outcome: 'error' }, secondsSince(started));
+      const kind = storageFailureOf(error);
+      if (kind) {
+        const message = error instanceof Error ? error.message : String(error);
+        appendFailures.set(instrumented, { kind, message, at: new Date().toISOString() });
+      }
+      throw error;
+    }
+  };
   const instrumented: EventStore = new Proxy(store, {
     get(target, property, receiver) {
-      if (property !== 'append') {
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
+      if (property === 'append') return append;
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      let bound = boundMethods.get(value);
+      if (bound === undefined) {
+        bound = value.bind(target);
+        boundMethods.set(value, bound);
       }
-      const append: EventStore['append'] = async (streamId, events, options) => {
-        const started = performance.now();
-        try {
-          const result = await target.append(streamId, events, options);
-          eventAppendDuration.observe({ outcome: 'ok' }, secondsSince(started));
-          appendFailures.delete(instrumented);
-          eventsAppended.inc({ category: categoryOf(streamId) }, events.length);
-          for (const event of events) {
-            if (!event.type.endsWith('Failed')) continue;
-            logger.warn({
-              msg: `${streamId}: ${event.type}: ${reasonOf(event) ?? 'no reason given'}`,
-              stream: streamId,
-              event: event.type,
-              reason: reasonOf(event),
-              requestId: event.metadata?.requestId,
-            });
-          }
-          return result;
-        } catch (error) {
-          eventAppendDuration.observe({ outcome: 'error' }, secondsSince(started));
-          const kind = storageFailureOf(error);
-          if (kind) {
-            const message = error instanceof Error ? error.message : String(error);
-            appendFailures.set(instrumented, { kind, message, at: new Date().toISOString() });
-          }
-          throw error;
-        }
-      };
-      return append;
+      return bound;
     },
   });
   return instrumented;
