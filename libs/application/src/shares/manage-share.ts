@@ -136,8 +136,7 @@ export class ManageShareHandler implements ICommandHandler<ManageShare, ShareDoc
     const instances = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, { host });
     for (const instance of instances) {
       if (instance.export_locations.some((l) => l.path === exportPath)) return true;
-      const record = await this.shares.record(instance.share_id);
-      const state = record?.state;
+      const state = await this.shares.folded(instance.share_id);
       if (state?.kind === 'active' && state.manageRequest?.exportPath === exportPath) return true;
     }
     return false;

@@ -74,11 +74,11 @@ export class ForceDeleteShareInstanceHandler implements ICommandHandler<
 
   async execute({ instanceId, requester }: ForceDeleteShareInstance): Promise<void> {
     const instance = await instanceOf(this.documents, instanceId);
-    const share = await this.shares.record(instance.share_id);
+    const share = await this.shares.folded(instance.share_id);
     const at = now();
     await this.changes.run(
       instance.share_id,
-      (share?.state.instances.length ?? 0) > 1
+      (share?.instances.length ?? 0) > 1
         ? { type: 'DeleteReplica', replicaId: instance.id, force: true, now: at }
         : { type: 'DeleteShare', force: true, now: at },
       requester.commandContext(),
