@@ -9,7 +9,11 @@ import {
   visibleExportLocations,
   type ViewContext,
 } from '#hawser/api-contracts';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import {
+  findShareInstances,
+  getShareInstance,
+  type ShareInstanceDocument,
+} from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { forbiddenError, notFoundError } from '../http/manila-error.js';
@@ -100,8 +104,8 @@ export class ExportLocationsController {
     const ctx = contextOf(req);
     const share = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     const view: ViewContext = viewContextOf(ctx);
-    const instances = await this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
+    const instances = await findShareInstances(
+      this.documents,
       { share_id: share.id },
       {
         sort: [
@@ -115,7 +119,7 @@ export class ExportLocationsController {
 
   private async instance(req: Request, id: string) {
     const ctx = contextOf(req);
-    const instance = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const instance = await getShareInstance(this.documents, id);
     if (!instance) throw notFoundError(`Share instance '${id}' not found.`);
     return { view: viewContextOf(ctx), instance };
   }

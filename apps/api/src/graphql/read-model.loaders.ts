@@ -4,6 +4,7 @@ import {
   SHARE_INSTANCES,
   SHARES,
   SNAPSHOTS,
+  shareInstanceDocumentOf,
   type AccessRuleDocument,
   type ShareInstanceDocument,
   type ShareRecord,
@@ -23,6 +24,7 @@ const OLDEST_FIRST = [
 const perShare = <T extends Identified & { share_id: string }>(
   documents: DocumentStore,
   collection: string,
+  asRead: (stored: T) => T = (stored) => stored,
 ) =>
   new DataLoader<string, T[]>(
     async (shareIds) => {
@@ -32,7 +34,7 @@ const perShare = <T extends Identified & { share_id: string }>(
         { sort: OLDEST_FIRST },
       );
       const byShare = new Map<string, T[]>(shareIds.map((id) => [id, []]));
-      for (const doc of found) byShare.get(doc.share_id)?.push(doc);
+      for (const doc of found) byShare.get(doc.share_id)?.push(asRead(doc));
       return shareIds.map((id) => byShare.get(id) ?? []);
     },
     // Batching only: a subscription lives for minutes and must read each change afresh.
@@ -50,7 +52,11 @@ export class ReadModelLoaders {
   readonly shareRecords: DataLoader<string, ShareRecord | undefined>;
 
   constructor(documents: DocumentStore) {
-    this.replicas = perShare<ShareInstanceDocument>(documents, SHARE_INSTANCES);
+    this.replicas = perShare<ShareInstanceDocument>(
+      documents,
+      SHARE_INSTANCES,
+      shareInstanceDocumentOf,
+    );
     this.snapshots = perShare<SnapshotDocument>(documents, SNAPSHOTS);
     this.accessRules = perShare<AccessRuleDocument>(documents, ACCESS_RULES);
     this.shareRecords = new DataLoader(

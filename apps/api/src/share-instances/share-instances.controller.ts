@@ -2,7 +2,8 @@ import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { shareInstanceView } from '#hawser/api-contracts';
 import {
-  SHARE_INSTANCES,
+  findShareInstances,
+  getShareInstance,
   SHARES,
   type ShareInstanceDocument,
   type ShareRecord,
@@ -41,8 +42,8 @@ export class ShareInstancesController {
   @Policy('share_instance:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
-    const docs = await this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
+    const docs = await findShareInstances(
+      this.documents,
       {},
       {
         sort: [
@@ -61,7 +62,7 @@ export class ShareInstancesController {
   @Policy('share_instance:show', shareInstance(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const doc = await getShareInstance(this.documents, id);
     if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
     return { share_instance: shareInstanceView(doc, viewContextOf(ctx)) };
   }
@@ -77,8 +78,8 @@ export class ShareInstancesController {
     if (!(await this.documents.get<ShareRecord>(SHARES, shareId))) {
       throw notFoundError(`Share ${shareId} could not be found.`);
     }
-    const docs = await this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
+    const docs = await findShareInstances(
+      this.documents,
       { share_id: shareId },
       {
         sort: [

@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFoundError } from '#hawser/api-contracts';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import {
+  findShareInstances,
+  getShareInstance,
+  type ShareInstanceDocument,
+} from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Caller } from '../requester.js';
 
@@ -11,7 +15,7 @@ export class ReplicaReads {
 
   /** A replica of one of the caller's project's shares (any for admins); else 404. */
   async find(id: string, caller: Caller): Promise<ShareInstanceDocument> {
-    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const doc = await getShareInstance(this.documents, id);
     if (
       !doc ||
       doc.replica_state === null ||
@@ -24,8 +28,8 @@ export class ReplicaReads {
 
   /** Every replica the caller may see, optionally of one share, oldest first. */
   list(caller: Caller, shareId: string | undefined): Promise<ShareInstanceDocument[]> {
-    return this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
+    return findShareInstances(
+      this.documents,
       {
         replica_state: { $ne: null },
         ...(shareId !== undefined && { share_id: shareId }),

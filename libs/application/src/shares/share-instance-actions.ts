@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFoundError } from '#hawser/api-contracts';
 import type { ShareStatus } from '#hawser/domain';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import { getShareInstance, type ShareInstanceDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Requester } from '../requester.js';
 import { ShareChanges } from './share-changes.js';
@@ -36,7 +36,7 @@ export class ForceDeleteShareInstance extends Command<void> {
 
 /** An instance by id, whatever its project: these actions are an admin's. */
 const instanceOf = async (documents: DocumentStore, id: string): Promise<ShareInstanceDocument> => {
-  const doc = await documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+  const doc = await getShareInstance(documents, id);
   if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
   return doc;
 };

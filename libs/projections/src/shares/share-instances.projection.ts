@@ -1,5 +1,6 @@
 import { SHARE_INSTANCES, toShareInstanceDocument } from './share.documents.js';
 import { shareItems } from './share-fold.js';
+import { toStoredShareInstance } from './stored-share-instance.js';
 
 /**
  * Share instances for admins (Manila's share-instances API) and for share nodes settling
@@ -8,7 +9,8 @@ import { shareItems } from './share-fold.js';
 export const shareInstanceItems = shareItems({
   collection: SHARE_INSTANCES,
   items: (share) => share.instances,
-  toDocument: toShareInstanceDocument,
+  toDocument: (share, instance, revision) =>
+    toStoredShareInstance(toShareInstanceDocument(share, instance, revision)),
   // Instances show the share's type, access rules and revision: rewritten on every event.
   rewrite: 'every-event',
 });

@@ -1,13 +1,8 @@
 import { capabilitiesOf, type ShareEvent } from '#hawser/domain';
 import { projectionSpec } from '../test-support/projection-spec.js';
-import {
-  SHARE_INSTANCES,
-  SHARES,
-  shareDocumentOf,
-  type ShareInstanceDocument,
-  type ShareRecord,
-} from './share.documents.js';
+import { SHARE_INSTANCES, SHARES, shareDocumentOf, type ShareRecord } from './share.documents.js';
 import { sharesProjection } from './shares.projection.js';
+import { findShareInstances, getShareInstance } from './stored-share-instance.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const requested = (shareId: string, instanceId: string, projectId = 'p1'): ShareEvent => ({
@@ -104,7 +99,7 @@ describe('shares and share-instances projections', () => {
             },
           ],
         });
-        const instance = await docs.get<ShareInstanceDocument>(SHARE_INSTANCES, 'i1');
+        const instance = await getShareInstance(docs, 'i1');
         expect(instance).toMatchObject({
           share_id: 's1',
           status: 'available',
@@ -118,7 +113,7 @@ describe('shares and share-instances projections', () => {
         'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
       })
       .then(async (docs) => {
-        const pending = await docs.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+        const pending = await findShareInstances(docs, {
           pending_operation: { $ne: null },
         });
         expect(pending.map((i) => [i.id, i.pending_operation])).toEqual([
