@@ -35,6 +35,9 @@ export interface ShareListing {
   readonly is_public?: boolean;
   readonly metadata?: Record<string, string>;
   readonly snapshot_id?: string | null;
+  readonly status: string;
+  readonly host: string;
+  readonly availability_zone?: string | null;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -60,6 +63,8 @@ const SHARE_DEFAULTS = {
   capabilities: null,
   requestedAvailabilityZone: null,
   schedulerHints: null,
+  // Optional in the type for states stored long ago; the fold always sets it.
+  snapshotSource: null,
   instances: [],
   snapshots: [],
   accessRules: [],
@@ -75,7 +80,6 @@ const CAPABILITY_DEFAULTS = {
 } as const satisfies ShareCapabilities;
 
 const INSTANCE_DEFAULTS = {
-  availabilityZone: null,
   replicaState: null,
   progress: null,
   exportLocations: [],
@@ -105,7 +109,7 @@ const withoutDefaults = (
   return kept;
 };
 
-export const packShare = (state: ActiveShare, updatedAt: string): PackedShare => {
+export const packShare = (state: ActiveShare, listing: ShareListing): PackedShare => {
   const packed = withoutDefaults(state, SHARE_DEFAULTS, LISTED);
   if (state.shareType) {
     // Its id is the listing's share_type_id.
@@ -116,21 +120,26 @@ export const packShare = (state: ActiveShare, updatedAt: string): PackedShare =>
     packed.capabilities = withoutDefaults(state.capabilities, CAPABILITY_DEFAULTS);
   }
   if (state.instances.length > 0) {
-    packed.instances = state.instances.map((instance) => packInstance(instance, state, updatedAt));
+    packed.instances = state.instances.map((instance) => packInstance(instance, listing));
   }
   return packed;
 };
 
-const packInstance = (
-  instance: ShareInstanceState,
-  share: ActiveShare,
-  updatedAt: string,
-): PackedInstance => {
-  // Times equal to the share's creation or to its latest update are read back from the listing.
-  const also = [
-    ...(instance.createdAt === share.createdAt ? ['createdAt'] : []),
-    ...(instance.updatedAt === updatedAt ? ['updatedAt'] : []),
-  ];
+/** The instance's fields the listing shows for the share, under the listing's names. */
+const inherited = (listing: ShareListing) => ({
+  status: listing.status,
+  host: listing.host,
+  availabilityZone: listing.availability_zone ?? null,
+  createdAt: listing.created_at,
+  updatedAt: listing.updated_at,
+});
+
+const packInstance = (instance: ShareInstanceState, listing: ShareListing): PackedInstance => {
+  // What equals the listing's (the shown instance's status, host and zone, the share's creation
+  // and latest update) is read back from it.
+  const also = Object.entries(inherited(listing))
+    .filter(([field, value]) => instance[field as keyof ShareInstanceState] === value)
+    .map(([field]) => field);
   const packed = withoutDefaults(instance, INSTANCE_DEFAULTS, also);
   if (instance.exportLocations.length > 0) {
     packed.exportLocations = instance.exportLocations.map((location) =>
@@ -166,8 +175,7 @@ export const unpackShare = (listing: ShareListing, packed: PackedShare): ActiveS
 
 const unpackInstance = (packed: PackedInstance, listing: ShareListing): ShareInstanceState =>
   ({
-    createdAt: listing.created_at,
-    updatedAt: listing.updated_at,
+    ...inherited(listing),
     ...INSTANCE_DEFAULTS,
     ...packed,
     exportLocations: (packed.exportLocations ?? []).map((location) => ({

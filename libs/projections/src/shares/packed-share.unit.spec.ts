@@ -88,6 +88,8 @@ const replicated: ActiveShare = {
       attemptedHosts: ['o@b#p'],
       replicaRequest: { availabilityZone: 'az-2' },
     }),
+    // No zone and no host, where the listing shows the first instance's.
+    newShareInstance('i3', 'error', '', null, later, { replicaState: 'error' }),
   ],
   snapshots: [snapshot],
   accessRules: [rule],
@@ -131,7 +133,7 @@ describe('packed share records', () => {
       metadata: {},
       created_at: at,
       updated_at: at,
-      share: { snapshotSource: null, instances: [{ id: 'i1', status: 'creating', host: '' }] },
+      share: { instances: [{ id: 'i1' }] },
     });
   });
 

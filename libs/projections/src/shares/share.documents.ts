@@ -162,8 +162,7 @@ const latestUpdate = (state: ActiveShare): string =>
 
 export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord => {
   const preferred = preferredInstance(state.instances);
-  const updatedAt = latestUpdate(state);
-  return {
+  const listing = {
     id: state.id,
     revision,
     ...(state.name !== null && { name: state.name }),
@@ -180,12 +179,12 @@ export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord
     metadata: { ...state.metadata },
     ...(state.snapshotId !== null && { snapshot_id: state.snapshotId }),
     created_at: state.createdAt,
-    updated_at: updatedAt,
+    updated_at: latestUpdate(state),
     ...(state.recycleBin && {
       scheduled_to_be_deleted_at: state.recycleBin.scheduledToBeDeletedAt,
     }),
-    share: packShare(state, updatedAt),
   };
+  return { ...listing, share: packShare(state, listing) };
 };
 
 /**
