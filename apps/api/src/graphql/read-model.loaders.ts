@@ -1,10 +1,9 @@
 import DataLoader from 'dataloader';
 import {
   ACCESS_RULES,
-  SHARE_INSTANCES,
   SHARES,
   SNAPSHOTS,
-  shareInstanceDocumentOf,
+  shareInstanceDocumentsOf,
   type AccessRuleDocument,
   type ShareInstanceDocument,
   type ShareRecord,
@@ -24,7 +23,6 @@ const OLDEST_FIRST = [
 const perShare = <T extends Identified & { share_id: string }>(
   documents: DocumentStore,
   collection: string,
-  asRead: (stored: T) => T = (stored) => stored,
 ) =>
   new DataLoader<string, T[]>(
     async (shareIds) => {
@@ -34,7 +32,7 @@ const perShare = <T extends Identified & { share_id: string }>(
         { sort: OLDEST_FIRST },
       );
       const byShare = new Map<string, T[]>(shareIds.map((id) => [id, []]));
-      for (const doc of found) byShare.get(doc.share_id)?.push(asRead(doc));
+      for (const doc of found) byShare.get(doc.share_id)?.push(doc);
       return shareIds.map((id) => byShare.get(id) ?? []);
     },
     // Batching only: a subscription lives for minutes and must read each change afresh.
@@ -52,10 +50,17 @@ export class ReadModelLoaders {
   readonly shareRecords: DataLoader<string, ShareRecord | undefined>;
 
   constructor(documents: DocumentStore) {
-    this.replicas = perShare<ShareInstanceDocument>(
-      documents,
-      SHARE_INSTANCES,
-      shareInstanceDocumentOf,
+    // A share's instances are read from its record, which holds them.
+    this.replicas = new DataLoader(
+      async (ids) => {
+        const found = await documents.getMany<ShareRecord>(SHARES, ids);
+        const byId = new Map(found.map((record) => [record.id, record]));
+        return ids.map((id) => {
+          const record = byId.get(id);
+          return record ? shareInstanceDocumentsOf(record) : [];
+        });
+      },
+      { cache: false },
     );
     this.snapshots = perShare<SnapshotDocument>(documents, SNAPSHOTS);
     this.accessRules = perShare<AccessRuleDocument>(documents, ACCESS_RULES);

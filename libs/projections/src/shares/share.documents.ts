@@ -184,15 +184,32 @@ export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord
       scheduled_to_be_deleted_at: state.recycleBin.scheduledToBeDeletedAt,
     }),
   };
-  return { ...listing, share: packShare(state, listing) };
+  const share = packShare(state, listing);
+  unpacked.set(share, state);
+  return { ...listing, share };
 };
 
 /**
  * The folded share a stored record holds. A record written before shares were packed holds it
  * whole (`state`); it is read as it is until its share's next event rewrites it.
  */
-export const shareStateOf = (record: ShareRecord): ActiveShare =>
-  (record as { state?: ActiveShare }).state ?? unpackShare(record, record.share);
+export const shareStateOf = (record: ShareRecord): ActiveShare => {
+  const legacy = (record as { state?: ActiveShare }).state;
+  if (legacy) return legacy;
+  let state = unpacked.get(record.share);
+  if (state === undefined) {
+    state = unpackShare(record, record.share);
+    unpacked.set(record.share, state);
+  }
+  return state;
+};
+
+/**
+ * The share each packed share stands for, once unpacked (or as packed): the fold and its
+ * derived collections see the same objects, so an instance `evolve` left alone is known as
+ * unchanged (`rewrite: 'when-changed'`), and a record is unpacked once however often it is read.
+ */
+const unpacked = new WeakMap<PackedShare, ActiveShare>();
 
 /** The API's view of a stored share. */
 export const shareDocumentOf = (record: ShareRecord): ShareDocument =>

@@ -1,81 +1,90 @@
+import type { ActiveShare, ShareInstanceState } from '#hawser/domain';
 import type { DocumentStore, Filter, FindOptions } from '#hawser/read-models';
 import {
   SHARE_INSTANCES,
-  type ExportLocationDocument,
+  SHARES,
+  shareStateOf,
+  toShareInstanceDocument,
   type ShareInstanceDocument,
+  type ShareRecord,
 } from './share.documents.js';
 
 /**
- * A share instance as its collection stores it: no field at its default (null, false, an empty
- * list, rules `active`), and export locations without the instance id they all repeat. Filters
- * read a missing field as null, so `replica_state` and `pending_operation` filter as before.
- * Read through `getShareInstance` / `findShareInstances`, which give the API's document.
+ * A share instance as its collection stores it: only what readers find instances by (share,
+ * project, status, host, replica state, a claimed operation) and sort them on. Everything else
+ * an instance shows is its share's, so it is read from the share's record rather than repeated:
+ * read through `getShareInstance` / `findShareInstances`. A missing `replica_state` or
+ * `pending_operation` filters as null.
  */
-export type StoredShareInstance = Pick<
-  ShareInstanceDocument,
-  'id' | 'revision' | 'share_id' | 'project_id' | 'status' | 'host' | 'created_at' | 'updated_at'
-> &
-  Partial<Pick<ShareInstanceDocument, keyof typeof INSTANCE_DEFAULTS>> & {
-    readonly export_locations?: readonly StoredExportLocation[];
-  };
+export interface StoredShareInstance {
+  readonly id: string;
+  readonly share_id: string;
+  readonly project_id: string;
+  readonly status: string;
+  readonly host: string;
+  readonly replica_state?: string;
+  readonly pending_operation?: ShareInstanceDocument['pending_operation'];
+  readonly created_at: string;
+}
 
-type StoredExportLocation = Pick<ExportLocationDocument, 'id' | 'path'> &
-  Partial<ExportLocationDocument>;
+export const toStoredShareInstance = (
+  share: ActiveShare,
+  instance: ShareInstanceState,
+): StoredShareInstance => ({
+  id: instance.id,
+  share_id: share.id,
+  project_id: share.projectId,
+  status: instance.status,
+  host: instance.host,
+  ...(instance.replicaState !== null && { replica_state: instance.replicaState }),
+  ...(instance.pendingOperation && {
+    pending_operation: {
+      operation: instance.pendingOperation.operation,
+      command_id: instance.pendingOperation.commandId,
+    },
+  }),
+  created_at: instance.createdAt,
+});
 
-const INSTANCE_DEFAULTS = {
-  availability_zone: null,
-  replica_state: null,
-  progress: null,
-  share_type_id: null,
-  share_network_id: null,
-  share_server_id: null,
-  access_rules_status: 'active',
-  cast_rules_to_readonly: false,
-  pending_operation: null,
-} as const;
+const byCreation = (a: ShareInstanceState, b: ShareInstanceState): number =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
 
-const LOCATION_DEFAULTS = { preferred: false, is_admin_only: false } as const;
-
-const withoutDefaults = (
-  value: object,
-  defaults: Readonly<Record<string, unknown>>,
-): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(value).filter(
-      ([field, held]) => !(Object.hasOwn(defaults, field) && defaults[field] === held),
-    ),
-  );
-
-export const toStoredShareInstance = (doc: ShareInstanceDocument): StoredShareInstance => {
-  const { export_locations: locations, ...fields } = doc;
-  return {
-    ...(withoutDefaults(fields, INSTANCE_DEFAULTS) as StoredShareInstance),
-    ...(locations.length > 0 && {
-      export_locations: locations.map(
-        ({ share_instance_id: _instance, ...location }) =>
-          withoutDefaults(location, LOCATION_DEFAULTS) as StoredExportLocation,
-      ),
-    }),
-  };
+/** Every instance of a share as the API shows it, oldest first. */
+export const shareInstanceDocumentsOf = (record: ShareRecord): ShareInstanceDocument[] => {
+  const share = shareStateOf(record);
+  return [...share.instances]
+    .sort(byCreation)
+    .map((instance) => toShareInstanceDocument(share, instance, record.revision));
 };
 
-/** The API's document of a stored instance (a document stored whole, as before, reads as it is). */
-export const shareInstanceDocumentOf = (stored: StoredShareInstance): ShareInstanceDocument => ({
-  ...INSTANCE_DEFAULTS,
-  ...stored,
-  export_locations: (stored.export_locations ?? []).map((location) => ({
-    ...LOCATION_DEFAULTS,
-    ...location,
-    share_instance_id: stored.id,
-  })),
-});
+/**
+ * The API's documents of stored instances, from their shares' records (one read for all), in
+ * the order found. An instance whose share or itself is gone since it was found is left out.
+ */
+const documentsOf = async (
+  documents: DocumentStore,
+  stored: readonly StoredShareInstance[],
+): Promise<ShareInstanceDocument[]> => {
+  if (stored.length === 0) return [];
+  const shareIds = [...new Set(stored.map((instance) => instance.share_id))];
+  const records = await documents.getMany<ShareRecord>(SHARES, shareIds);
+  const shares = new Map(records.map((record) => [record.id, record]));
+  return stored.flatMap((found) => {
+    const record = shares.get(found.share_id);
+    const share = record && shareStateOf(record);
+    const instance = share?.instances.find((i) => i.id === found.id);
+    return record && share && instance
+      ? [toShareInstanceDocument(share, instance, record.revision)]
+      : [];
+  });
+};
 
 export const getShareInstance = async (
   documents: DocumentStore,
   id: string,
 ): Promise<ShareInstanceDocument | undefined> => {
   const stored = await documents.get<StoredShareInstance>(SHARE_INSTANCES, id);
-  return stored && shareInstanceDocumentOf(stored);
+  return stored && (await documentsOf(documents, [stored]))[0];
 };
 
 export const findShareInstances = async (
@@ -83,6 +92,7 @@ export const findShareInstances = async (
   filter?: Filter,
   options?: FindOptions,
 ): Promise<ShareInstanceDocument[]> =>
-  (await documents.find<StoredShareInstance>(SHARE_INSTANCES, filter, options)).map(
-    shareInstanceDocumentOf,
+  documentsOf(
+    documents,
+    await documents.find<StoredShareInstance>(SHARE_INSTANCES, filter, options),
   );
