@@ -10,8 +10,8 @@ import {
   type ViewContext,
 } from '#hawser/api-contracts';
 import {
-  findShareInstances,
   getShareInstance,
+  instancesOfShare,
   type ShareInstanceDocument,
 } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
@@ -104,16 +104,7 @@ export class ExportLocationsController {
     const ctx = contextOf(req);
     const share = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     const view: ViewContext = viewContextOf(ctx);
-    const instances = await findShareInstances(
-      this.documents,
-      { share_id: share.id },
-      {
-        sort: [
-          ['created_at', 1],
-          ['id', 1],
-        ],
-      },
-    );
+    const instances = (await instancesOfShare(this.documents, share.id)) ?? [];
     return { view, instances: exportingInstances(instances, view) };
   }
 

@@ -4,9 +4,8 @@ import { shareInstanceView } from '#hawser/api-contracts';
 import {
   findShareInstances,
   getShareInstance,
-  SHARES,
+  instancesOfShare,
   type ShareInstanceDocument,
-  type ShareRecord,
 } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
@@ -75,19 +74,8 @@ export class ShareInstancesController {
     @Query() query: Record<string, string>,
   ) {
     const ctx = contextOf(req);
-    if (!(await this.documents.get<ShareRecord>(SHARES, shareId))) {
-      throw notFoundError(`Share ${shareId} could not be found.`);
-    }
-    const docs = await findShareInstances(
-      this.documents,
-      { share_id: shareId },
-      {
-        sort: [
-          ['created_at', 1],
-          ['id', 1],
-        ],
-      },
-    );
+    const docs = await instancesOfShare(this.documents, shareId);
+    if (!docs) throw notFoundError(`Share ${shareId} could not be found.`);
     return this.page(req, ctx, query, docs);
   }
 

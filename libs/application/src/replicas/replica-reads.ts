@@ -3,6 +3,7 @@ import { notFoundError } from '#hawser/api-contracts';
 import {
   findShareInstances,
   getShareInstance,
+  instancesOfShare,
   type ShareInstanceDocument,
 } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
@@ -27,12 +28,16 @@ export class ReplicaReads {
   }
 
   /** Every replica the caller may see, optionally of one share, oldest first. */
-  list(caller: Caller, shareId: string | undefined): Promise<ShareInstanceDocument[]> {
+  async list(caller: Caller, shareId: string | undefined): Promise<ShareInstanceDocument[]> {
+    const visible = (doc: ShareInstanceDocument) =>
+      doc.replica_state !== null && (caller.isAdmin || doc.project_id === caller.projectId);
+    if (shareId !== undefined) {
+      return ((await instancesOfShare(this.documents, shareId)) ?? []).filter(visible);
+    }
     return findShareInstances(
       this.documents,
       {
         replica_state: { $ne: null },
-        ...(shareId !== undefined && { share_id: shareId }),
         ...(!caller.isAdmin && { project_id: caller.projectId }),
       },
       { sort: [['created_at', 1]] },

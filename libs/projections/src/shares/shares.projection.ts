@@ -1,7 +1,7 @@
 import { singleStreamProjection } from '#hawser/read-models';
 import { ACCESS_RULE_INDEXES, accessRuleItems } from '../access-rules/access-rules.projection.js';
 import { SNAPSHOT_INDEXES, snapshotItems } from '../snapshots/snapshots.projection.js';
-import { SHARE_INSTANCE_INDEXES, shareInstanceItems } from './share-instances.projection.js';
+import { shareInstanceItems } from './share-instances.projection.js';
 import { SHARES, shareStateOf, toShareRecord, type ShareRecord } from './share.documents.js';
 import { foldShare, shareStream, type ShareStreamEvent } from './share-fold.js';
 
@@ -38,7 +38,6 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
   ...shareStream,
   indexes: {
     [SHARES]: SHARE_LISTING_INDEXES,
-    ...SHARE_INSTANCE_INDEXES,
     ...SNAPSHOT_INDEXES,
     ...ACCESS_RULE_INDEXES,
   },

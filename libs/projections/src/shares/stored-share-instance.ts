@@ -79,6 +79,15 @@ const documentsOf = async (
   });
 };
 
+/** Every instance of a share, oldest first; undefined when there is no such share. */
+export const instancesOfShare = async (
+  documents: DocumentStore,
+  shareId: string,
+): Promise<ShareInstanceDocument[] | undefined> => {
+  const record = await documents.get<ShareRecord>(SHARES, shareId);
+  return record && shareInstanceDocumentsOf(record);
+};
+
 export const getShareInstance = async (
   documents: DocumentStore,
   id: string,
