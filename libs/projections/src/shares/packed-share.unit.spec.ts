@@ -84,7 +84,7 @@ const replicated: ActiveShare = {
     }),
     newShareInstance('i2', 'creating', 'm@b#p', 'az-2', later, {
       replicaState: 'out_of_sync',
-      pendingOperation: { operation: 'create_share_replica', commandId: 'c2' },
+      pendingOperation: { operation: 'create_replica', commandId: 'c2' },
       attemptedHosts: ['o@b#p'],
       replicaRequest: { availabilityZone: 'az-2' },
     }),

@@ -1,6 +1,12 @@
 import { capabilitiesOf, type ShareEvent } from '#hawser/domain';
 import { projectionSpec } from '../test-support/projection-spec.js';
-import { SHARE_INSTANCES, SHARES, shareDocumentOf, type ShareRecord } from './share.documents.js';
+import {
+  SHARE_INSTANCES,
+  SHARES,
+  shareDocumentOf,
+  type ShareInstanceDocument,
+  type ShareRecord,
+} from './share.documents.js';
 import { sharesProjection } from './shares.projection.js';
 import { findShareInstances, getShareInstance } from './stored-share-instance.js';
 
