@@ -111,9 +111,10 @@ describe('GraphQL batching (a real SQLite read-model store, its reads counted)',
       // A full page asks the index how many shares there are, to know whether more follow.
       'count shares',
       'find access_rules',
-      'find share_instances',
       'find shares',
       'find snapshots',
+      // The replicas, from their shares' records, which hold them; then the replicas' shares.
+      'getMany shares',
       'getMany shares',
     ]);
     // The same number for 10 shares: the cost does not grow with the list.

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ShareDriverOperations } from '#hawser/share-node';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import { findShareInstances } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { PeriodicTask } from './periodic-task.js';
 
@@ -36,7 +36,7 @@ export class CreatingFromSnapshotPoll {
   }
 
   private async pollAll(): Promise<void> {
-    const instances = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+    const instances = await findShareInstances(this.documents, {
       status: 'creating_from_snapshot',
     });
     for (const instance of instances) {
@@ -48,7 +48,7 @@ export class CreatingFromSnapshotPoll {
       }
     }
     // A migration's host-assisted copy is followed the same way, on its destination instance.
-    const destinations = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+    const destinations = await findShareInstances(this.documents, {
       status: 'migrating_to',
     });
     for (const instance of destinations) {

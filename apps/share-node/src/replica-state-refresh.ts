@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { derivedId, isActiveShare } from '#hawser/domain';
 import type { ShareDriverOperations } from '#hawser/share-node';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import { findShareInstances } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { PeriodicTask } from './periodic-task.js';
 
@@ -37,7 +37,7 @@ export class ReplicaStateRefresh {
   }
 
   async refreshAll(): Promise<void> {
-    const replicas = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+    const replicas = await findShareInstances(this.documents, {
       replica_state: { $in: ['active', 'in_sync', 'out_of_sync', 'error'] },
     });
     // Active replicas count only where a share has several (writable replication): a snapshot

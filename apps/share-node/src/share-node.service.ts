@@ -12,12 +12,7 @@ import type { BackendConfig, BackendStatsReport, DriverRegistry } from '#hawser/
 import type { EventStore } from '#hawser/eventstore';
 import { poolCapacity } from '#hawser/observability';
 import { ProcessManagerRunner } from '#hawser/process-managers';
-import {
-  BACKENDS,
-  SHARE_INSTANCES,
-  type BackendDocument,
-  type ShareInstanceDocument,
-} from '#hawser/projections';
+import { BACKENDS, findShareInstances, type BackendDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import {
   instrumentedDriver,
@@ -216,7 +211,7 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   /** Operations claimed before a crash and never reported on: ask the driver, then finish them. */
   private async recover(operations: ShareDriverOperations): Promise<void> {
     await this.readModels.waitForPosition(await this.events.headPosition(), 60_000);
-    const pending = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+    const pending = await findShareInstances(this.documents, {
       pending_operation: { $ne: null },
     });
     for (const instance of pending) {

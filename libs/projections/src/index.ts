@@ -1,6 +1,7 @@
 export * from './shares/share.documents.js';
 export * from './shares/shares.projection.js';
 export * from './shares/share-instances.projection.js';
+export * from './shares/stored-share-instance.js';
 export * from './share-types/share-types.projection.js';
 export * from './backends/backends.projection.js';
 export * from './quotas/quotas.projection.js';

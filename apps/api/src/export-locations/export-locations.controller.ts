@@ -9,7 +9,11 @@ import {
   visibleExportLocations,
   type ViewContext,
 } from '#hawser/api-contracts';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import {
+  getShareInstance,
+  instancesOfShare,
+  type ShareInstanceDocument,
+} from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
 import { forbiddenError, notFoundError } from '../http/manila-error.js';
@@ -100,22 +104,13 @@ export class ExportLocationsController {
     const ctx = contextOf(req);
     const share = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     const view: ViewContext = viewContextOf(ctx);
-    const instances = await this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
-      { share_id: share.id },
-      {
-        sort: [
-          ['created_at', 1],
-          ['id', 1],
-        ],
-      },
-    );
+    const instances = (await instancesOfShare(this.documents, share.id)) ?? [];
     return { view, instances: exportingInstances(instances, view) };
   }
 
   private async instance(req: Request, id: string) {
     const ctx = contextOf(req);
-    const instance = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const instance = await getShareInstance(this.documents, id);
     if (!instance) throw notFoundError(`Share instance '${id}' not found.`);
     return { view: viewContextOf(ctx), instance };
   }

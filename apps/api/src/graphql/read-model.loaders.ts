@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import {
   ACCESS_RULES,
-  SHARE_INSTANCES,
   SHARES,
   SNAPSHOTS,
+  shareInstanceDocumentsOf,
   type AccessRuleDocument,
   type ShareInstanceDocument,
   type ShareRecord,
@@ -50,7 +50,18 @@ export class ReadModelLoaders {
   readonly shareRecords: DataLoader<string, ShareRecord | undefined>;
 
   constructor(documents: DocumentStore) {
-    this.replicas = perShare<ShareInstanceDocument>(documents, SHARE_INSTANCES);
+    // A share's instances are read from its record, which holds them.
+    this.replicas = new DataLoader(
+      async (ids) => {
+        const found = await documents.getMany<ShareRecord>(SHARES, ids);
+        const byId = new Map(found.map((record) => [record.id, record]));
+        return ids.map((id) => {
+          const record = byId.get(id);
+          return record ? shareInstanceDocumentsOf(record) : [];
+        });
+      },
+      { cache: false },
+    );
     this.snapshots = perShare<SnapshotDocument>(documents, SNAPSHOTS);
     this.accessRules = perShare<AccessRuleDocument>(documents, ACCESS_RULES);
     this.shareRecords = new DataLoader(

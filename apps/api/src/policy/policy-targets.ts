@@ -2,12 +2,11 @@ import type { Request } from 'express';
 import {
   ACCESS_RULES,
   MESSAGES,
-  SHARE_INSTANCES,
+  getShareInstance,
   SHARES,
   SNAPSHOTS,
   type AccessRuleDocument,
   type MessageDocument,
-  type ShareInstanceDocument,
   type ShareRecord,
   type SnapshotDocument,
 } from '#hawser/projections';
@@ -107,7 +106,7 @@ export const snapshot = source(
 export const replica = source(
   'share_replica',
   async (id, documents) => {
-    const doc = await documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const doc = await getShareInstance(documents, id);
     return doc?.replica_state === null ? undefined : doc;
   },
   (doc, hidden) => ({
@@ -119,7 +118,7 @@ export const replica = source(
 
 export const shareInstance = source(
   'share_instance',
-  (id, documents) => documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id),
+  (id, documents) => getShareInstance(documents, id),
   (doc, hidden) => ({
     projectId: doc.project_id,
     visibility: { rule: 'share_instance:show', hidden },

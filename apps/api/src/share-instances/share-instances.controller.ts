@@ -2,10 +2,10 @@ import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { shareInstanceView } from '#hawser/api-contracts';
 import {
-  SHARE_INSTANCES,
-  SHARES,
+  findShareInstances,
+  getShareInstance,
+  instancesOfShare,
   type ShareInstanceDocument,
-  type ShareRecord,
 } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import { DOCUMENT_STORE } from '#hawser/platform';
@@ -41,8 +41,8 @@ export class ShareInstancesController {
   @Policy('share_instance:index')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
     const ctx = contextOf(req);
-    const docs = await this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
+    const docs = await findShareInstances(
+      this.documents,
       {},
       {
         sort: [
@@ -61,7 +61,7 @@ export class ShareInstancesController {
   @Policy('share_instance:show', shareInstance(fromParam('id')))
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const doc = await getShareInstance(this.documents, id);
     if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
     return { share_instance: shareInstanceView(doc, viewContextOf(ctx)) };
   }
@@ -74,19 +74,8 @@ export class ShareInstancesController {
     @Query() query: Record<string, string>,
   ) {
     const ctx = contextOf(req);
-    if (!(await this.documents.get<ShareRecord>(SHARES, shareId))) {
-      throw notFoundError(`Share ${shareId} could not be found.`);
-    }
-    const docs = await this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
-      { share_id: shareId },
-      {
-        sort: [
-          ['created_at', 1],
-          ['id', 1],
-        ],
-      },
-    );
+    const docs = await instancesOfShare(this.documents, shareId);
+    if (!docs) throw notFoundError(`Share ${shareId} could not be found.`);
     return this.page(req, ctx, query, docs);
   }
 

@@ -15,14 +15,10 @@ import {
   type MigrationOptions,
   type MigrationShareType,
   type ShareCommand,
+  type ActiveShare,
   type TaskState,
 } from '#hawser/domain';
-import {
-  BACKENDS,
-  type BackendDocument,
-  type ShareDocument,
-  type ShareRecord,
-} from '#hawser/projections';
+import { BACKENDS, type BackendDocument, type ShareDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
@@ -129,8 +125,8 @@ export class StartShareMigrationHandler implements ICommandHandler<StartShareMig
     const backend = await this.destinationBackend(request.host);
     const typeSpecs = newShareType?.shareType.extraSpecs ?? (await this.currentSpecs(share.id));
     checkTypeZones(share.id, request.host, backend, typeSpecs, newShareType);
-    const record = (await this.shares.record(share.id)) as ShareRecord;
-    const broken = brokenHints(request.host, await this.hints.ofShare(record.state));
+    const folded = (await this.shares.folded(share.id)) as ActiveShare;
+    const broken = brokenHints(request.host, await this.hints.ofShare(folded));
     if (broken.length > 0 && request.host !== share.host) {
       if (!request.force) {
         const first = broken[0] as (typeof broken)[number];
@@ -197,8 +193,7 @@ export class StartShareMigrationHandler implements ICommandHandler<StartShareMig
   }
 
   private async currentSpecs(shareId: string): Promise<Readonly<Record<string, string>>> {
-    const record = await this.shares.record(shareId);
-    return record?.state.shareType?.extraSpecs ?? {};
+    return (await this.shares.folded(shareId))?.shareType?.extraSpecs ?? {};
   }
 
   /** Manila's validate_service_host: the destination's back end must be a known service. */
@@ -315,7 +310,7 @@ export class GetShareMigrationProgressHandler implements IQueryHandler<
 
   async execute({ shareId, requester }: GetShareMigrationProgress): Promise<MigrationProgress> {
     const share = await this.shares.find(shareId, requester.caller);
-    const state = ((await this.shares.record(share.id)) as ShareRecord).state;
+    const state = (await this.shares.folded(share.id)) as ActiveShare;
     const taskState = state.taskState ?? null;
     let total: number | null = null;
     if (taskState && DONE.has(taskState)) total = 100;

@@ -56,8 +56,8 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     const zone = dto.availability_zone
       ? await this.shares.findZone(dto.availability_zone)
       : undefined;
-    const record = await this.shares.record(share.id);
-    const typeZones = (record?.state.shareType?.extraSpecs.availability_zones ?? '')
+    const folded = await this.shares.folded(share.id);
+    const typeZones = (folded?.shareType?.extraSpecs.availability_zones ?? '')
       .split(',')
       .map((z) => z.trim())
       .filter(Boolean);

@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFoundError } from '#hawser/api-contracts';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import {
+  findShareInstances,
+  getShareInstance,
+  instancesOfShare,
+  type ShareInstanceDocument,
+} from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Caller } from '../requester.js';
 
@@ -11,7 +16,7 @@ export class ReplicaReads {
 
   /** A replica of one of the caller's project's shares (any for admins); else 404. */
   async find(id: string, caller: Caller): Promise<ShareInstanceDocument> {
-    const doc = await this.documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+    const doc = await getShareInstance(this.documents, id);
     if (
       !doc ||
       doc.replica_state === null ||
@@ -23,12 +28,16 @@ export class ReplicaReads {
   }
 
   /** Every replica the caller may see, optionally of one share, oldest first. */
-  list(caller: Caller, shareId: string | undefined): Promise<ShareInstanceDocument[]> {
-    return this.documents.find<ShareInstanceDocument>(
-      SHARE_INSTANCES,
+  async list(caller: Caller, shareId: string | undefined): Promise<ShareInstanceDocument[]> {
+    const visible = (doc: ShareInstanceDocument) =>
+      doc.replica_state !== null && (caller.isAdmin || doc.project_id === caller.projectId);
+    if (shareId !== undefined) {
+      return ((await instancesOfShare(this.documents, shareId)) ?? []).filter(visible);
+    }
+    return findShareInstances(
+      this.documents,
       {
         replica_state: { $ne: null },
-        ...(shareId !== undefined && { share_id: shareId }),
         ...(!caller.isAdmin && { project_id: caller.projectId }),
       },
       { sort: [['created_at', 1]] },

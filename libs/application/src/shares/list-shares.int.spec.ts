@@ -82,8 +82,9 @@ const expectedIds = (
   records
     .filter(keep)
     .sort((a, b) => {
-      const x = a[key] as string | number | null;
-      const y = b[key] as string | number | null;
+      // A stored record leaves its null fields out.
+      const x = (a[key] ?? null) as string | number | null;
+      const y = (b[key] ?? null) as string | number | null;
       if (x === y) return a.id < b.id ? -direction : direction;
       if (x === null) return -direction;
       if (y === null) return direction;
@@ -119,7 +120,7 @@ describe('the share listing, answered by the store', () => {
   const list = (query: Record<string, string>): Promise<ShareListPage> =>
     new ListSharesHandler(store).execute(new ListShares(query, reader));
   const listed = (record: ShareRecord) =>
-    record.project_id === PROJECT && record.scheduled_to_be_deleted_at === null;
+    record.project_id === PROJECT && record.scheduled_to_be_deleted_at === undefined;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-list-shares-'));
@@ -214,7 +215,7 @@ describe('the share listing, answered by the store', () => {
       records,
       'created_at',
       -1,
-      (r) => r.scheduled_to_be_deleted_at !== null,
+      (r) => r.scheduled_to_be_deleted_at !== undefined,
     );
     expect(bin.shares.map((s) => s.id)).toEqual(want);
     expect(bin.count).toBe(want.length);

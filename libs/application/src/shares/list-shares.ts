@@ -1,7 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
-import { SHARES, shareDocumentOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
+import {
+  SHARES,
+  shareDocumentOf,
+  shareStateOf,
+  type ShareDocument,
+  type ShareRecord,
+} from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import {
   allTenantsParam,
@@ -169,7 +175,8 @@ const positionInListing = async (
   const [marker] = await documents.find<ShareRecord>(SHARES, { ...filter, id: markerId });
   if (marker === undefined) throw markerNotFound(markerId);
   const { field } = order;
-  const value = marker[field as keyof ShareRecord];
+  // A null field is left out of a stored record.
+  const value = marker[field as keyof ShareRecord] ?? null;
   const ascending = order.direction === 'asc';
   const idBefore = { id: ascending ? { $lt: markerId } : { $gt: markerId } };
   if (field === 'id') return documents.count(SHARES, { ...filter, ...idBefore });
@@ -201,8 +208,8 @@ const findAll = async (
   const direction = order.direction === 'asc' ? 1 : -1;
   const key = order.field as keyof ShareRecord;
   return [...own, ...shared.filter((s) => !seen.has(s.id))].sort((a, b) => {
-    const x = a[key] as string | number | null;
-    const y = b[key] as string | number | null;
+    const x = (a[key] ?? null) as string | number | null;
+    const y = (b[key] ?? null) as string | number | null;
     if (x === y) return a.id < b.id ? -direction : direction;
     return (x ?? '') < (y ?? '') ? -direction : direction;
   });
@@ -226,7 +233,7 @@ const hasExportLocation = (
   wanted: { readonly path?: string | undefined; readonly id?: string | undefined },
 ): boolean =>
   (wanted.path === undefined && wanted.id === undefined) ||
-  share.state.instances.some((instance) =>
+  shareStateOf(share).instances.some((instance) =>
     instance.exportLocations.some(
       (l) =>
         (wanted.path === undefined || l.path === wanted.path) &&

@@ -5,10 +5,9 @@ import { badRequest, ManilaHttpError, notFoundError, toBoolean } from '#hawser/a
 import { capabilitiesOf, parseBoolean } from '#hawser/domain';
 import {
   BACKENDS,
-  SHARE_INSTANCES,
+  findShareInstances,
   type BackendDocument,
   type ShareDocument,
-  type ShareInstanceDocument,
 } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
@@ -133,11 +132,10 @@ export class ManageShareHandler implements ICommandHandler<ManageShare, ShareDoc
 
   /** A share on that host already has that export path, or is being managed from it. */
   private async alreadyManaged(host: string, exportPath: string): Promise<boolean> {
-    const instances = await this.documents.find<ShareInstanceDocument>(SHARE_INSTANCES, { host });
+    const instances = await findShareInstances(this.documents, { host });
     for (const instance of instances) {
       if (instance.export_locations.some((l) => l.path === exportPath)) return true;
-      const record = await this.shares.record(instance.share_id);
-      const state = record?.state;
+      const state = await this.shares.folded(instance.share_id);
       if (state?.kind === 'active' && state.manageRequest?.exportPath === exportPath) return true;
     }
     return false;

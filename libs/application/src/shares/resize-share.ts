@@ -89,7 +89,7 @@ export class ShareResize {
       });
       faultInjectionPoint('after-request-recorded:extend');
     };
-    const instances = (await this.shares.record(share.id))?.state.instances;
+    const instances = (await this.shares.folded(share.id))?.instances;
     const deltas = shareResizeDeltas(
       newSize - share.size,
       share.replication_type !== null,

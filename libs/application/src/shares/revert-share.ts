@@ -72,7 +72,7 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
     }
     // Whatever the decision refuses is refused before anything is counted.
     await this.changes.decideOnly(share.id, command);
-    const instances = (await this.shares.record(share.id))?.state.instances;
+    const instances = (await this.shares.folded(share.id))?.instances;
     const deltas = shareResizeDeltas(
       growth,
       share.replication_type !== null,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFoundError } from '#hawser/api-contracts';
 import type { ShareStatus } from '#hawser/domain';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from '#hawser/projections';
+import { getShareInstance, type ShareInstanceDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Requester } from '../requester.js';
 import { ShareChanges } from './share-changes.js';
@@ -36,7 +36,7 @@ export class ForceDeleteShareInstance extends Command<void> {
 
 /** An instance by id, whatever its project: these actions are an admin's. */
 const instanceOf = async (documents: DocumentStore, id: string): Promise<ShareInstanceDocument> => {
-  const doc = await documents.get<ShareInstanceDocument>(SHARE_INSTANCES, id);
+  const doc = await getShareInstance(documents, id);
   if (!doc) throw notFoundError(`Share instance ${id} could not be found.`);
   return doc;
 };
@@ -74,11 +74,11 @@ export class ForceDeleteShareInstanceHandler implements ICommandHandler<
 
   async execute({ instanceId, requester }: ForceDeleteShareInstance): Promise<void> {
     const instance = await instanceOf(this.documents, instanceId);
-    const share = await this.shares.record(instance.share_id);
+    const share = await this.shares.folded(instance.share_id);
     const at = now();
     await this.changes.run(
       instance.share_id,
-      (share?.state.instances.length ?? 0) > 1
+      (share?.instances.length ?? 0) > 1
         ? { type: 'DeleteReplica', replicaId: instance.id, force: true, now: at }
         : { type: 'DeleteShare', force: true, now: at },
       requester.commandContext(),

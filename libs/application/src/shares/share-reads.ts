@@ -5,11 +5,13 @@ import {
   AVAILABILITY_ZONES,
   SHARES,
   shareDocumentOf,
+  shareStateOf,
   type AccessRuleDocument,
   type AvailabilityZoneDocument,
   type ShareDocument,
   type ShareRecord,
 } from '#hawser/projections';
+import type { ActiveShare } from '#hawser/domain';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Caller } from '../requester.js';
 
@@ -32,9 +34,10 @@ export class ShareReads {
     return shareDocumentOf(record);
   }
 
-  /** The share's record with its domain state, as the shares read model keeps it. */
-  record(id: string): Promise<ShareRecord | undefined> {
-    return this.documents.get<ShareRecord>(SHARES, id);
+  /** The share's folded domain state, as the shares read model keeps it. */
+  async folded(id: string): Promise<ActiveShare | undefined> {
+    const record = await this.documents.get<ShareRecord>(SHARES, id);
+    return record && shareStateOf(record);
   }
 
   async findZone(idOrName: string): Promise<AvailabilityZoneDocument> {

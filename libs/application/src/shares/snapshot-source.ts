@@ -16,6 +16,7 @@ import {
   SHARE_TYPES,
   SHARES,
   SNAPSHOTS,
+  shareStateOf,
   type AvailabilityZoneDocument,
   type ShareRecord,
   type ShareTypeDocument,
@@ -62,7 +63,8 @@ export class SnapshotSources {
     if (!snapshot || !(auth.isAdmin || snapshot.project_id === auth.projectId)) {
       throw notFoundError(`Snapshot ${snapshotId} could not be found.`);
     }
-    const parent = (await this.documents.get<ShareRecord>(SHARES, snapshot.share_id))?.state;
+    const record = await this.documents.get<ShareRecord>(SHARES, snapshot.share_id);
+    const parent = record && shareStateOf(record);
     const parentSnapshot = parent?.snapshots.find((s) => s.id === snapshotId);
     if (!parent || !parentSnapshot) {
       throw notFoundError(`Snapshot ${snapshotId} could not be found.`);

@@ -89,7 +89,7 @@ const snapshotState = async (
   caller: Caller,
 ): Promise<{ doc: SnapshotDocument; snapshot: SnapshotState | undefined; mountable: boolean }> => {
   const doc = await snapshots.find(snapshotId, caller);
-  const state = (await shares.record(doc.share_id))?.state;
+  const state = await shares.folded(doc.share_id);
   if (state?.kind !== 'active') return { doc, snapshot: undefined, mountable: false };
   return {
     doc,

@@ -70,7 +70,7 @@ class SnapshotInstanceReads {
   }
 
   private async instancesOf(doc: SnapshotDocument): Promise<SnapshotInstanceDocument[]> {
-    const state = (await this.shares.record(doc.share_id))?.state;
+    const state = await this.shares.folded(doc.share_id);
     if (state?.kind !== 'active') return [];
     const snapshot = state.snapshots.find((s) => s.id === doc.id);
     return (snapshot?.instances ?? []).map((i) => ({

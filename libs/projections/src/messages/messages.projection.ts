@@ -90,9 +90,9 @@ interface MessageSourceDocument {
   id: string;
   project_id: string;
   request_id: string | null;
-  /** Created from a snapshot (absent in documents written before). */
+  /** Created from a snapshot; absent when not. */
   from_snapshot?: boolean;
-  /** Instances whose creation went on in the background. */
+  /** Instances whose creation went on in the background; absent when none. */
   asynchronous_instances?: string[];
 }
 
@@ -177,8 +177,8 @@ export const messagesProjection: Projection = {
           id: shareId,
           project_id: data.projectId,
           request_id: typeof requestId === 'string' ? requestId : null,
-          from_snapshot: data.snapshotId !== null,
-          asynchronous_instances: [],
+          // Absent means false and none: every share has a source, most from no snapshot.
+          ...(data.snapshotId !== null && { from_snapshot: true }),
         } satisfies MessageSourceDocument);
         return;
       }

@@ -5,8 +5,8 @@ import {
   type MessageDocument,
 } from '../messages/messages.projection.js';
 import { projectionSpec } from '../test-support/projection-spec.js';
-import { SHARE_INSTANCES, type ShareInstanceDocument } from './share.documents.js';
 import { sharesProjection } from './shares.projection.js';
+import { getShareInstance } from './stored-share-instance.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const specs = { replication_type: 'readable' };
@@ -87,7 +87,7 @@ describe('read models of a replica its pools refused', () => {
       .given({ 'share-s1': replicatedShare })
       .when({ 'share-s1': [scheduledOn(POOLS[0] ?? ''), rejectedBy(1)] })
       .then(async (docs) => {
-        expect(await docs.get<ShareInstanceDocument>(SHARE_INSTANCES, 'r1')).toMatchObject({
+        expect(await getShareInstance(docs, 'r1')).toMatchObject({
           host: '',
           availability_zone: 'az-2',
           status: 'creating',
@@ -125,7 +125,7 @@ describe('read models of a replica its pools refused', () => {
         expect(
           messages.map((m) => [m.resource_type, m.resource_id, m.action_id, m.detail_id]),
         ).toEqual([['SHARE_REPLICA', 'r1', '001', '002']]);
-        expect(await docs.get<ShareInstanceDocument>(SHARE_INSTANCES, 'r1')).toMatchObject({
+        expect(await getShareInstance(docs, 'r1')).toMatchObject({
           host: '',
           status: 'error',
           replica_state: 'error',

@@ -14,7 +14,7 @@ import {
   type Identified,
 } from '#hawser/read-models';
 import { shareEvents } from '../../../../eventstore/decoders.js';
-import type { ShareRecord } from './share.documents.js';
+import { shareStateOf, type ShareRecord } from './share.documents.js';
 
 export type ShareStreamEvent = Decoded<ShareEvent>;
 
@@ -55,7 +55,7 @@ export const shareItems = <I extends { id: string }>(
 ): DerivedCollection<ShareRecord> =>
   derivedCollection<ShareRecord, I>({
     collection: options.collection,
-    items: (record) => options.items(record.state),
-    toDocument: (record, item) => options.toDocument(record.state, item, record.revision),
+    items: (record) => options.items(shareStateOf(record)),
+    toDocument: (record, item) => options.toDocument(shareStateOf(record), item, record.revision),
     rewrite: options.rewrite,
   });

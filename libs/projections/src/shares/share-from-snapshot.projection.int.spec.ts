@@ -6,14 +6,9 @@ import {
   type MessageDocument,
 } from '../messages/messages.projection.js';
 import { projectionSpec } from '../test-support/projection-spec.js';
-import {
-  SHARE_INSTANCES,
-  SHARES,
-  shareDocumentOf,
-  type ShareInstanceDocument,
-  type ShareRecord,
-} from './share.documents.js';
+import { SHARES, shareDocumentOf, type ShareRecord } from './share.documents.js';
 import { sharesProjection } from './shares.projection.js';
+import { getShareInstance } from './stored-share-instance.js';
 
 const at = (second: number) => `2026-11-22T10:00:0${second}.000Z`;
 const HOST = 'n@b#p2';
@@ -106,7 +101,7 @@ describe('a share created from a snapshot in the read models', () => {
           snapshot_id: 'snap1',
           export_locations: [],
         });
-        const instance = await docs.get<ShareInstanceDocument>(SHARE_INSTANCES, 'i2');
+        const instance = await getShareInstance(docs, 'i2');
         expect(instance).toMatchObject({
           status: 'creating_from_snapshot',
           progress: '85%',

@@ -8,6 +8,7 @@ import {
   type ActiveShare,
   type TaskState,
 } from '#hawser/domain';
+import { packShare, unpackShare, type PackedShare } from './packed-share.js';
 
 export const SHARES = 'shares';
 export const SHARE_INSTANCES = 'share_instances';
@@ -20,12 +21,8 @@ export interface ExportLocationDocument {
   share_instance_id: string;
 }
 
-/**
- * One share as it is stored in the listing: the fields listings filter and sort on, under
- * Manila's column names, and the folded state everything else is derived from on reads
- * (`shareDocumentOf`). Kept small on purpose: the listing is rebuilt from the whole log.
- */
-export interface ShareRecord {
+/** The fields listings filter and sort on, under Manila's column names. */
+export interface ShareListingFields {
   id: string;
   /** Revision of the share stream this record reflects (idempotent replays). */
   revision: number;
@@ -45,13 +42,24 @@ export interface ShareRecord {
   share_network_id: null;
   created_at: string;
   updated_at: string;
-  /** In the recycle bin (2.69) until this time; null when not in it (absent in older records). */
-  scheduled_to_be_deleted_at?: string | null;
-  state: ActiveShare;
+  /** In the recycle bin (2.69) until this time; null when not in it. */
+  scheduled_to_be_deleted_at: string | null;
 }
 
+/** Null listing fields are left out of a stored record: filters, sorts and indexes read a missing field as null. */
+type NullsLeftOut<T> = {
+  [K in keyof T as null extends T[K] ? K : never]?: Exclude<T[K], null> | null;
+} & { [K in keyof T as null extends T[K] ? never : K]: T[K] };
+
+/**
+ * One share as it is stored in the listing: the listing fields (nulls left out) and the rest of
+ * the folded share, packed (`packShare`); readers get the share back with `shareStateOf`.
+ * Kept small on purpose: every share has one, and the listing is rebuilt from the whole log.
+ */
+export type ShareRecord = NullsLeftOut<ShareListingFields> & { share: PackedShare };
+
 /** One share as the API shows it: Manila's column names, derived from a record's state. */
-export interface ShareDocument extends Omit<ShareRecord, 'state'> {
+export interface ShareDocument extends ShareListingFields {
   share_type_name: string | null;
   /** Statuses of every instance: Manila's `status` filter matches any of them. */
   instance_statuses: string[];
@@ -154,33 +162,58 @@ const latestUpdate = (state: ActiveShare): string =>
 
 export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord => {
   const preferred = preferredInstance(state.instances);
-  return {
+  const listing = {
     id: state.id,
     revision,
-    name: state.name,
-    description: state.description,
+    ...(state.name !== null && { name: state.name }),
+    ...(state.description !== null && { description: state.description }),
     project_id: state.projectId,
     user_id: state.userId,
     size: state.size,
     share_proto: state.shareProto,
-    share_type_id: state.shareType?.id ?? null,
+    ...(state.shareType && { share_type_id: state.shareType.id }),
     status: preferred?.status ?? 'deleted',
     host: preferred?.host ?? '',
-    availability_zone: preferred?.availabilityZone ?? null,
+    ...(preferred?.availabilityZone != null && { availability_zone: preferred.availabilityZone }),
     is_public: state.isPublic,
     metadata: { ...state.metadata },
-    snapshot_id: state.snapshotId,
-    share_network_id: null,
+    ...(state.snapshotId !== null && { snapshot_id: state.snapshotId }),
     created_at: state.createdAt,
     updated_at: latestUpdate(state),
-    scheduled_to_be_deleted_at: state.recycleBin?.scheduledToBeDeletedAt ?? null,
-    state,
+    ...(state.recycleBin && {
+      scheduled_to_be_deleted_at: state.recycleBin.scheduledToBeDeletedAt,
+    }),
   };
+  const share = packShare(state, listing);
+  unpacked.set(share, state);
+  return { ...listing, share };
 };
+
+/**
+ * The folded share a stored record holds. A record written before shares were packed holds it
+ * whole (`state`); it is read as it is until its share's next event rewrites it.
+ */
+export const shareStateOf = (record: ShareRecord): ActiveShare => {
+  const legacy = (record as { state?: ActiveShare }).state;
+  if (legacy) return legacy;
+  let state = unpacked.get(record.share);
+  if (state === undefined) {
+    state = unpackShare(record, record.share);
+    unpacked.set(record.share, state);
+  }
+  return state;
+};
+
+/**
+ * The share each packed share stands for, once unpacked (or as packed): the fold and its
+ * derived collections see the same objects, so an instance `evolve` left alone is known as
+ * unchanged (`rewrite: 'when-changed'`), and a record is unpacked once however often it is read.
+ */
+const unpacked = new WeakMap<PackedShare, ActiveShare>();
 
 /** The API's view of a stored share. */
 export const shareDocumentOf = (record: ShareRecord): ShareDocument =>
-  toShareDocument(record.state, record.revision);
+  toShareDocument(shareStateOf(record), record.revision);
 
 export const toShareDocument = (state: ActiveShare, revision: number): ShareDocument => {
   const preferred = preferredInstance(state.instances);

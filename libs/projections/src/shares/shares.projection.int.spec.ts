@@ -8,6 +8,7 @@ import {
   type ShareRecord,
 } from './share.documents.js';
 import { sharesProjection } from './shares.projection.js';
+import { findShareInstances, getShareInstance } from './stored-share-instance.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const requested = (shareId: string, instanceId: string, projectId = 'p1'): ShareEvent => ({
@@ -104,7 +105,7 @@ describe('shares and share-instances projections', () => {
             },
           ],
         });
-        const instance = await docs.get<ShareInstanceDocument>(SHARE_INSTANCES, 'i1');
+        const instance = await getShareInstance(docs, 'i1');
         expect(instance).toMatchObject({
           share_id: 's1',
           status: 'available',
@@ -118,12 +119,72 @@ describe('shares and share-instances projections', () => {
         'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
       })
       .then(async (docs) => {
-        const pending = await docs.find<ShareInstanceDocument>(SHARE_INSTANCES, {
+        const pending = await findShareInstances(docs, {
           pending_operation: { $ne: null },
         });
         expect(pending.map((i) => [i.id, i.pending_operation])).toEqual([
           ['i1', { operation: 'create_share', command_id: 'c-create_share' }],
         ]);
+      }));
+
+  it('given a created share, then its instance stores only what it is found by, and reads whole from the share', () =>
+    projectionSpec(sharesProjection)
+      .given({
+        'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
+      })
+      .when({ 'share-s1': [created('i1')] })
+      .then(async (docs) => {
+        expect(await docs.get(SHARE_INSTANCES, 'i1')).toStrictEqual({
+          id: 'i1',
+          share_id: 's1',
+          project_id: 'p1',
+          status: 'available',
+          host: 'n@b#p',
+          created_at: at,
+        });
+        expect(await getShareInstance(docs, 'i1')).toStrictEqual({
+          id: 'i1',
+          revision: 3,
+          share_id: 's1',
+          project_id: 'p1',
+          status: 'available',
+          host: 'n@b#p',
+          availability_zone: 'az-1',
+          replica_state: null,
+          progress: '100%',
+          share_type_id: 't1',
+          share_network_id: null,
+          share_server_id: null,
+          access_rules_status: 'active',
+          cast_rules_to_readonly: false,
+          export_locations: [
+            {
+              id: 'e1',
+              path: 'n:/p/x',
+              preferred: true,
+              is_admin_only: false,
+              share_instance_id: 'i1',
+            },
+          ],
+          pending_operation: null,
+          created_at: at,
+          updated_at: '2026-11-22T10:00:01.000Z',
+        });
+      }));
+
+  it('given an instance document stored whole (before instances were stored by what finds them), when it is read, then it reads from its share all the same', () =>
+    projectionSpec(sharesProjection)
+      .given({ 'share-s1': [requested('s1', 'i1'), scheduled('i1')] })
+      .then(async (docs) => {
+        const current = await getShareInstance(docs, 'i1');
+        const whole = {
+          ...(current as ShareInstanceDocument),
+          export_locations: [],
+          progress: '5%',
+        };
+        await docs.write([{ kind: 'put', collection: SHARE_INSTANCES, document: whole }]);
+
+        expect(await getShareInstance(docs, 'i1')).toStrictEqual(current);
       }));
 
   it('given a deleted share, then it and its instances are gone while others stay', () =>

@@ -1,8 +1,8 @@
 import { singleStreamProjection } from '#hawser/read-models';
 import { ACCESS_RULE_INDEXES, accessRuleItems } from '../access-rules/access-rules.projection.js';
 import { SNAPSHOT_INDEXES, snapshotItems } from '../snapshots/snapshots.projection.js';
-import { SHARE_INSTANCE_INDEXES, shareInstanceItems } from './share-instances.projection.js';
-import { SHARES, toShareRecord, type ShareRecord } from './share.documents.js';
+import { shareInstanceItems } from './share-instances.projection.js';
+import { SHARES, shareStateOf, toShareRecord, type ShareRecord } from './share.documents.js';
 import { foldShare, shareStream, type ShareStreamEvent } from './share-fold.js';
 
 /** Whether a share is in the recycle bin: every listing filters on it by equality (null: not). */
@@ -38,12 +38,11 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
   ...shareStream,
   indexes: {
     [SHARES]: SHARE_LISTING_INDEXES,
-    ...SHARE_INSTANCE_INDEXES,
     ...SNAPSHOT_INDEXES,
     ...ACCESS_RULE_INDEXES,
   },
   evolve: (record, event) => {
-    const state = foldShare(record?.state, event);
+    const state = foldShare(record && shareStateOf(record), event);
     return state && toShareRecord(state, event.revision);
   },
   derived: [shareInstanceItems, snapshotItems, accessRuleItems],
