@@ -1,6 +1,7 @@
-// Compiles the server with `tsc -b` only when one of its inputs is newer than the last build, then
-// does the same for the web console. An unchanged `npm start` so pays for a walk over file
-// times (tens of milliseconds), not for loading the compiler to learn that nothing changed.
+// Compiles the server with `tsc -b` and bundles its services only when one of its inputs is newer
+// than the last build, then does the same for the web console. An unchanged `npm start` so pays
+// for a walk over file times (tens of milliseconds), not for loading the compiler to learn that
+// nothing changed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const stamp = path.join(repo, 'dist/.server-built');
+const bundled = path.join(repo, 'dist/bundle/hawser.js');
 const SOURCE_DIRS = ['apps', 'libs', 'eventstore', 'bench', 'tools'];
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 // The console has its own check; the rest are not inputs of the server build (as
@@ -30,7 +32,8 @@ const inputs = Math.max(
   ...SOURCE_DIRS.map((dir) => newest(path.join(repo, dir))),
   ...CONFIG_FILES.map((file) => fs.statSync(path.join(repo, file)).mtimeMs),
 );
-const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
+// `npm run build` compiles and bundles without a stamp; a tree without its bundle is not built.
+const built = fs.existsSync(stamp) && fs.existsSync(bundled) ? fs.statSync(stamp).mtimeMs : 0;
 if (built < inputs) {
   // Stamped with the time the build began, so a file saved during the build is compiled next time.
   const began = new Date();
@@ -39,6 +42,9 @@ if (built < inputs) {
     stdio: 'inherit',
   });
   if (run.status !== 0) process.exit(run.status ?? 1);
+  // Loaded only here: the bundler is not worth loading to learn that nothing changed.
+  const { bundleServices } = await import('./bundle-services.mjs');
+  await bundleServices();
   fs.writeFileSync(stamp, `${began.toISOString()}\n`);
   fs.utimesSync(stamp, began, began);
 }

@@ -6,11 +6,12 @@ import path from 'node:path';
 import { ROOT, freePort } from './test-support/hawser-process.js';
 import { eventually } from './test-support/hawser-test-server.js';
 
-/** What `tsc -b` writes on a build; an up-to-date tree leaves them as they are. */
+/** What `tsc -b` and the bundler write on a build; an up-to-date tree leaves them as they are. */
 const BUILD_OUTPUTS = [
   'dist/tsconfig.build.tsbuildinfo',
   'dist/apps/hawser/src/main.js',
   'dist/libs/platform/src/index.js',
+  'dist/bundle/hawser.js',
 ].map((file) => path.join(ROOT, file));
 
 const modificationTimes = () => BUILD_OUTPUTS.map((file) => fs.statSync(file).mtimeMs);

@@ -3,18 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const MAIN = path.join(ROOT, 'dist/apps/hawser/src/main.js');
+/** What `npm start` runs: the bundled all-in-one service. */
+export const MAIN = path.join(ROOT, 'dist/bundle/hawser.js');
 
-/** The built entry points and the line each prints once it is ready. */
+/** The built entry points, as the `npm start` scripts run them, and the line each prints once ready. */
 export const ENTRY_POINTS = {
   hawser: { main: MAIN, ready: 'Hawser listening' },
-  api: { main: path.join(ROOT, 'dist/apps/api/src/main.js'), ready: 'Hawser API listening' },
+  api: { main: path.join(ROOT, 'dist/bundle/api.js'), ready: 'Hawser API listening' },
   scheduler: {
-    main: path.join(ROOT, 'dist/apps/scheduler/src/main.js'),
+    main: path.join(ROOT, 'dist/bundle/scheduler.js'),
     ready: 'Hawser scheduler placing shares',
   },
   shareNode: {
-    main: path.join(ROOT, 'dist/apps/share-node/src/main.js'),
+    main: path.join(ROOT, 'dist/bundle/share-node.js'),
     // Its ready line, not its refusal ("Hawser share node cannot start: ...").
     ready: 'capability reports to NATS',
   },
