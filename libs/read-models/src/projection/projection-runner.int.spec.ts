@@ -90,7 +90,7 @@ describe('ProjectionRunner', () => {
   it('given a log, when started, then it catches up in large batches committed with the checkpoint', async () => {
     await givenThings(50, 100);
     await eventStore.append('other-1', events(500, 'Unrelated'), { expectedRevision: 'any' });
-    const commits = jest.spyOn(documents, 'commit');
+    const commits = jest.spyOn(documents, 'commitAll');
     const runner = runnerFor([countingProjection('counts', 'counts')]);
 
     await runner.start();
@@ -142,7 +142,7 @@ describe('ProjectionRunner', () => {
 
   it('given a first catch-up, then the declared indexes are built as it reaches the head, and at start afterwards', async () => {
     await givenThings(30, 10);
-    const commits = jest.spyOn(documents, 'commit');
+    const commits = jest.spyOn(documents, 'commitAll');
     const indexes = jest.spyOn(documents, 'ensureIndex');
     const first = runnerFor([countingProjection('counts', 'counts')], 50);
 
