@@ -323,6 +323,12 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       // The refused write takes back the one before it in its batch, and nothing else.
       expect(await store.find('d_docs')).toEqual([]);
       expect(await store.readCheckpoint('d')).toBeUndefined();
+      await store.commit([{ kind: 'put', collection: 'd_docs', document: { id: 'd2' } }], {
+        name: 'd',
+        position: 9,
+        expectedPosition: undefined,
+      });
+      expect(await store.find('d_docs')).toEqual([{ id: 'd2' }]);
     });
   });
 

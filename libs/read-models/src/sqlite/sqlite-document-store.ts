@@ -96,19 +96,35 @@ export class SqliteDocumentStore implements DocumentStore {
       (writes: readonly DocumentWrite[], checkpoint: CheckpointMove) =>
         this.commitWithinTransaction(writes, checkpoint),
     );
-    this.commitTransaction = (writes, checkpoint) => commit.immediate(writes, checkpoint);
-    // Called inside the outer transaction, better-sqlite3 runs each batch in a savepoint.
+    this.commitTransaction = (writes, checkpoint) =>
+      this.forgettingTablesOnFailure(() => commit.immediate(writes, checkpoint));
+    // A refused compare-and-set writes nothing, so batches need no savepoint of their own
+    // unless a write fails half-way: then the whole transaction is undone and done again with
+    // a savepoint per batch (inside the outer transaction, better-sqlite3 makes each nested
+    // transaction one). Savepoints are not free: SQLite copies every page a batch changes to a
+    // sub-journal first, which doubled the cost of the writes.
+    const commitChecked = this.db.transaction((batches: readonly CheckpointedWrites[]) =>
+      batches.map((batch) => this.commitUnlessRefused(batch)),
+    );
     const commitOne = this.db.transaction((batch: CheckpointedWrites) =>
       this.commitWithinTransaction(batch.writes, batch.checkpoint),
     );
-    const commitAll = this.db.transaction((batches: readonly CheckpointedWrites[]) =>
+    const commitInSavepoints = this.db.transaction((batches: readonly CheckpointedWrites[]) =>
       batches.map((batch) => this.commitInSavepoint(commitOne, batch)),
     );
-    this.commitAllTransaction = (batches) => commitAll.immediate(batches);
+    const commitAll = (batches: readonly CheckpointedWrites[]): CommitOutcome[] => {
+      try {
+        return this.forgettingTablesOnFailure(() => commitChecked.immediate(batches));
+      } catch {
+        return this.forgettingTablesOnFailure(() => commitInSavepoints.immediate(batches));
+      }
+    };
+    this.commitAllTransaction = commitAll;
     const write = this.db.transaction((writes: readonly DocumentWrite[]) =>
       this.applyWrites(writes),
     );
-    this.writeTransaction = (writes) => write.immediate(writes);
+    this.writeTransaction = (writes) =>
+      this.forgettingTablesOnFailure(() => write.immediate(writes));
     const swap = this.db.transaction((collections: readonly string[], generation: string) =>
       this.swapWithinTransaction(collections, generation),
     );
@@ -283,6 +299,17 @@ export class SqliteDocumentStore implements DocumentStore {
     this.upsertCheckpoint.run(checkpoint.name, checkpoint.position);
   }
 
+  /** One batch of several, refused without writing anything when its checkpoint has moved. */
+  private commitUnlessRefused(batch: CheckpointedWrites): CommitOutcome {
+    const { name, expectedPosition } = batch.checkpoint;
+    const actual = this.storedCheckpoint(name);
+    if (actual !== expectedPosition) {
+      return { ok: false, error: new CheckpointConflictError(name, expectedPosition, actual) };
+    }
+    this.commitWithinTransaction(batch.writes, batch.checkpoint);
+    return { ok: true };
+  }
+
   /**
    * One batch of several: its failure is its own, unless SQLite ended the whole transaction
    * (a full disk, an I/O error), which then fails them all rather than let the batches after
@@ -297,7 +324,18 @@ export class SqliteDocumentStore implements DocumentStore {
       return { ok: true };
     } catch (error) {
       if (!this.db.inTransaction) throw error;
+      this.tables.forgetAll();
       return { ok: false, error };
+    }
+  }
+
+  /** Runs a transaction; when it fails, the tables it may have created are gone again. */
+  private forgettingTablesOnFailure<T>(transaction: () => T): T {
+    try {
+      return transaction();
+    } catch (error) {
+      this.tables.forgetAll();
+      throw error;
     }
   }
 
