@@ -84,10 +84,11 @@ export class SharedLogReader {
    */
   private async serve(after: number, options: LogPageOptions, limit: number): Promise<LogPage> {
     const events: RecordedEvent[] = [];
-    for (const page of this.pages) {
-      if (page.upTo <= after) continue;
-      for (const event of page.events) {
-        if (event.position <= after) continue;
+    for (let p = firstAfter(this.pages, after, (page) => page.upTo); p < this.pages.length; p++) {
+      const page = this.pages[p] as SharedPage;
+      const from = firstAfter(page.events, after, (event) => event.position);
+      for (let e = from; e < page.events.length; e++) {
+        const event = page.events[e] as RecordedEvent;
         if (event.position > limit) return { events, examinedUpTo: limit, caughtUp: true };
         if (!matchesEventFilter(event.streamId, event.type, options.filter)) continue;
         const last = events[events.length - 1];
@@ -151,4 +152,15 @@ export class SharedLogReader {
       caughtUp: page.examinedUpTo >= limit || (page.caughtUp && page.examinedUpTo < upTo),
     };
   }
+}
+
+/** The index of the first item whose key is past `after`, in items sorted by that key. */
+function firstAfter<T>(items: readonly T[], after: number, key: (item: T) => number): number {
+  let [low, high] = [0, items.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (key(items[middle] as T) <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
