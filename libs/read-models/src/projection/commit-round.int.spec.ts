@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { SqliteEventStore } from '#hawser/eventstore';
+import { killWhenFrozen } from '../../../eventstore/src/test-support/kill-when-frozen.js';
 import { walCommits } from '../../../eventstore/src/test-support/wal-commits.js';
 import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
 import {
@@ -130,22 +130,12 @@ describe('Live projections commit the batches they handle together in one transa
   it('given a process killed inside a round, then every projection is at a checkpoint its documents match, and a restart applies each event once', async () => {
     await documents.close();
     await eventStore.close();
-    const child = spawn(
-      process.execPath,
-      [CHILD, path.join(dir, 'events.sqlite'), documentsFile, '3'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (_code, signal) => resolve(signal)),
-    );
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('inside')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`the child exited (${code}) before freezing`)));
-    });
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    const signal = await killWhenFrozen(CHILD, [
+      path.join(dir, 'events.sqlite'),
+      documentsFile,
+      '3',
+    ]);
+    expect(signal).toBe('SIGKILL');
     eventStore = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
     documents = new SqliteDocumentStore({ file: documentsFile });
 

@@ -1,4 +1,5 @@
 import type { EventStore, Subscription } from '#hawser/eventstore';
+import { onePerStore } from './one-per-store.js';
 
 /**
  * Tells log readers that something was appended, so a caught-up reader wakes at once instead
@@ -53,8 +54,6 @@ export class AppendSignal {
   }
 }
 
-const sources = new WeakMap<EventStore, AppendSource>();
-
 /**
  * One subscription of a store per process, open while any signal is, telling every open signal
  * of each append: the store decodes each appended event once for all of them, not once per
@@ -67,14 +66,9 @@ class AppendSource {
 
   private constructor(private readonly store: EventStore) {}
 
-  static of(store: EventStore): AppendSource {
-    let source = sources.get(store);
-    if (source === undefined) {
-      source = new AppendSource(store);
-      sources.set(store, source);
-    }
-    return source;
-  }
+  static readonly of: (store: EventStore) => AppendSource = onePerStore(
+    (store) => new AppendSource(store),
+  );
 
   async add(signal: AppendSignal): Promise<void> {
     this.signals.add(signal);

@@ -1,5 +1,6 @@
 import { matchesEventFilter, type EventStore, type RecordedEvent } from '#hawser/eventstore';
 import { readLogPage, type LogPage, type LogPageOptions } from './log-page.js';
+import { onePerStore } from './one-per-store.js';
 
 /** A stretch of the log read once, every event in it (no filter), decoded. */
 interface SharedPage {
@@ -18,7 +19,6 @@ export interface SharedLogReaderOptions {
 }
 
 const DEFAULTS = { pageSize: 500, maxCachedEvents: 4_000 };
-const readers = new WeakMap<EventStore, SharedLogReader>();
 
 /**
  * The log as the followers of one process read it (projections, process managers): the pages
@@ -49,14 +49,9 @@ export class SharedLogReader {
   }
 
   /** The one reader of a store in this process, shared by every follower of that store. */
-  static of(store: EventStore): SharedLogReader {
-    let reader = readers.get(store);
-    if (reader === undefined) {
-      reader = new SharedLogReader(store);
-      readers.set(store, reader);
-    }
-    return reader;
-  }
+  static readonly of: (store: EventStore) => SharedLogReader = onePerStore(
+    (store) => new SharedLogReader(store),
+  );
 
   /** How far the shared pages reach: (start, end]. */
   get span(): { readonly start: number; readonly end: number } {
