@@ -1,5 +1,5 @@
 import type { ProcessManager } from '#hawser/process-managers';
-import { BACKENDS, type BackendDocument } from '#hawser/projections';
+import { BACKENDS, backendsProjection, type BackendDocument } from '#hawser/projections';
 import type { DocumentStore } from '#hawser/read-models';
 import type { PoolStateRegistry } from '#hawser/scheduler';
 
@@ -8,10 +8,13 @@ import type { PoolStateRegistry } from '#hawser/scheduler';
  * registry and their reports are ignored until they are enabled again, so they receive no new
  * placement. As Manila's scheduler reads the services table on each request, the set is read
  * from the back ends' read model before each scheduling event: a disable the API has answered
- * (it waits for the read models) holds for every request made after it.
+ * (it waits for the read models) holds for every request made after it. The read model is read
+ * again only when its checkpoint has moved, which its every write does.
  */
 export class DisabledBackends {
   private readonly disabled = new Set<string>();
+  /** The back ends projection's checkpoint when last read (null: never read). */
+  private readAt: number | undefined | null = null;
 
   constructor(
     private readonly documents: DocumentStore,
@@ -24,6 +27,9 @@ export class DisabledBackends {
   }
 
   async refresh(): Promise<void> {
+    const checkpoint = await this.documents.readCheckpoint(backendsProjection.name);
+    if (checkpoint === this.readAt) return;
+    this.readAt = checkpoint;
     const backends = await this.documents.find<BackendDocument>(BACKENDS, {});
     for (const backend of backends) {
       if (backend.disabled && !this.disabled.has(backend.backend)) {

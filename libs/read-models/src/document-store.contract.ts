@@ -1,4 +1,9 @@
-import { CheckpointConflictError, type DocumentStore, type Filter } from './document-store.port.js';
+import {
+  CheckpointConflictError,
+  type Document,
+  type DocumentStore,
+  type Filter,
+} from './document-store.port.js';
 import { matchesFilter } from './filter-matcher.js';
 
 /** Opens a fresh, empty store; `dispose` closes it and removes what it created. */
@@ -276,6 +281,54 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
 
       expect(await store.readCheckpoint('a')).toBe(1);
       expect(await store.readCheckpoint('b')).toBe(2);
+    });
+
+    it('given batches of several projections committed together, each moves its own checkpoint with its writes, and one refused by its compare-and-set fails alone', async () => {
+      await store.commit([], { name: 'b', position: 3, expectedPosition: undefined });
+
+      const outcomes = await store.commitAll([
+        {
+          writes: [{ kind: 'put', collection: 'a_docs', document: { id: 'a1' } }],
+          checkpoint: { name: 'a', position: 8, expectedPosition: undefined },
+        },
+        {
+          writes: [{ kind: 'put', collection: 'b_docs', document: { id: 'b1' } }],
+          checkpoint: { name: 'b', position: 8, expectedPosition: 2 },
+        },
+        {
+          writes: [
+            { kind: 'put', collection: 'c_docs', document: { id: 'c1' } },
+            { kind: 'put', collection: 'c_docs', document: { id: 'c2' } },
+          ],
+          checkpoint: { name: 'c', position: 8, expectedPosition: undefined },
+        },
+        {
+          writes: [
+            { kind: 'put', collection: 'd_docs', document: { id: 'd1' } },
+            { kind: 'put', collection: 'd_docs', document: { id: 4 } as unknown as Document },
+          ],
+          checkpoint: { name: 'd', position: 8, expectedPosition: undefined },
+        },
+      ]);
+
+      expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true, false]);
+      expect(outcomes[1]).toMatchObject({ error: { checkpointName: 'b', actual: 3 } });
+      expect((outcomes[1] as { error: unknown }).error).toBeInstanceOf(CheckpointConflictError);
+      expect(await store.readCheckpoint('a')).toBe(8);
+      expect(await store.readCheckpoint('b')).toBe(3);
+      expect(await store.readCheckpoint('c')).toBe(8);
+      expect(await store.find('a_docs')).toEqual([{ id: 'a1' }]);
+      expect(await store.find('b_docs')).toEqual([]);
+      expect(ids(await store.find('c_docs'))).toEqual(['c1', 'c2']);
+      // The refused write takes back the one before it in its batch, and nothing else.
+      expect(await store.find('d_docs')).toEqual([]);
+      expect(await store.readCheckpoint('d')).toBeUndefined();
+      await store.commit([{ kind: 'put', collection: 'd_docs', document: { id: 'd2' } }], {
+        name: 'd',
+        position: 9,
+        expectedPosition: undefined,
+      });
+      expect(await store.find('d_docs')).toEqual([{ id: 'd2' }]);
     });
   });
 

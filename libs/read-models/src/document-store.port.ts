@@ -63,6 +63,18 @@ export interface Checkpoint {
   position: number;
 }
 
+/** A checkpoint to move with a compare-and-set: `expectedPosition` is where it must be now. */
+export type CheckpointMove = Checkpoint & { expectedPosition: number | undefined };
+
+/** One projection's batch: its writes and the checkpoint they move. */
+export interface CheckpointedWrites {
+  readonly writes: readonly DocumentWrite[];
+  readonly checkpoint: CheckpointMove;
+}
+
+/** What became of one batch of several committed together. */
+export type CommitOutcome = { readonly ok: true } | { readonly ok: false; readonly error: unknown };
+
 export interface DocumentStore {
   get<T extends Identified = Document>(collection: string, id: string): Promise<T | undefined>;
   getMany<T extends Identified = Document>(
@@ -82,10 +94,14 @@ export interface DocumentStore {
    * Fails with CheckpointConflictError when the stored checkpoint is not `expectedPosition`
    * (another runner moved it), writing nothing.
    */
-  commit(
-    writes: readonly DocumentWrite[],
-    checkpoint: Checkpoint & { expectedPosition: number | undefined },
-  ): Promise<void>;
+  commit(writes: readonly DocumentWrite[], checkpoint: CheckpointMove): Promise<void>;
+  /**
+   * Commits several batches, each as `commit` would (its own compare-and-set, its writes with
+   * its checkpoint), each with its own outcome: a batch that fails takes back only its own
+   * writes. SQLite: one transaction, a savepoint per batch. MongoDB: one `commit` per batch.
+   * Throws, committing nothing, when the whole fails (a full disk, an I/O error).
+   */
+  commitAll(batches: readonly CheckpointedWrites[]): Promise<CommitOutcome[]>;
   /** Writes outside any projection (admin data, parked events). */
   write(writes: readonly DocumentWrite[]): Promise<void>;
 

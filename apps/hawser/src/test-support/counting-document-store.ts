@@ -1,5 +1,7 @@
 import type {
-  Checkpoint,
+  CheckpointMove,
+  CheckpointedWrites,
+  CommitOutcome,
   Document,
   DocumentStore,
   DocumentWrite,
@@ -50,11 +52,12 @@ export class CountingDocumentStore implements DocumentStore {
     return this.real.count(collection, filter);
   }
 
-  commit(
-    writes: readonly DocumentWrite[],
-    checkpoint: Checkpoint & { expectedPosition: number | undefined },
-  ): Promise<void> {
+  commit(writes: readonly DocumentWrite[], checkpoint: CheckpointMove): Promise<void> {
     return this.real.commit(writes, checkpoint);
+  }
+
+  commitAll(batches: readonly CheckpointedWrites[]): Promise<CommitOutcome[]> {
+    return this.real.commitAll(batches);
   }
 
   write(writes: readonly DocumentWrite[]): Promise<void> {

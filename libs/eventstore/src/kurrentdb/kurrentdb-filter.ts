@@ -4,6 +4,7 @@ import {
   streamNameFilter,
   type Filter,
 } from '@kurrent/kurrentdb-client';
+import { matchesEventFilter } from '../event-filter.js';
 import type { EventFilter } from '../event-store.port.js';
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -30,11 +31,5 @@ export function matchesFilter(
   type: string,
   filter: EventFilter | undefined,
 ): boolean {
-  if (type.startsWith('$')) return false;
-  const prefixes = filter?.streamPrefixes ?? [];
-  const types = filter?.eventTypes ?? [];
-  if (prefixes.length > 0 && !prefixes.some((prefix) => streamId.startsWith(prefix))) {
-    return false;
-  }
-  return types.length === 0 || types.includes(type);
+  return !type.startsWith('$') && matchesEventFilter(streamId, type, filter);
 }

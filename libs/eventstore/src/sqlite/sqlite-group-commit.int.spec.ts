@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +8,7 @@ import {
   WrongExpectedRevisionError,
   type NewEvent,
 } from '../event-store.port.js';
+import { killWhenFrozen } from '../test-support/kill-when-frozen.js';
 import { walCommits } from '../test-support/wal-commits.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
@@ -140,24 +140,7 @@ describe('SQLite group commit', () => {
     await store.close();
     const [committed, appends, events] = [3, 5, 3];
 
-    const child = spawn(
-      process.execPath,
-      [CHILD, file, ...[committed, appends, events].map(String)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (_code, signal) => resolve(signal)),
-    );
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('inside')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`the child exited (${code}) before freezing`)));
-    });
-    child.kill('SIGKILL');
-    const signal = await exited;
+    const signal = await killWhenFrozen(CHILD, [file, ...[committed, appends, events].map(String)]);
     store = new SqliteEventStore({ file });
 
     const lengths = async (prefix: string, count: number) =>

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import {
   CheckpointConflictError,
-  readLogPage,
+  SharedLogReader,
   type AppendSignal,
   type DocumentStore,
   type DocumentWrite,
@@ -95,7 +95,7 @@ export class ProcessManagerWorker {
 
   /** Handles one page of events; returns whether the worker has caught up with the log. */
   private async step(): Promise<boolean> {
-    const page = await readLogPage(this.events, this.examined, {
+    const page = await SharedLogReader.of(this.events).page(this.examined, {
       filter: this.processManager.filter,
       maxCount: PAGE_SIZE,
     });

@@ -8,7 +8,9 @@ import {
 } from 'mongodb';
 import {
   CheckpointConflictError,
-  type Checkpoint,
+  type CheckpointMove,
+  type CheckpointedWrites,
+  type CommitOutcome,
   type Document,
   type Identified,
   type DocumentStore,
@@ -110,10 +112,7 @@ export class MongoDbDocumentStore implements DocumentStore {
     return documents.countDocuments(mongoFilter(filter));
   }
 
-  async commit(
-    writes: readonly DocumentWrite[],
-    checkpoint: Checkpoint & { expectedPosition: number | undefined },
-  ): Promise<void> {
+  async commit(writes: readonly DocumentWrite[], checkpoint: CheckpointMove): Promise<void> {
     await this.inTransactionIfSupported(async (session) => {
       const checkpoints = this.db.collection<CheckpointRecord>(CHECKPOINTS);
       const stored = await checkpoints.findOne({ _id: checkpoint.name }, { session });
@@ -127,6 +126,24 @@ export class MongoDbDocumentStore implements DocumentStore {
       await this.applyWrites(writes, session);
       await this.moveCheckpoint(checkpoints, checkpoint, session);
     });
+  }
+
+  /**
+   * One commit per batch, in order: a MongoDB transaction has no savepoints, so one failing
+   * batch would abort the others' writes; each batch stays atomic (a transaction of its own)
+   * or idempotent (a standalone server), as `commit` is.
+   */
+  async commitAll(batches: readonly CheckpointedWrites[]): Promise<CommitOutcome[]> {
+    const outcomes: CommitOutcome[] = [];
+    for (const batch of batches) {
+      try {
+        await this.commit(batch.writes, batch.checkpoint);
+        outcomes.push({ ok: true });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
   }
 
   async write(writes: readonly DocumentWrite[]): Promise<void> {
@@ -227,7 +244,7 @@ export class MongoDbDocumentStore implements DocumentStore {
 
   private async moveCheckpoint(
     checkpoints: Collection<CheckpointRecord>,
-    checkpoint: Checkpoint & { expectedPosition: number | undefined },
+    checkpoint: CheckpointMove,
     session: ClientSession | undefined,
   ): Promise<void> {
     const conflict = async () =>

@@ -1,46 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteEventStore, type NewEvent, type RecordedEvent } from '#hawser/eventstore';
+import { SqliteEventStore } from '#hawser/eventstore';
 import { ReadModelChanges } from '../changes/read-model-changes.js';
 import type { DocumentWrite } from '../document-store.port.js';
 import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
-import type { Projection, ProjectionContext } from './projection.js';
+import {
+  countingProjection,
+  newEvents as events,
+  type StreamCount,
+} from '../test-support/counting-projection.js';
+import type { Projection } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
-
-interface StreamCount {
-  id: string;
-  count: number;
-  lastType: string;
-}
-
-/**
- * Counts events per `thing-` stream. Deliberately not idempotent (no revision check), so an
- * event applied twice shows up as a wrong count.
- */
-function countingProjection(name: string, collection: string): Projection & { handled: number } {
-  return {
-    name,
-    collections: [collection],
-    filter: { streamPrefixes: ['thing-'] },
-    indexes: { [collection]: [['lastType', 'count']] },
-    handled: 0,
-    async handle(event: RecordedEvent, ctx: ProjectionContext) {
-      this.handled += 1;
-      const current = await ctx.get<StreamCount>(collection, event.streamId);
-      ctx.put(collection, {
-        id: event.streamId,
-        count: (current?.count ?? 0) + 1,
-        lastType: event.type,
-      } satisfies StreamCount);
-    },
-  };
-}
-
-const events = (count: number, type = 'ThingHappened'): NewEvent[] =>
-  Array.from({ length: count }, () => ({ id: randomUUID(), type, data: {} }));
 
 describe('ProjectionRunner', () => {
   let dir: string;
@@ -90,7 +62,7 @@ describe('ProjectionRunner', () => {
   it('given a log, when started, then it catches up in large batches committed with the checkpoint', async () => {
     await givenThings(50, 100);
     await eventStore.append('other-1', events(500, 'Unrelated'), { expectedRevision: 'any' });
-    const commits = jest.spyOn(documents, 'commit');
+    const commits = jest.spyOn(documents, 'commitAll');
     const runner = runnerFor([countingProjection('counts', 'counts')]);
 
     await runner.start();
@@ -142,7 +114,7 @@ describe('ProjectionRunner', () => {
 
   it('given a first catch-up, then the declared indexes are built as it reaches the head, and at start afterwards', async () => {
     await givenThings(30, 10);
-    const commits = jest.spyOn(documents, 'commit');
+    const commits = jest.spyOn(documents, 'commitAll');
     const indexes = jest.spyOn(documents, 'ensureIndex');
     const first = runnerFor([countingProjection('counts', 'counts')], 50);
 

@@ -3,6 +3,7 @@ import type { EventStore } from '#hawser/eventstore';
 import type { DocumentStore } from '../document-store.port.js';
 import type { ReadModelChanges } from '../changes/read-model-changes.js';
 import { LogFollowers } from '../subscription/log-followers.js';
+import { CommitRound } from './commit-round.js';
 import type { Projection } from './projection.js';
 import { GenerationTarget, isFirstCatchUp, LiveTarget } from './projection-target.js';
 import { ProjectionWorker, type ProjectionWorkerOptions } from './projection-worker.js';
@@ -69,9 +70,15 @@ export class ProjectionRunner {
       idleCheckpointGap: DEFAULTS.idleCheckpointGap,
       onProgress: this.workers.progressed,
     };
+    // The live projections write one store: the batches they handle together commit together.
+    const round = new CommitRound(documents);
     for (const projection of projections) {
-      const target = new LiveTarget(documents, projection.name, projection.collections, (writes) =>
-        options.changes?.publish(writes),
+      const target = new LiveTarget(
+        documents,
+        projection.name,
+        projection.collections,
+        round,
+        (writes) => options.changes?.publish(writes),
       );
       this.workers.add(
         projection.name,

@@ -1,5 +1,9 @@
 import type { DocumentStore, DocumentWrite } from '../document-store.port.js';
 import { generationCollection } from '../generation-id.js';
+import type { CommitRound } from './commit-round.js';
+
+/** Stores a batch's writes together with the position it reached. */
+export type SaveBatch = (writes: readonly DocumentWrite[], position: number) => Promise<void>;
 
 /** Where a projection worker's batches go: the live collections or a rebuild's generation. */
 export interface ProjectionTarget {
@@ -7,8 +11,8 @@ export interface ProjectionTarget {
   address(collection: string): string;
   /** The position to resume after. */
   load(): Promise<number>;
-  /** Stores a batch's writes together with the position it reached. */
-  save(writes: readonly DocumentWrite[], position: number): Promise<void>;
+  /** Runs one batch: `work` handles it and saves what it wrote, at most once, through `save`. */
+  batch<T>(work: (save: SaveBatch) => Promise<T>): Promise<T>;
   /** The position last stored. */
   readonly saved: number;
   /**
@@ -22,7 +26,11 @@ export interface ProjectionTarget {
   caughtUp?(): void;
 }
 
-/** The live collections, committed with the projection's checkpoint (compare-and-set). */
+/**
+ * The live collections, committed with the projection's checkpoint (compare-and-set), in the
+ * round of the live projections of the same store (one transaction for the batches handled
+ * together).
+ */
 export class LiveTarget implements ProjectionTarget {
   private stored: number | undefined;
   /** Set while catching up into collections that were empty, with no checkpoint, at load. */
@@ -32,6 +40,7 @@ export class LiveTarget implements ProjectionTarget {
     private readonly store: DocumentStore,
     private readonly checkpointName: string,
     private readonly collections: readonly string[],
+    private readonly round: CommitRound,
     /** Told of every batch's writes once committed (the change feed). */
     private readonly committed: (writes: readonly DocumentWrite[]) => void = () => {},
   ) {}
@@ -68,15 +77,22 @@ export class LiveTarget implements ProjectionTarget {
     return this.saved;
   }
 
-  async save(writes: readonly DocumentWrite[], position: number): Promise<void> {
-    await this.store.commit(writes, {
-      name: this.checkpointName,
-      position,
-      expectedPosition: this.stored,
-    });
-    this.stored = position;
-    this.written?.add(writes);
-    if (writes.length > 0) this.committed(writes);
+  /** Joins the round first, so the round waits for this batch before it commits. */
+  async batch<T>(work: (save: SaveBatch) => Promise<T>): Promise<T> {
+    const ticket = this.round.join();
+    try {
+      return await work(async (writes, position) => {
+        await ticket.commit({
+          writes,
+          checkpoint: { name: this.checkpointName, position, expectedPosition: this.stored },
+        });
+        this.stored = position;
+        this.written?.add(writes);
+        if (writes.length > 0) this.committed(writes);
+      });
+    } finally {
+      ticket.leave();
+    }
   }
 }
 
@@ -122,10 +138,12 @@ export class GenerationTarget implements ProjectionTarget {
     return this.written.absent(addressedCollection, id);
   }
 
-  async save(writes: readonly DocumentWrite[], position: number): Promise<void> {
-    if (writes.length > 0) await this.store.write(writes);
-    this.written.add(writes);
-    this.position = position;
+  batch<T>(work: (save: SaveBatch) => Promise<T>): Promise<T> {
+    return work(async (writes, position) => {
+      if (writes.length > 0) await this.store.write(writes);
+      this.written.add(writes);
+      this.position = position;
+    });
   }
 }
 

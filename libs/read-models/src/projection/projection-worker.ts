@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore } from '#hawser/eventstore';
 import { CheckpointConflictError, type DocumentStore } from '../document-store.port.js';
 import type { AppendSignal } from '../subscription/append-signal.js';
-import { readLogPage } from '../subscription/log-page.js';
+import { SharedLogReader } from '../subscription/shared-log-reader.js';
 import type { Projection } from './projection.js';
 import type { ProjectionTarget } from './projection-target.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -23,9 +23,9 @@ const FIRST_FAILURE_DELAY_MS = 100;
 
 /**
  * Feeds one projection from the log into one target, a batch at a time: read a page of
- * matching events, let the projection handle them into a unit of work, commit the writes
- * with the position reached. While catching up, pages are full; once live, a page holds what
- * was appended since the last one.
+ * matching events (from the process's shared log reader), let the projection handle them into
+ * a unit of work, commit the writes with the position reached. While catching up, pages are
+ * full; once live, a page holds what was appended since the last one.
  */
 export class ProjectionWorker {
   /** How far the log has been examined and its effects committed. */
@@ -60,31 +60,33 @@ export class ProjectionWorker {
    * caught up with the log (or with `upTo`).
    */
   async step(upTo?: number): Promise<boolean> {
-    const page = await readLogPage(this.events, this.examined, {
-      filter: this.projection.filter,
-      maxCount: this.options.batchSize,
-      upTo,
+    return this.target.batch(async (save) => {
+      const page = await SharedLogReader.of(this.events).page(this.examined, {
+        filter: this.projection.filter,
+        maxCount: this.options.batchSize,
+        upTo,
+      });
+      // Before the page is handled, so that a failing task leaves it to be read again.
+      if (page.caughtUp && this.caughtUpTask) {
+        await this.caughtUpTask();
+        this.caughtUpTask = undefined;
+      }
+      if (page.events.length > 0) {
+        const work = new UnitOfWork(
+          this.documents,
+          this.owned,
+          (c) => this.target.address(c),
+          (c, id) => this.target.isCertainlyAbsent(c, id),
+        );
+        for (const event of page.events) await this.projection.handle(event, work);
+        await save(work.writes(), page.examinedUpTo);
+      } else if (page.examinedUpTo - this.target.saved >= this.options.idleCheckpointGap) {
+        await save([], page.examinedUpTo);
+      }
+      this.examined = page.examinedUpTo;
+      if (page.caughtUp) this.target.caughtUp?.();
+      return page.caughtUp;
     });
-    // Before the page is handled, so that a failing task leaves it to be read again.
-    if (page.caughtUp && this.caughtUpTask) {
-      await this.caughtUpTask();
-      this.caughtUpTask = undefined;
-    }
-    if (page.events.length > 0) {
-      const work = new UnitOfWork(
-        this.documents,
-        this.owned,
-        (c) => this.target.address(c),
-        (c, id) => this.target.isCertainlyAbsent(c, id),
-      );
-      for (const event of page.events) await this.projection.handle(event, work);
-      await this.target.save(work.writes(), page.examinedUpTo);
-    } else if (page.examinedUpTo - this.target.saved >= this.options.idleCheckpointGap) {
-      await this.target.save([], page.examinedUpTo);
-    }
-    this.examined = page.examinedUpTo;
-    if (page.caughtUp) this.target.caughtUp?.();
-    return page.caughtUp;
   }
 
   /**

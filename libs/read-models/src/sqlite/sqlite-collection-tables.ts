@@ -126,6 +126,14 @@ export class CollectionTables {
     );
   }
 
+  /**
+   * Forgets which tables exist, after a transaction or savepoint was rolled back: a table it
+   * created is gone again, and is created anew on the next write.
+   */
+  forgetAll(): void {
+    this.known.clear();
+  }
+
   drop(physical: string): void {
     this.db.exec(`DROP TABLE IF EXISTS ${tableSql(physical)}`);
     this.known.delete(physical);

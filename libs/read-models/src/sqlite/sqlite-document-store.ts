@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import {
   CheckpointConflictError,
-  type Checkpoint,
+  type CheckpointMove,
+  type CheckpointedWrites,
+  type CommitOutcome,
   type Document,
   type Identified,
   type DocumentStore,
@@ -42,8 +44,11 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly upsertCheckpoint: Database.Statement;
   private readonly commitTransaction: (
     writes: readonly DocumentWrite[],
-    checkpoint: Checkpoint & { expectedPosition: number | undefined },
+    checkpoint: CheckpointMove,
   ) => void;
+  private readonly commitAllTransaction: (
+    batches: readonly CheckpointedWrites[],
+  ) => CommitOutcome[];
   private readonly writeTransaction: (writes: readonly DocumentWrite[]) => void;
   private readonly swapTransaction: (collections: readonly string[], generation: string) => void;
 
@@ -88,23 +93,38 @@ export class SqliteDocumentStore implements DocumentStore {
     // IMMEDIATE takes the write lock before the checkpoint is read, so the compare-and-set
     // holds against other processes writing the same file.
     const commit = this.db.transaction(
-      (
-        writes: readonly DocumentWrite[],
-        checkpoint: Checkpoint & { expectedPosition: number | undefined },
-      ) => {
-        const actual = this.storedCheckpoint(checkpoint.name);
-        if (actual !== checkpoint.expectedPosition) {
-          throw new CheckpointConflictError(checkpoint.name, checkpoint.expectedPosition, actual);
-        }
-        this.applyWrites(writes);
-        this.upsertCheckpoint.run(checkpoint.name, checkpoint.position);
-      },
+      (writes: readonly DocumentWrite[], checkpoint: CheckpointMove) =>
+        this.commitWithinTransaction(writes, checkpoint),
     );
-    this.commitTransaction = (writes, checkpoint) => commit.immediate(writes, checkpoint);
+    this.commitTransaction = (writes, checkpoint) =>
+      this.forgettingTablesOnFailure(() => commit.immediate(writes, checkpoint));
+    // A refused compare-and-set writes nothing, so batches need no savepoint of their own
+    // unless a write fails half-way: then the whole transaction is undone and done again with
+    // a savepoint per batch (inside the outer transaction, better-sqlite3 makes each nested
+    // transaction one). Savepoints are not free: SQLite copies every page a batch changes to a
+    // sub-journal first, which doubled the cost of the writes.
+    const commitChecked = this.db.transaction((batches: readonly CheckpointedWrites[]) =>
+      batches.map((batch) => this.commitUnlessRefused(batch)),
+    );
+    const commitOne = this.db.transaction((batch: CheckpointedWrites) =>
+      this.commitWithinTransaction(batch.writes, batch.checkpoint),
+    );
+    const commitInSavepoints = this.db.transaction((batches: readonly CheckpointedWrites[]) =>
+      batches.map((batch) => this.commitInSavepoint(commitOne, batch)),
+    );
+    const commitAll = (batches: readonly CheckpointedWrites[]): CommitOutcome[] => {
+      try {
+        return this.forgettingTablesOnFailure(() => commitChecked.immediate(batches));
+      } catch {
+        return this.forgettingTablesOnFailure(() => commitInSavepoints.immediate(batches));
+      }
+    };
+    this.commitAllTransaction = commitAll;
     const write = this.db.transaction((writes: readonly DocumentWrite[]) =>
       this.applyWrites(writes),
     );
-    this.writeTransaction = (writes) => write.immediate(writes);
+    this.writeTransaction = (writes) =>
+      this.forgettingTablesOnFailure(() => write.immediate(writes));
     const swap = this.db.transaction((collections: readonly string[], generation: string) =>
       this.swapWithinTransaction(collections, generation),
     );
@@ -188,11 +208,13 @@ export class SqliteDocumentStore implements DocumentStore {
       .map((row) => (row as { detail: string }).detail);
   }
 
-  async commit(
-    writes: readonly DocumentWrite[],
-    checkpoint: Checkpoint & { expectedPosition: number | undefined },
-  ): Promise<void> {
+  async commit(writes: readonly DocumentWrite[], checkpoint: CheckpointMove): Promise<void> {
     this.commitTransaction(writes, checkpoint);
+  }
+
+  async commitAll(batches: readonly CheckpointedWrites[]): Promise<CommitOutcome[]> {
+    if (batches.length === 0) return [];
+    return this.commitAllTransaction(batches);
   }
 
   async write(writes: readonly DocumentWrite[]): Promise<void> {
@@ -262,6 +284,58 @@ export class SqliteDocumentStore implements DocumentStore {
       this.tables.indexAsDeclared(next);
       setAlias.run(collection, next);
       this.tables.drop(old);
+    }
+  }
+
+  private commitWithinTransaction(
+    writes: readonly DocumentWrite[],
+    checkpoint: CheckpointMove,
+  ): void {
+    const actual = this.storedCheckpoint(checkpoint.name);
+    if (actual !== checkpoint.expectedPosition) {
+      throw new CheckpointConflictError(checkpoint.name, checkpoint.expectedPosition, actual);
+    }
+    this.applyWrites(writes);
+    this.upsertCheckpoint.run(checkpoint.name, checkpoint.position);
+  }
+
+  /** One batch of several, refused without writing anything when its checkpoint has moved. */
+  private commitUnlessRefused(batch: CheckpointedWrites): CommitOutcome {
+    const { name, expectedPosition } = batch.checkpoint;
+    const actual = this.storedCheckpoint(name);
+    if (actual !== expectedPosition) {
+      return { ok: false, error: new CheckpointConflictError(name, expectedPosition, actual) };
+    }
+    this.commitWithinTransaction(batch.writes, batch.checkpoint);
+    return { ok: true };
+  }
+
+  /**
+   * One batch of several: its failure is its own, unless SQLite ended the whole transaction
+   * (a full disk, an I/O error), which then fails them all rather than let the batches after
+   * it run outside a transaction.
+   */
+  private commitInSavepoint(
+    commitOne: (batch: CheckpointedWrites) => void,
+    batch: CheckpointedWrites,
+  ): CommitOutcome {
+    try {
+      commitOne(batch);
+      return { ok: true };
+    } catch (error) {
+      if (!this.db.inTransaction) throw error;
+      this.tables.forgetAll();
+      return { ok: false, error };
+    }
+  }
+
+  /** Runs a transaction; when it fails, the tables it may have created are gone again. */
+  private forgettingTablesOnFailure<T>(transaction: () => T): T {
+    try {
+      return transaction();
+    } catch (error) {
+      this.tables.forgetAll();
+      throw error;
     }
   }
 
