@@ -4,7 +4,9 @@
 // The services still run the same compiled code (decorator metadata included, as tsc emitted it).
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { build } from 'rolldown';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,9 +61,8 @@ export const bundleServices = async () => {
     platform: 'node',
     external: [...EXTERNAL, ...OPTIONAL_PEERS],
     onLog: (level, log) => {
-      if (log.code === 'UNRESOLVED_IMPORT')
-        unresolved.add(log.message.replace(/\x1b\[[0-9;]*m/g, ''));
-      else if (level === 'warn' && log.code !== 'EVAL') console.warn(log.message);
+      if (log.code === 'UNRESOLVED_IMPORT') unresolved.add(stripVTControlCharacters(log.message));
+      else if (level === 'warn') process.stderr.write(`${log.message}\n`);
     },
     output: { dir: bundleDir, format: 'esm' },
     logLevel: 'warn',
