@@ -50,6 +50,11 @@ const created = (instanceId: string): ShareEvent => ({
   },
 });
 
+/** Share s1 placed, its creation claimed by the node and not yet done. */
+const creationClaimedByNode = {
+  'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
+};
+
 describe('shares and share-instances projections', () => {
   it("given a stream holding only a refused request's fence, then no share is listed", () =>
     projectionSpec(sharesProjection)
@@ -83,9 +88,7 @@ describe('shares and share-instances projections', () => {
 
   it('given a created share, then status, host, progress and export locations follow its instance', () =>
     projectionSpec(sharesProjection)
-      .given({
-        'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
-      })
+      .given(creationClaimedByNode)
       .when({ 'share-s1': [created('i1')] })
       .then(async (docs) => {
         const share = shareDocumentOf((await docs.get<ShareRecord>(SHARES, 's1')) as ShareRecord);
@@ -115,9 +118,7 @@ describe('shares and share-instances projections', () => {
 
   it('given a claimed operation, then the instance shows it as pending (for start-up recovery)', () =>
     projectionSpec(sharesProjection)
-      .given({
-        'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
-      })
+      .given(creationClaimedByNode)
       .then(async (docs) => {
         const pending = await findShareInstances(docs, {
           pending_operation: { $ne: null },
@@ -129,9 +130,7 @@ describe('shares and share-instances projections', () => {
 
   it('given a created share, then its instance stores only what it is found by, and reads whole from the share', () =>
     projectionSpec(sharesProjection)
-      .given({
-        'share-s1': [requested('s1', 'i1'), scheduled('i1'), started('i1', 'create_share')],
-      })
+      .given(creationClaimedByNode)
       .when({ 'share-s1': [created('i1')] })
       .then(async (docs) => {
         expect(await docs.get(SHARE_INSTANCES, 'i1')).toStrictEqual({
