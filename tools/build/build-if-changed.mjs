@@ -32,8 +32,9 @@ const inputs = Math.max(
   ...SOURCE_DIRS.map((dir) => newest(path.join(repo, dir))),
   ...CONFIG_FILES.map((file) => fs.statSync(path.join(repo, file)).mtimeMs),
 );
+const modified = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 // `npm run build` compiles and bundles without a stamp; a tree without its bundle is not built.
-const built = fs.existsSync(stamp) && fs.existsSync(bundled) ? fs.statSync(stamp).mtimeMs : 0;
+const built = modified(bundled) > 0 ? modified(stamp) : 0;
 if (built < inputs) {
   // Stamped with the time the build began, so a file saved during the build is compiled next time.
   const began = new Date();
@@ -42,9 +43,14 @@ if (built < inputs) {
     stdio: 'inherit',
   });
   if (run.status !== 0) process.exit(run.status ?? 1);
-  // Loaded only here: the bundler is not worth loading to learn that nothing changed.
-  const { bundleServices } = await import('./bundle-services.mjs');
-  await bundleServices();
+  // Bundled again only when tsc wrote something (it leaves an up-to-date tree untouched) or the
+  // bundled dependencies may have changed since the last bundle, as after `npm run build`.
+  const compiled = modified(path.join(repo, 'dist/tsconfig.build.tsbuildinfo'));
+  if (modified(bundled) < Math.max(compiled, modified(path.join(repo, 'package-lock.json')))) {
+    // Loaded only here: the bundler is not worth loading to learn that nothing changed.
+    const { bundleServices } = await import('./bundle-services.mjs');
+    await bundleServices();
+  }
   fs.writeFileSync(stamp, `${began.toISOString()}\n`);
   fs.utimesSync(stamp, began, began);
 }
