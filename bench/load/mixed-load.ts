@@ -3,7 +3,7 @@ import http from 'node:http';
 /** One request's outcome: its operation, HTTP status and latency in ms. */
 interface Outcome {
   readonly operation: Operation;
-  /** The HTTP status; `404 deleted meanwhile` for a share a concurrent client deleted. */
+  /** The HTTP status; `404 deleted meanwhile` (or 400) for a share a concurrent client deleted. */
   readonly status: number | string;
   readonly ms: number;
 }
@@ -158,9 +158,15 @@ export class MixedLoad {
     return { status: listed.status, operation: 'list' };
   }
 
-  /** A 404 on a share another client deleted after this one picked it is the mix's own race. */
+  /**
+   * A 404 on a share another client deleted after this one picked it is the mix's own race, and
+   * so is a 400 for a grant on a share whose deletion has begun (Manila refuses access changes
+   * while an instance is `deleting`).
+   */
   private explained(status: number, id: string): number | string {
-    return status === 404 && this.deleted.has(id) ? '404 deleted meanwhile' : status;
+    return (status === 404 || status === 400) && this.deleted.has(id)
+      ? `${status} deleted meanwhile`
+      : status;
   }
 
   private async create(): Promise<{ status: number }> {
