@@ -10,5 +10,11 @@ export interface ProcessManager {
   readonly name: string;
   /** Which events it reacts to; all events when absent. */
   readonly filter?: EventFilter;
+  /**
+   * True when its reaction to an event depends on nothing an event of another stream changes
+   * in it: the events of a page are then handled stream by stream, the streams side by side
+   * (each stream's still in log order), so that their commands are appended together.
+   */
+  readonly streamsApart?: boolean;
   handle(event: RecordedEvent): Promise<void>;
 }

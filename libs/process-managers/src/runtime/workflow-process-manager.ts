@@ -17,7 +17,7 @@ export interface WorkflowExecutor<Input, State, Output> {
 
 /**
  * Runs a workflow as a process manager: decode, load, decide, dispatch each output in order.
- * The runner keeps the durability (a checkpoint after each event, retries with back-off,
+ * The runner keeps the durability (a checkpoint after each page of events, retries with back-off,
  * parked events, storage failures retried by themselves); a dispatch that throws fails the
  * event, which is handled again whole, its earlier outputs repeating nothing.
  */
@@ -27,6 +27,7 @@ export const workflowProcessManager = <Input, State, Output, History>(
 ): ProcessManager => ({
   name: workflow.name,
   filter: workflow.filter,
+  ...(workflow.streamsApart === true && { streamsApart: true }),
   async handle(recorded: RecordedEvent): Promise<void> {
     const input = executor.decode(recorded);
     const state = workflow.readsHistory(input)
