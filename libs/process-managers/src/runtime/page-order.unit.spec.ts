@@ -5,7 +5,7 @@ const recorded = (streamId: string, position: number): RecordedEvent => ({
   id: `${streamId}@${position}`,
   type: 'Happened',
   data: {},
-  metadata: {},
+  metadata: { schemaVersion: 1, recordedAt: '' },
   streamId,
   revision: position,
   position,

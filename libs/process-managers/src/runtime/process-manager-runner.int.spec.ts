@@ -283,4 +283,33 @@ describe('ProcessManagerRunner', () => {
     await settled(restarted);
     expect(types(manager.handled)).toContain('Flaky');
   });
+  it('given reactions that return documents, then they are committed in the commit of the checkpoint past their events', async () => {
+    await events.append('order-1', [event('Placed'), event('Shipped')], {
+      expectedRevision: 'no_stream',
+    });
+    const indexing: ProcessManager = {
+      name: 'index',
+      filter: { streamPrefixes: ['order-'] },
+      handle: async (recorded) => [
+        { kind: 'put', collection: 'order_index', document: { id: recorded.type } },
+      ],
+    };
+    const commits: { documents: string[]; position: number }[] = [];
+    const commit = documents.commit.bind(documents);
+    documents.commit = async (writes, checkpoint) => {
+      const ids = writes.map((write) => (write.kind === 'put' ? write.document.id : write.id));
+      commits.push({ documents: ids, position: checkpoint.position });
+      await commit(writes, checkpoint);
+    };
+    const runner = runnerFor([indexing]);
+
+    await runner.start();
+    await settled(runner);
+
+    expect(commits).toEqual([{ documents: ['Placed', 'Shipped'], position: 2 }]);
+    expect((await documents.find('order_index')).map((doc) => doc.id).sort()).toEqual([
+      'Placed',
+      'Shipped',
+    ]);
+  });
 });

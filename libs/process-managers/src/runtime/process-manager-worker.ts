@@ -28,7 +28,9 @@ const PAGE_SIZE = 100;
 const IDLE_CHECKPOINT_GAP = 10_000;
 const STORE_FAILURE_DELAY_MS = 1_000;
 
-type Outcome = { kind: 'handled' } | { kind: 'failed'; error: unknown; attempts: number };
+type Outcome =
+  | { kind: 'handled'; writes: readonly DocumentWrite[] }
+  | { kind: 'failed'; error: unknown; attempts: number };
 
 /**
  * One durable subscriber: handles its process manager's events one at a time in log order,
@@ -96,8 +98,8 @@ export class ProcessManagerWorker {
 
   /**
    * Handles one page of events (in log order, or stream by stream for a process manager whose
-   * streams are apart) and stores the checkpoint once, past the page (with
-   * the events parked on the way): one commit a page, not one an event. A crash before that
+   * streams are apart) and stores the checkpoint once, past the page, with the documents the
+   * reactions returned and the events parked on the way: one commit a page, not one an event. A crash before that
    * commit handles the page again, which repeats nothing (commands carry ids derived from their
    * event). Returns whether the worker has caught up with the log.
    */
@@ -108,20 +110,21 @@ export class ProcessManagerWorker {
     });
     const handleAll = this.processManager.streamsApart ? streamsSideBySide : inLogOrder;
     const outcomes = await handleAll(page.events, (event) => this.handleWithRetries(event));
-    const parked: DocumentWrite[] = [];
+    const writes: DocumentWrite[] = [];
     let handledUpTo: number | undefined;
     for (const [index, event] of page.events.entries()) {
       const outcome = outcomes[index];
       if (outcome === undefined) {
         // Stopped in a back-off: what was handled before stays handled.
-        if (handledUpTo !== undefined) await this.save(parked, handledUpTo);
+        if (handledUpTo !== undefined) await this.save(writes, handledUpTo);
         return false;
       }
-      if (outcome.kind === 'failed') parked.push(this.parkedWrite(event, outcome));
+      if (outcome.kind === 'failed') writes.push(this.parkedWrite(event, outcome));
+      else writes.push(...outcome.writes);
       handledUpTo = event.position;
     }
     const idleGap = page.examinedUpTo - (this.stored ?? 0) >= IDLE_CHECKPOINT_GAP;
-    if (handledUpTo !== undefined || idleGap) await this.save(parked, page.examinedUpTo);
+    if (handledUpTo !== undefined || idleGap) await this.save(writes, page.examinedUpTo);
     this.examined = page.examinedUpTo;
     this.options.onProgress();
     return page.caughtUp;
@@ -140,10 +143,10 @@ export class ProcessManagerWorker {
     const { retry } = this.options;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await traceStep(this.processManager.name, event, this.logger, () =>
+        const writes = await traceStep(this.processManager.name, event, this.logger, () =>
           this.processManager.handle(event),
         );
-        return { kind: 'handled' };
+        return { kind: 'handled', writes: writes ?? [] };
       } catch (error) {
         const failed = `${event.type} ${event.id} failed (try ${attempt} of ${retry.attempts}): ${failureMessage(error)}`;
         if (attempt >= retry.attempts) {

@@ -1,4 +1,5 @@
 import type { EventFilter, RecordedEvent } from '#hawser/eventstore';
+import type { DocumentWrite } from '#hawser/read-models';
 
 /**
  * A durable reaction to events (a saga): it sees each matching event once, in log order, after
@@ -16,5 +17,9 @@ export interface ProcessManager {
    * (each stream's still in log order), so that their commands are appended together.
    */
   readonly streamsApart?: boolean;
-  handle(event: RecordedEvent): Promise<void>;
+  /**
+   * Reacts to one event. Documents it keeps (an index of its own) are returned rather than
+   * written: they are committed with the checkpoint that moves past the event.
+   */
+  handle(event: RecordedEvent): Promise<readonly DocumentWrite[] | void>;
 }

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '#hawser/eventstore';
+import type { DocumentWrite } from '#hawser/read-models';
 import type { ProcessManager } from './process-manager.js';
 import type { Workflow } from './workflow.js';
 
@@ -10,9 +11,10 @@ export interface WorkflowExecutor<Input, State, Output> {
   readonly load: (input: Input) => Promise<State>;
   /**
    * Carries out one output (appends a command, asks the scheduler). Command ids derive from
-   * `cause`, so carrying out the same output again after a crash repeats nothing.
+   * `cause`, so carrying out the same output again after a crash repeats nothing. Documents
+   * of the process manager's own are returned, to be committed with its checkpoint.
    */
-  readonly dispatch: (output: Output, cause: Input) => Promise<void>;
+  readonly dispatch: (output: Output, cause: Input) => Promise<readonly DocumentWrite[] | void>;
 }
 
 /**
@@ -28,11 +30,15 @@ export const workflowProcessManager = <Input, State, Output, History>(
   name: workflow.name,
   filter: workflow.filter,
   ...(workflow.streamsApart === true && { streamsApart: true }),
-  async handle(recorded: RecordedEvent): Promise<void> {
+  async handle(recorded: RecordedEvent): Promise<readonly DocumentWrite[]> {
     const input = executor.decode(recorded);
     const state = workflow.readsHistory(input)
       ? await executor.load(input)
       : workflow.initialState();
-    for (const output of workflow.decide(input, state)) await executor.dispatch(output, input);
+    const writes: DocumentWrite[] = [];
+    for (const output of workflow.decide(input, state)) {
+      writes.push(...((await executor.dispatch(output, input)) ?? []));
+    }
+    return writes;
   },
 });
