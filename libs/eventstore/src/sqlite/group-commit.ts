@@ -11,10 +11,10 @@ interface Pending<Request, Result> {
 /**
  * Gathers the requests submitted until the microtasks run out and hands them to `commit`
  * together, which answers each with its own outcome. Requests submitted by work resumed
- * together (workers woken by the same append, the callers of the last batch, a `Promise.all`)
- * so share one transaction, and the cost of committing it,
- * instead of paying one each. When `commit` itself throws (the transaction as a whole failed),
- * every request of the batch fails with that error.
+ * together (workers woken by the same append, the callers of the last batch, a `Promise.all`,
+ * the reactions to the streams of a page) so share one transaction, and the cost of committing
+ * it, instead of paying one each. When `commit` itself throws (the transaction as a whole
+ * failed), every request of the batch fails with that error.
  */
 export class GroupCommit<Request, Result> {
   private pending: Pending<Request, Result>[] = [];

@@ -22,7 +22,7 @@ export interface ProcessManagerWorkerOptions {
   readonly onProgress: () => void;
 }
 
-/** Events read per query, handled one at a time and checkpointed together. */
+/** Events read per query; the checkpoint moves past them in one commit. */
 const PAGE_SIZE = 100;
 /** Store the checkpoint after this many positions without a matching event. */
 const IDLE_CHECKPOINT_GAP = 10_000;
@@ -33,10 +33,10 @@ type Outcome =
   | { kind: 'failed'; error: unknown; attempts: number };
 
 /**
- * One durable subscriber: handles its process manager's events one at a time in log order,
- * moving the checkpoint `pm:<name>` past each page of them. A failing event is retried with back-off and,
- * when it keeps failing, parked (written to `parked_events` in the same commit as the
- * checkpoint that moves past it).
+ * One durable subscriber: handles its process manager's events in log order (stream by stream
+ * when its streams are apart), moving the checkpoint `pm:<name>` past each page of them. A
+ * failing event is retried with back-off and, when it keeps failing, parked (written to
+ * `parked_events` in the same commit as the checkpoint that moves past it).
  */
 export class ProcessManagerWorker {
   /** How far the log has been examined (and handled). */
@@ -99,9 +99,9 @@ export class ProcessManagerWorker {
   /**
    * Handles one page of events (in log order, or stream by stream for a process manager whose
    * streams are apart) and stores the checkpoint once, past the page, with the documents the
-   * reactions returned and the events parked on the way: one commit a page, not one an event. A crash before that
-   * commit handles the page again, which repeats nothing (commands carry ids derived from their
-   * event). Returns whether the worker has caught up with the log.
+   * reactions returned and the events parked on the way: one commit a page, not one an event.
+   * A crash before that commit handles the page again, which repeats nothing (commands carry
+   * ids derived from their event). Returns whether the worker has caught up with the log.
    */
   private async step(): Promise<boolean> {
     const page = await SharedLogReader.of(this.events).page(this.examined, {
