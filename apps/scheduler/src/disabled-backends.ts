@@ -48,7 +48,7 @@ export class DisabledBackends {
       ...manager,
       handle: async (event) => {
         await this.refresh();
-        await manager.handle(event);
+        return manager.handle(event);
       },
     };
   }

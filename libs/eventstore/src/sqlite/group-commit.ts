@@ -2,9 +2,6 @@
 export type Outcome<Result> =
   { readonly ok: true; readonly result: Result } | { readonly ok: false; readonly error: unknown };
 
-/** How long a batch stays open, in microtasks: about what an awaited call or two takes. */
-const MICROTASK_HOPS = 8;
-
 interface Pending<Request, Result> {
   readonly request: Request;
   readonly resolve: (result: Result) => void;
@@ -12,11 +9,12 @@ interface Pending<Request, Result> {
 }
 
 /**
- * Gathers the requests submitted within a few microtasks of each other and hands them to
- * `commit` together, which answers each with its own outcome. Requests that arrive together
- * (workers woken by the same append, requests resumed by the same batch) so share one
- * transaction, and the cost of committing it, instead of paying one each. When `commit` itself throws (the transaction as
- * a whole failed), every request of the batch fails with that error.
+ * Gathers the requests submitted until the microtasks run out and hands them to `commit`
+ * together, which answers each with its own outcome. Requests submitted by work resumed
+ * together (workers woken by the same append, the callers of the last batch, a `Promise.all`,
+ * the reactions to the streams of a page) so share one transaction, and the cost of committing
+ * it, instead of paying one each. When `commit` itself throws (the transaction as a whole
+ * failed), every request of the batch fails with that error.
  */
 export class GroupCommit<Request, Result> {
   private pending: Pending<Request, Result>[] = [];
@@ -27,21 +25,17 @@ export class GroupCommit<Request, Result> {
   submit(request: Request): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
-      this.scheduled ??= new Promise((done) => this.commitAfterHops(MICROTASK_HOPS, done));
-    });
-  }
-
-  /**
-   * Waits a few microtasks, not a turn of the event loop: work resumed together (requests
-   * woken by one promise, the callers of the last batch) joins the batch, and a caller that
-   * appends one event after another pays no wait for I/O between its appends.
-   */
-  private commitAfterHops(hops: number, done: () => void): void {
-    queueMicrotask(() => {
-      if (hops > 0) return this.commitAfterHops(hops - 1, done);
-      this.scheduled = undefined;
-      this.flush();
-      done();
+      // A tick queued by a microtask runs once the microtask queue is empty: all the work
+      // resumed so far has then submitted what it will before it waits for I/O or a timer.
+      this.scheduled ??= new Promise((done) =>
+        queueMicrotask(() =>
+          process.nextTick(() => {
+            this.scheduled = undefined;
+            this.flush();
+            done();
+          }),
+        ),
+      );
     });
   }
 

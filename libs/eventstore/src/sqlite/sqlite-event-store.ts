@@ -63,7 +63,7 @@ type StreamHeadRow = [revision: number, position: number];
 /**
  * The embedded event store: one SQLite file in WAL mode, shareable by several processes.
  * better-sqlite3 is synchronous, so reads do their work before returning their promise. Appends
- * are committed in groups: those submitted within a few microtasks share one IMMEDIATE
+ * are committed in groups: those submitted before the microtasks run out share one IMMEDIATE
  * transaction (one commit, one WAL write), each in a savepoint of its own, so each keeps its
  * own expected-revision check and result, and a failing one takes back only its own events.
  */

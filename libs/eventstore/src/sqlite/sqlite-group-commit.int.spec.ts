@@ -48,6 +48,19 @@ describe('SQLite group commit', () => {
     expect(await store.headPosition()).toBe(40);
   });
 
+  it('commits appends submitted however many microtasks apart, until the microtasks run out, in one transaction', async () => {
+    const before = walCommits(file);
+    const afterAwaits = async (awaits: number, streamId: string) => {
+      for (let i = 0; i < awaits; i++) await Promise.resolve();
+      return store.append(streamId, [newEvent()], { expectedRevision: 'no_stream' });
+    };
+
+    const results = await Promise.all([afterAwaits(0, 'share-a'), afterAwaits(50, 'share-b')]);
+
+    expect(walCommits(file) - before).toBe(1);
+    expect(results.map((r) => r.nextRevision)).toEqual([0, 0]);
+  });
+
   it('commits appends awaited one after another in one transaction each', async () => {
     const before = walCommits(file);
 

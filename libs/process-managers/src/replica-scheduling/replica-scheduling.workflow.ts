@@ -44,6 +44,7 @@ export const replicaSchedulingWorkflow: Workflow<
   ShareEvent
 > = {
   name: 'replica-scheduling',
+  streamsApart: true,
   filter: {
     streamPrefixes: [SHARE_STREAM_PREFIX],
     eventTypes: ['ReplicaRequested', 'ReplicaScheduled', 'ReplicaPlacementRejected'],

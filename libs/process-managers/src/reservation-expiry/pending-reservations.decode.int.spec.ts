@@ -17,12 +17,9 @@ describe('a process manager given an event its decoder refuses', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
     events = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
     documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
-    runner = new ProcessManagerRunner(
-      events,
-      documents,
-      [pendingReservationsProcessManager(documents)],
-      { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 } },
-    );
+    runner = new ProcessManagerRunner(events, documents, [pendingReservationsProcessManager()], {
+      retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    });
   });
   afterEach(async () => {
     await runner.stop();

@@ -1,5 +1,5 @@
 import { SHARE_STREAM_PREFIX, type PendingReservation } from '#hawser/domain';
-import type { DocumentStore } from '#hawser/read-models';
+import type { DocumentWrite } from '#hawser/read-models';
 import { quotaEvents, shareEvents } from '../../../../eventstore/decoders.js';
 import type { ProcessManager } from '../runtime/process-manager.js';
 import { workflowProcessManager } from '../runtime/workflow-process-manager.js';
@@ -16,24 +16,25 @@ export interface PendingReservationDocument extends PendingReservation {
   readonly id: string;
 }
 
-/** The pending reservations workflow's executor: its outputs are the index's puts and deletes. */
-export const pendingReservationsProcessManager = (documents: DocumentStore): ProcessManager =>
+/**
+ * The pending reservations workflow's executor: its outputs are the index's puts and deletes,
+ * committed with the process manager's checkpoint.
+ */
+export const pendingReservationsProcessManager = (): ProcessManager =>
   workflowProcessManager(pendingReservationsWorkflow, {
     decode: (recorded): PendingReservationsInput =>
       recorded.streamId.startsWith(SHARE_STREAM_PREFIX)
         ? { category: 'share', event: shareEvents.decode(recorded) }
         : { category: 'quota', event: quotaEvents.decode(recorded) },
     load: async () => null,
-    async dispatch(output) {
+    async dispatch(output): Promise<DocumentWrite[]> {
       if (output.type === 'UnindexReservation') {
-        const id = output.reservationId;
-        await documents.write([{ kind: 'delete', collection: PENDING_RESERVATIONS, id }]);
-        return;
+        return [{ kind: 'delete', collection: PENDING_RESERVATIONS, id: output.reservationId }];
       }
       const document: PendingReservationDocument = {
         id: output.reservation.reservationId,
         ...output.reservation,
       };
-      await documents.write([{ kind: 'put', collection: PENDING_RESERVATIONS, document }]);
+      return [{ kind: 'put', collection: PENDING_RESERVATIONS, document }];
     },
   });

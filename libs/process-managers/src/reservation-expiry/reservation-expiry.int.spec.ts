@@ -96,8 +96,10 @@ describe('reservation expiry', () => {
       { commandId: `request-${shareId}` },
     );
   const indexLog = async () => {
-    const index = pendingReservationsProcessManager(documents);
-    for (const event of await events.readAll({ filter: index.filter })) await index.handle(event);
+    const index = pendingReservationsProcessManager();
+    for (const event of await events.readAll({ filter: index.filter })) {
+      await documents.write((await index.handle(event)) ?? []);
+    }
   };
   const usage = async () =>
     quotaUsage((await commands.load(quotaDecider, quotaStream('p1'))).state);
@@ -197,9 +199,9 @@ describe('reservation expiry', () => {
     const before = await events.headPosition();
 
     // The index's checkpoint was behind: it sees the reservation again (and its release).
-    const index = pendingReservationsProcessManager(documents);
+    const index = pendingReservationsProcessManager();
     const [reserved] = await events.readStream(quotaStream('p1'));
-    await index.handle(reserved!);
+    await documents.write((await index.handle(reserved!)) ?? []);
     expect(await expiry().expireDue()).toBe(0);
 
     expect(await events.headPosition()).toBe(before);

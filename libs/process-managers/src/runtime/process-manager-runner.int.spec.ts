@@ -225,4 +225,91 @@ describe('ProcessManagerRunner', () => {
     await settled(restarted);
     expect(types(manager.handled)).toEqual(['Flaky']);
   });
+  it('given a page of events, then the checkpoint is stored once past the page, not once an event', async () => {
+    for (let i = 0; i < 5; i++) {
+      await events.append(`order-${i}`, [event('Placed')], { expectedRevision: 'no_stream' });
+    }
+    const manager = recordingProcessManager('orders');
+    const checkpoints: number[] = [];
+    const commit = documents.commit.bind(documents);
+    documents.commit = async (writes, checkpoint) => {
+      checkpoints.push(checkpoint.position);
+      await commit(writes, checkpoint);
+    };
+    const runner = runnerFor([manager]);
+
+    await runner.start();
+    await settled(runner);
+
+    expect(types(manager.handled)).toEqual(Array(5).fill('Placed'));
+    expect(checkpoints).toEqual([5]);
+    expect(await documents.readCheckpoint('pm:orders')).toBe(5);
+  });
+
+  it('given a process manager whose streams are apart, when one stream is in back-off, then the other streams are handled meanwhile, each in its order', async () => {
+    await events.append('order-1', [event('Flaky', { failTimes: 1 }), event('Later')], {
+      expectedRevision: 'no_stream',
+    });
+    await events.append('order-2', [event('Other'), event('OtherLater')], {
+      expectedRevision: 'no_stream',
+    });
+    const manager = { ...recordingProcessManager('orders'), streamsApart: true };
+    const runner = runnerFor([manager], { retry: { attempts: 3, baseDelayMs: 50 } });
+
+    await runner.start();
+    await settled(runner);
+
+    expect(types(manager.handled)).toEqual(['Other', 'OtherLater', 'Flaky', 'Later']);
+    expect(await documents.readCheckpoint('pm:orders')).toBe(4);
+  });
+
+  it('given streams apart and a stop while one stream is in back-off, then the checkpoint stays before that event and it is handled next time', async () => {
+    await events.append('order-1', [event('Other')], { expectedRevision: 'no_stream' });
+    await events.append('order-2', [event('Flaky', { failTimes: 1 })], {
+      expectedRevision: 'no_stream',
+    });
+    await events.append('order-3', [event('After')], { expectedRevision: 'no_stream' });
+    const manager = { ...recordingProcessManager('orders'), streamsApart: true };
+    const runner = runnerFor([manager], { retry: { attempts: 3, baseDelayMs: 60_000 } });
+    await runner.start();
+    while (manager.handled.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    await runner.stop();
+
+    expect(types(manager.handled).sort()).toEqual(['After', 'Other']);
+    expect(await documents.readCheckpoint('pm:orders')).toBe(1);
+    const restarted = runnerFor([manager], { retry: { attempts: 3, baseDelayMs: 1 } });
+    await restarted.start();
+    await settled(restarted);
+    expect(types(manager.handled)).toContain('Flaky');
+  });
+  it('given reactions that return documents, then they are committed in the commit of the checkpoint past their events', async () => {
+    await events.append('order-1', [event('Placed'), event('Shipped')], {
+      expectedRevision: 'no_stream',
+    });
+    const indexing: ProcessManager = {
+      name: 'index',
+      filter: { streamPrefixes: ['order-'] },
+      handle: async (recorded) => [
+        { kind: 'put', collection: 'order_index', document: { id: recorded.type } },
+      ],
+    };
+    const commits: { documents: string[]; position: number }[] = [];
+    const commit = documents.commit.bind(documents);
+    documents.commit = async (writes, checkpoint) => {
+      const ids = writes.map((write) => (write.kind === 'put' ? write.document.id : write.id));
+      commits.push({ documents: ids, position: checkpoint.position });
+      await commit(writes, checkpoint);
+    };
+    const runner = runnerFor([indexing]);
+
+    await runner.start();
+    await settled(runner);
+
+    expect(commits).toEqual([{ documents: ['Placed', 'Shipped'], position: 2 }]);
+    expect((await documents.find('order_index')).map((doc) => doc.id).sort()).toEqual([
+      'Placed',
+      'Shipped',
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { EventStore } from '#hawser/eventstore';
-import { LogFollowers, type DocumentStore } from '#hawser/read-models';
+import { LogFollowers, type DocumentStore, type DocumentWrite } from '#hawser/read-models';
 import { PARKED_EVENTS, parkedEvent, type ParkedEvent } from './parked-event.js';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerWorker } from './process-manager-worker.js';
@@ -103,14 +103,15 @@ export class ProcessManagerRunner {
     if (event?.id !== parked.eventId) {
       throw new Error(`parked event ${id} is no longer in stream ${parked.streamId}`);
     }
+    let writes: readonly DocumentWrite[];
     try {
-      await worker.processManager.handle(event);
+      writes = (await worker.processManager.handle(event)) ?? [];
     } catch (error) {
       const again = parkedEvent(parked.processManager, event, error, parked.attempts + 1);
       await this.documents.write([{ kind: 'put', collection: PARKED_EVENTS, document: again }]);
       return false;
     }
-    await this.documents.write([{ kind: 'delete', collection: PARKED_EVENTS, id }]);
+    await this.documents.write([...writes, { kind: 'delete', collection: PARKED_EVENTS, id }]);
     return true;
   }
 }

@@ -9,6 +9,7 @@ import {
   type DocumentWrite,
 } from '#hawser/read-models';
 import { failureMessage, PARKED_EVENTS, parkedEvent } from './parked-event.js';
+import { inLogOrder, streamsSideBySide } from './page-order.js';
 import type { ProcessManager } from './process-manager.js';
 import { backOffDelay, type RetryPolicy } from './retry-policy.js';
 import { traceStep } from './step-trace.js';
@@ -21,19 +22,21 @@ export interface ProcessManagerWorkerOptions {
   readonly onProgress: () => void;
 }
 
-/** Events read per query; each is still handled and checkpointed on its own. */
+/** Events read per query; the checkpoint moves past them in one commit. */
 const PAGE_SIZE = 100;
 /** Store the checkpoint after this many positions without a matching event. */
 const IDLE_CHECKPOINT_GAP = 10_000;
 const STORE_FAILURE_DELAY_MS = 1_000;
 
-type Outcome = { kind: 'handled' } | { kind: 'failed'; error: unknown; attempts: number };
+type Outcome =
+  | { kind: 'handled'; writes: readonly DocumentWrite[] }
+  | { kind: 'failed'; error: unknown; attempts: number };
 
 /**
- * One durable subscriber: handles its process manager's events one at a time in log order,
- * moving the checkpoint `pm:<name>` after each. A failing event is retried with back-off and,
- * when it keeps failing, parked (written to `parked_events` in the same commit as the
- * checkpoint that moves past it).
+ * One durable subscriber: handles its process manager's events in log order (stream by stream
+ * when its streams are apart), moving the checkpoint `pm:<name>` past each page of them. A
+ * failing event is retried with back-off and, when it keeps failing, parked (written to
+ * `parked_events` in the same commit as the checkpoint that moves past it).
  */
 export class ProcessManagerWorker {
   /** How far the log has been examined (and handled). */
@@ -93,38 +96,46 @@ export class ProcessManagerWorker {
     }
   }
 
-  /** Handles one page of events; returns whether the worker has caught up with the log. */
+  /**
+   * Handles one page of events (in log order, or stream by stream for a process manager whose
+   * streams are apart) and stores the checkpoint once, past the page, with the documents the
+   * reactions returned and the events parked on the way: one commit a page, not one an event.
+   * A crash before that commit handles the page again, which repeats nothing (commands carry
+   * ids derived from their event). Returns whether the worker has caught up with the log.
+   */
   private async step(): Promise<boolean> {
     const page = await SharedLogReader.of(this.events).page(this.examined, {
       filter: this.processManager.filter,
       maxCount: PAGE_SIZE,
     });
-    for (const event of page.events) {
-      const outcome = await this.handleWithRetries(event);
-      if (outcome === undefined) return false;
-      const writes: DocumentWrite[] =
-        outcome.kind === 'failed'
-          ? [
-              {
-                kind: 'put',
-                collection: PARKED_EVENTS,
-                document: parkedEvent(
-                  this.processManager.name,
-                  event,
-                  outcome.error,
-                  outcome.attempts,
-                ),
-              },
-            ]
-          : [];
-      await this.save(writes, event.position);
+    const handleAll = this.processManager.streamsApart ? streamsSideBySide : inLogOrder;
+    const outcomes = await handleAll(page.events, (event) => this.handleWithRetries(event));
+    const writes: DocumentWrite[] = [];
+    let handledUpTo: number | undefined;
+    for (const [index, event] of page.events.entries()) {
+      const outcome = outcomes[index];
+      if (outcome === undefined) {
+        // Stopped in a back-off: what was handled before stays handled.
+        if (handledUpTo !== undefined) await this.save(writes, handledUpTo);
+        return false;
+      }
+      if (outcome.kind === 'failed') writes.push(this.parkedWrite(event, outcome));
+      else writes.push(...outcome.writes);
+      handledUpTo = event.position;
     }
-    if (page.examinedUpTo - (this.stored ?? 0) >= IDLE_CHECKPOINT_GAP) {
-      await this.save([], page.examinedUpTo);
-    }
+    const idleGap = page.examinedUpTo - (this.stored ?? 0) >= IDLE_CHECKPOINT_GAP;
+    if (handledUpTo !== undefined || idleGap) await this.save(writes, page.examinedUpTo);
     this.examined = page.examinedUpTo;
     this.options.onProgress();
     return page.caughtUp;
+  }
+
+  private parkedWrite(
+    event: RecordedEvent,
+    failure: Extract<Outcome, { kind: 'failed' }>,
+  ): DocumentWrite {
+    const document = parkedEvent(this.processManager.name, event, failure.error, failure.attempts);
+    return { kind: 'put', collection: PARKED_EVENTS, document };
   }
 
   /** The outcome after the configured tries, or undefined when stopped during a back-off. */
@@ -132,10 +143,10 @@ export class ProcessManagerWorker {
     const { retry } = this.options;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await traceStep(this.processManager.name, event, this.logger, () =>
+        const writes = await traceStep(this.processManager.name, event, this.logger, () =>
           this.processManager.handle(event),
         );
-        return { kind: 'handled' };
+        return { kind: 'handled', writes: writes ?? [] };
       } catch (error) {
         const failed = `${event.type} ${event.id} failed (try ${attempt} of ${retry.attempts}): ${failureMessage(error)}`;
         if (attempt >= retry.attempts) {

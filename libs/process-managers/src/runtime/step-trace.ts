@@ -16,12 +16,12 @@ const text = (value: unknown): string | undefined =>
  * logged as one line naming the commands decided and driver operations run. A step that did
  * nothing is logged at debug only.
  */
-export const traceStep = async (
+export const traceStep = async <T>(
   processManager: string,
   event: RecordedEvent,
   logger: Logger,
-  handle: () => Promise<void>,
-): Promise<void> => {
+  handle: () => Promise<T>,
+): Promise<T> => {
   const step: StepTrace = { commands: [], driverOperations: [] };
   const requestId = text(event.metadata.requestId);
   const context = {
@@ -34,7 +34,7 @@ export const traceStep = async (
   const started = performance.now();
   let outcome = 'handled';
   try {
-    await withLogContext(context, handle);
+    return await withLogContext(context, handle);
   } catch (error) {
     outcome = 'failed';
     throw error;

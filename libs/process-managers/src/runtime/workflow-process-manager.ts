@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '#hawser/eventstore';
+import type { DocumentWrite } from '#hawser/read-models';
 import type { ProcessManager } from './process-manager.js';
 import type { Workflow } from './workflow.js';
 
@@ -10,14 +11,15 @@ export interface WorkflowExecutor<Input, State, Output> {
   readonly load: (input: Input) => Promise<State>;
   /**
    * Carries out one output (appends a command, asks the scheduler). Command ids derive from
-   * `cause`, so carrying out the same output again after a crash repeats nothing.
+   * `cause`, so carrying out the same output again after a crash repeats nothing. Documents
+   * of the process manager's own are returned, to be committed with its checkpoint.
    */
-  readonly dispatch: (output: Output, cause: Input) => Promise<void>;
+  readonly dispatch: (output: Output, cause: Input) => Promise<readonly DocumentWrite[] | void>;
 }
 
 /**
  * Runs a workflow as a process manager: decode, load, decide, dispatch each output in order.
- * The runner keeps the durability (a checkpoint after each event, retries with back-off,
+ * The runner keeps the durability (a checkpoint after each page of events, retries with back-off,
  * parked events, storage failures retried by themselves); a dispatch that throws fails the
  * event, which is handled again whole, its earlier outputs repeating nothing.
  */
@@ -27,11 +29,16 @@ export const workflowProcessManager = <Input, State, Output, History>(
 ): ProcessManager => ({
   name: workflow.name,
   filter: workflow.filter,
-  async handle(recorded: RecordedEvent): Promise<void> {
+  ...(workflow.streamsApart === true && { streamsApart: true }),
+  async handle(recorded: RecordedEvent): Promise<readonly DocumentWrite[]> {
     const input = executor.decode(recorded);
     const state = workflow.readsHistory(input)
       ? await executor.load(input)
       : workflow.initialState();
-    for (const output of workflow.decide(input, state)) await executor.dispatch(output, input);
+    const writes: DocumentWrite[] = [];
+    for (const output of workflow.decide(input, state)) {
+      writes.push(...((await executor.dispatch(output, input)) ?? []));
+    }
+    return writes;
   },
 });

@@ -12,6 +12,8 @@ export interface Workflow<Input, State, Output, History = Input> {
   readonly name: string;
   /** The events it takes as input. */
   readonly filter: EventFilter;
+  /** Its decision on an event depends only on that event's stream (see `ProcessManager`). */
+  readonly streamsApart?: boolean;
   readonly initialState: () => State;
   readonly evolve: (state: State, event: History) => State;
   /** Whether deciding on `input` reads the history; when not, `decide` gets `initialState()`. */

@@ -65,6 +65,7 @@ export const shareSchedulingWorkflow: Workflow<
   ShareEvent
 > = {
   name: 'share-scheduling',
+  streamsApart: true,
   filter: {
     streamPrefixes: [SHARE_STREAM_PREFIX],
     eventTypes: [

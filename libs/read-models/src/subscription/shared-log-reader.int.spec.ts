@@ -155,4 +155,21 @@ describe('SharedLogReader', () => {
     expect(limited.events.map((event) => event.position)).toEqual([6, 7, 8]);
     expect(limited).toMatchObject({ examinedUpTo: 8, caughtUp: true });
   });
+  it('given followers stepping together, then the head is read once for them, and a step after an append reads it again and takes the appended events', async () => {
+    await append('a-1', 3);
+    const followers = [new Follower(reader, A), new Follower(reader, A), new Follower(reader, B)];
+    await followers[0]!.step();
+    const heads = jest.spyOn(store, 'headPosition');
+
+    const together = await Promise.all(followers.map((follower) => follower.step()));
+    const readTogether = heads.mock.calls.length;
+    await append('a-2', 2);
+    const after = await followers[0]!.step();
+
+    expect(readTogether).toBe(1);
+    expect(together.map((page) => page.caughtUp)).toEqual([true, true, true]);
+    expect(heads.mock.calls.length).toBeGreaterThan(readTogether);
+    expect(after).toMatchObject({ examinedUpTo: 5, caughtUp: true });
+    expect(ids(after.events)).toHaveLength(2);
+  });
 });

@@ -39,6 +39,8 @@ export class SharedLogReader {
   private cachedEvents = 0;
   /** The read of the page after `after` under way, which followers arriving meanwhile share. */
   private extending: { readonly after: number; readonly read: Promise<void> } | undefined;
+  /** The head read last, kept until the microtasks run out (see `head`). */
+  private headRead: Promise<number> | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -75,7 +77,7 @@ export class SharedLogReader {
   /**
    * From the pages: matching events after `after`, at most `maxCount` (never ending a page
    * inside one position), not past `limit`. At their end the head is read again, so that a
-   * follower is told it caught up only with what is in the log now.
+   * follower is told it caught up only with what is in the log now (as of this turn's work).
    */
   private async serve(after: number, options: LogPageOptions, limit: number): Promise<LogPage> {
     const events: RecordedEvent[] = [];
@@ -95,8 +97,25 @@ export class SharedLogReader {
     }
     const { end } = this.span;
     if (end >= limit) return { events, examinedUpTo: limit, caughtUp: true };
-    const head = await this.store.headPosition();
-    return { events, examinedUpTo: end, caughtUp: end >= head };
+    return { events, examinedUpTo: end, caughtUp: end >= (await this.head()) };
+  }
+
+  /**
+   * The log's head, read once for the followers served before the microtasks run out (those
+   * woken by one append step together). An append committed meanwhile wakes them again through
+   * their append signal; the head they are told of is never older than this turn's work.
+   */
+  private head(): Promise<number> {
+    if (this.headRead === undefined) {
+      this.headRead = this.store.headPosition();
+      // A tick queued by a microtask runs once the microtask queue is empty.
+      queueMicrotask(() =>
+        process.nextTick(() => {
+          this.headRead = undefined;
+        }),
+      );
+    }
+    return this.headRead;
   }
 
   /** Reads the page after the last one; false when the log has nothing after it. */

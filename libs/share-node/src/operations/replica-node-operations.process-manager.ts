@@ -19,6 +19,7 @@ export const replicaNodeOperationsProcessManager = (
   admission: PlacementAdmission,
 ): ProcessManager => ({
   name: `replica-node:${nodeName}`,
+  streamsApart: true,
   filter: {
     streamPrefixes: [SHARE_STREAM_PREFIX],
     eventTypes: [

@@ -21,6 +21,7 @@ export const shareNodeOperationsProcessManager = (
   admission: PlacementAdmission,
 ): ProcessManager => ({
   name: `share-node:${nodeName}`,
+  streamsApart: true,
   filter: {
     streamPrefixes: [SHARE_STREAM_PREFIX],
     eventTypes: [
