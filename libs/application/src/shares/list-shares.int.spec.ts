@@ -17,6 +17,7 @@ import {
 import { SqliteDocumentStore, type Filter, type FindOptions } from '#hawser/read-models';
 import type { Caller, Reader } from '../requester.js';
 import { ListShares, ListSharesHandler, type ShareListPage } from './list-shares.js';
+import { ShareDocuments } from './share-documents.js';
 
 const PROJECT = 'p1';
 const SHARE_COUNT = 240;
@@ -118,7 +119,7 @@ describe('the share listing, answered by the store', () => {
   const caller: Caller = { userId: 'u1', projectId: PROJECT, roles: ['member'], isAdmin: false };
   const reader: Reader = { caller, version: { major: 2, minor: 72, text: '2.72' } };
   const list = (query: Record<string, string>): Promise<ShareListPage> =>
-    new ListSharesHandler(store).execute(new ListShares(query, reader));
+    new ListSharesHandler(store, new ShareDocuments()).execute(new ListShares(query, reader));
   const listed = (record: ShareRecord) =>
     record.project_id === PROJECT && record.scheduled_to_be_deleted_at === undefined;
 

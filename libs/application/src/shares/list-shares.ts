@@ -1,13 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
-import {
-  SHARES,
-  shareDocumentOf,
-  shareStateOf,
-  type ShareDocument,
-  type ShareRecord,
-} from '#hawser/projections';
+import { SHARES, shareStateOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import {
   allTenantsParam,
@@ -24,6 +18,7 @@ import {
   type SortOrder,
 } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
+import { ShareDocuments } from './share-documents.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -46,15 +41,29 @@ export interface ShareListPage {
   readonly nextMarker: string | undefined;
 }
 
+/** A page as the store holds it, before the API's documents are derived. */
+interface RecordPage extends Omit<ShareListPage, 'shares'> {
+  readonly records: ShareRecord[];
+}
+
 /** GET /shares and /shares/detail (reference 3.4.2), and GraphQL's shares. */
 export class ListShares extends ListingQuery<ShareListPage> {}
 
 @QueryHandler(ListShares)
 export class ListSharesHandler implements IQueryHandler<ListShares, ShareListPage> {
-  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly shareDocuments: ShareDocuments,
+  ) {}
 
-  execute({ query, reader }: ListShares): Promise<ShareListPage> {
-    return listShares(this.documents, reader.caller, reader.version, query);
+  async execute({ query, reader }: ListShares): Promise<ShareListPage> {
+    const { records, count, nextMarker } = await listShares(
+      this.documents,
+      reader.caller,
+      reader.version,
+      query,
+    );
+    return { shares: records.map((record) => this.shareDocuments.of(record)), count, nextMarker };
   }
 }
 
@@ -63,7 +72,7 @@ const listShares = async (
   auth: Caller,
   version: ApiVersion,
   query: Readonly<Record<string, string | undefined>>,
-): Promise<ShareListPage> => {
+): Promise<RecordPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;
   const order = sortOrder(
@@ -120,11 +129,11 @@ const pageResult = (
   count: number,
   start: number,
   limit: number | undefined,
-): ShareListPage => {
+): RecordPage => {
   const last = page[page.length - 1];
   const nextMarker =
     limit !== undefined && page.length === limit && start + limit < count ? last?.id : undefined;
-  return { shares: page.map(shareDocumentOf), count, nextMarker };
+  return { records: page, count, nextMarker };
 };
 
 const markerNotFound = (marker: string) => badRequest(`marker [${marker}] not found`);
@@ -135,7 +144,7 @@ const pageInStore = async (
   filter: Filter,
   order: SortOrder,
   { offset, limit, marker }: WantedPage,
-): Promise<ShareListPage> => {
+): Promise<RecordPage> => {
   let start = offset;
   if (marker !== undefined) {
     const position = await positionInListing(documents, filter, order, marker);
@@ -216,7 +225,7 @@ const findAll = async (
 };
 
 /** A page of a listing filtered here, by offset or after a marker. */
-const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): ShareListPage => {
+const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): RecordPage => {
   let start = offset;
   if (marker !== undefined) {
     const index = shares.findIndex((s) => s.id === marker);
