@@ -134,7 +134,7 @@ export class SharesController {
       body.shares_links = nextPageLink(req, ctx, params);
     }
     if (atLeast(ctx.microversion, '2.42') && booleanParam('with_count', query.with_count)) {
-      body.count = result.count;
+      body.count = await result.count();
     }
     return body;
   }

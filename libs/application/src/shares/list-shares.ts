@@ -36,8 +36,9 @@ const SORT_KEYS: Readonly<Record<string, string>> = {
 
 export interface ShareListPage {
   readonly shares: ShareDocument[];
-  readonly count: number;
-  /** The id after which the next page starts, when this page is full. */
+  /** How many shares the whole listing holds: counted when asked (`with_count`), not per page. */
+  count(): Promise<number>;
+  /** The id after which the next page starts, when more shares follow this page. */
   readonly nextMarker: string | undefined;
 }
 
@@ -123,22 +124,20 @@ interface WantedPage {
   readonly marker: string | undefined;
 }
 
-/** The page after `marker` (or from `offset`), and whether a full page leaves more. */
+/** The page, the id the next one starts after when more follow, and the listing's count. */
 const pageResult = (
   page: ShareRecord[],
-  count: number,
-  start: number,
-  limit: number | undefined,
-): RecordPage => {
-  const last = page[page.length - 1];
-  const nextMarker =
-    limit !== undefined && page.length === limit && start + limit < count ? last?.id : undefined;
-  return { records: page, count, nextMarker };
-};
+  more: boolean,
+  count: () => Promise<number>,
+): RecordPage => ({
+  records: page,
+  count,
+  nextMarker: more ? page[page.length - 1]?.id : undefined,
+});
 
 const markerNotFound = (marker: string) => badRequest(`marker [${marker}] not found`);
 
-/** One page and the count, both answered by the store from an index. */
+/** One page, and the count when asked, both answered by the store from an index. */
 const pageInStore = async (
   documents: DocumentStore,
   filter: Filter,
@@ -153,20 +152,22 @@ const pageInStore = async (
     }
     start = position + 1;
   }
-  const page =
+  // One share beyond the page tells whether another page follows, without counting the listing.
+  const rows =
     limit === 0
       ? []
       : await documents.find<ShareRecord>(SHARES, filter, {
           sort: order.sort,
           skip: start,
-          ...(limit !== undefined && { limit }),
+          ...(limit !== undefined && { limit: limit + 1 }),
         });
+  const page = limit === undefined ? rows : rows.slice(0, limit);
   // A page without a limit runs to the end, so it tells the count without a second query.
-  const count =
-    limit === undefined && (page.length > 0 || start === 0)
-      ? start + page.length
-      : await documents.count(SHARES, filter);
-  return pageResult(page, count, start, limit);
+  const known =
+    limit === undefined && (page.length > 0 || start === 0) ? start + page.length : undefined;
+  return pageResult(page, limit !== undefined && rows.length > limit, () =>
+    known === undefined ? documents.count(SHARES, filter) : Promise.resolve(known),
+  );
 };
 
 /**
@@ -233,7 +234,8 @@ const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): R
     start = index + 1;
   }
   const page = shares.slice(start, limit === undefined ? undefined : start + limit);
-  return pageResult(page, shares.length, start, limit);
+  const more = limit !== undefined && start + limit < shares.length;
+  return pageResult(page, more, () => Promise.resolve(shares.length));
 };
 
 /** Manila's export_location_path / export_location_id filters (2.35), on any instance. */
