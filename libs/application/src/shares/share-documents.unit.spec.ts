@@ -1,37 +1,13 @@
-import {
-  capabilitiesOf,
-  evolveShare,
-  initialShareState,
-  isActiveShare,
-  type ShareEvent,
-} from '#hawser/domain';
+import { evolveShare, initialShareState, isActiveShare, type ShareEvent } from '#hawser/domain';
 import { toShareRecord, type ShareRecord } from '#hawser/projections';
+import { shareRequested } from '../../../domain/src/share/test-support/share-history.js';
 import { ShareDocuments } from './share-documents.js';
 
 const shareId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const AT = '2026-11-26T10:00:00.000Z';
 
-const requested = (i: number): ShareEvent => ({
-  type: 'ShareRequested',
-  data: {
-    shareId: shareId(i),
-    instanceId: `i-${i}`,
-    projectId: 'p1',
-    userId: 'u1',
-    name: `share-${i}`,
-    description: null,
-    size: 1,
-    shareProto: 'NFS',
-    shareType: { id: 't1', name: 'gold', extraSpecs: {} },
-    capabilities: capabilitiesOf({}),
-    availabilityZone: null,
-    metadata: { tier: 'gold' },
-    isPublic: false,
-    snapshotId: null,
-    schedulerHints: null,
-    createdAt: AT,
-  },
-});
+const requested = (i: number): ShareEvent =>
+  shareRequested({}, { shareId: shareId(i), name: `share-${i}`, metadata: { tier: 'gold' } });
 
 const renamed = (name: string): ShareEvent => ({
   type: 'ShareUpdated',
