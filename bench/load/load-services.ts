@@ -79,12 +79,14 @@ export interface LoadServices {
  * The multi-process setup of the README on simulated back ends without latency: nats-server,
  * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
  * output (warnings and errors, and V8's line after each full collection) written to files in
- * `logDir`.
+ * `logDir`; `apiNodeArguments` go to node for the API processes (a cluster's workers inherit
+ * them).
  */
 export const startLoadServices = async (
   dataDir: string,
   apiProcesses: number,
   logDir: string,
+  apiNodeArguments: readonly string[] = [],
 ): Promise<LoadServices> => {
   const natsPort = await freePort();
   const port = await freePort();
@@ -135,7 +137,7 @@ export const startLoadServices = async (
       await startService(
         'api',
         node,
-        traced('api'),
+        [...apiNodeArguments, ...traced('api')],
         { ...env, PORT: String(port), HAWSER_API_PROCESSES: String(apiProcesses) },
         'Hawser API listening',
         path.join(logDir, `api-${apiProcesses}.log`),

@@ -19,6 +19,7 @@ import {
  *
  *   npm run bench:load -- --seconds 60 --clients 50 --processes 2
  *   npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
+ *   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
  */
 const PROJECT = '77777777777777777777777777777777';
 const TOKEN = `admin:${PROJECT}`;
@@ -34,6 +35,11 @@ const clients = argument('--clients', 50);
 const processes = argument('--processes', 2);
 const sampleS = argument('--sample', soak ? 30 : 10);
 const seedShares = argument('--seed', 100);
+const profileIndex = process.argv.indexOf('--profile-dir');
+const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefined;
+const apiNodeArguments = profileDir
+  ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)]
+  : [];
 const counts = soak ? [processes] : [...new Set([1, processes])];
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
@@ -66,7 +72,7 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'))
 
 const runAgainst = async (apiProcesses: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
-  const setup = await startLoadServices(dir, apiProcesses, logDir);
+  const setup = await startLoadServices(dir, apiProcesses, logDir, apiNodeArguments);
   const load = new MixedLoad(setup.base, clients, TOKEN);
   const services: readonly Service[] = setup.services;
   try {

@@ -48,6 +48,7 @@ import {
   ShowShareHandler,
 } from './shares/share-queries.js';
 import { ShareReads } from './shares/share-reads.js';
+import { ShareDocuments } from './shares/share-documents.js';
 import { SnapshotSources } from './shares/snapshot-source.js';
 import {
   DeleteSnapshotHandler,
@@ -106,6 +107,7 @@ import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js'
 
 /** The steps several use cases share: lookups, the share's command runner, the quota step. */
 const STEPS = [
+  { provide: ShareDocuments, useFactory: () => new ShareDocuments() },
   ShareReads,
   ShareChanges,
   ShareCreation,

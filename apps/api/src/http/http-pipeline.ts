@@ -53,6 +53,9 @@ export const configureHttpPipeline = (
   // Manila reads query strings through webob, where a repeated key means its last value;
   // Express would hand the handlers an array instead of the string they validate.
   app.set('query parser', (text: string) => Object.fromEntries(new URLSearchParams(text)));
+  // Manila sends no ETag; Express would hash every answer's body for one (the console's static
+  // files keep theirs: they are served apart).
+  app.set('etag', false);
 
   // Node closes idle keep-alive connections after 5 s; a client that reuses one just then gets
   // ECONNRESET. Idle connections stay open longer than clients (and load balancers) keep them.

@@ -24,7 +24,12 @@ import {
   type PolicyDeclaration,
 } from './route-policy.decorators.js';
 import type { ResourceTarget } from './policy-targets.js';
-import { inVersionRange, routeNotInVersion, versionRangeOf } from './route-versions.js';
+import {
+  inVersionRange,
+  routeNotInVersion,
+  versionRangeOf,
+  type VersionRange,
+} from './route-versions.js';
 
 /** Rules that read: refused on another project's resource, they answer 404, never 403. */
 const READ_RULE =
@@ -48,28 +53,51 @@ export class PolicyGuard implements CanActivate {
     @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
   ) {}
 
+  /** Each handler's declarations, read once: decorators do not change (one entry a route). */
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteDeclarations>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const handler = context.getHandler();
-    if (this.reflector.get<boolean>(PUBLIC_KEY, handler)) return true;
-    if (context.getType<string>() === 'graphql') return this.graphql(context);
+    const route = this.declarationsOf(context.getClass(), context.getHandler());
+    if (route.isPublic) return true;
+    if (context.getType<string>() === 'graphql') return this.graphql(context, route.policy);
     const request = context.switchToHttp().getRequest<Request>();
     const ctx = contextOf(request);
     const auth = ctx.auth;
     if (!auth) throw new ManilaHttpError(401, 'Authentication required');
     // Manila finds the method for the microversion before it authorizes: outside its versions a
     // route is a 404 for every caller, never a 403.
-    if (!inVersionRange(versionRangeOf(context.getClass(), handler), ctx.microversion)) {
+    if (!inVersionRange(route.versions, ctx.microversion)) {
       throw routeNotInVersion();
     }
     ctx.policy = requestPolicy(this.policy.current, auth);
-    let declaration = this.reflector.get<PolicyDeclaration | undefined>(POLICY_KEY, handler);
-    if (this.reflector.get<boolean>(ACTION_ROUTE_KEY, handler)) {
+    let declaration = route.policy;
+    if (route.isActionRoute) {
       ctx.action = chooseAction(context.getClass() as Type<unknown>, request.body, ctx);
       declaration = ctx.action.handler.policy;
     }
     if (!declaration) throw undeclared(context);
     await this.authorize(declaration, ctx.policy, auth, request);
     return true;
+  }
+
+  private declarationsOf(controller: Type<unknown>, handler: object): RouteDeclarations {
+    let handlers = this.routes.get(controller);
+    if (handlers === undefined) {
+      handlers = new WeakMap();
+      this.routes.set(controller, handlers);
+    }
+    let route = handlers.get(handler);
+    if (route === undefined) {
+      const read = <T>(key: string) => this.reflector.get<T>(key, handler as Type<unknown>);
+      route = {
+        isPublic: read<boolean | undefined>(PUBLIC_KEY) === true,
+        versions: versionRangeOf(controller, handler),
+        policy: read<PolicyDeclaration | undefined>(POLICY_KEY),
+        isActionRoute: read<boolean | undefined>(ACTION_ROUTE_KEY) === true,
+      };
+      handlers.set(handler, route);
+    }
+    return route;
   }
 
   private async authorize(
@@ -87,11 +115,7 @@ export class PolicyGuard implements CanActivate {
    * A GraphQL query, field or subscription: its rule on the caller's project, then on the
    * parent or argument it names. Lists are scoped by the resolvers, as the REST lists are.
    */
-  private graphql(context: ExecutionContext): boolean {
-    const declaration = this.reflector.get<PolicyDeclaration | undefined>(
-      POLICY_KEY,
-      context.getHandler(),
-    );
+  private graphql(context: ExecutionContext, declaration: PolicyDeclaration | undefined): boolean {
     if (!declaration) throw undeclared(context);
     const gql = GqlExecutionContext.create(context);
     const { auth, policy } = gql.getContext<GraphqlContext>();
@@ -102,6 +126,14 @@ export class PolicyGuard implements CanActivate {
     if (resource) authorizeOnResource(declaration.rule, policy, auth, resource);
     return true;
   }
+}
+
+/** What a handler and its controller declare for the guard. */
+interface RouteDeclarations {
+  readonly isPublic: boolean;
+  readonly versions: VersionRange;
+  readonly policy: PolicyDeclaration | undefined;
+  readonly isActionRoute: boolean;
 }
 
 /**

@@ -67,8 +67,12 @@ import { shareMigrationActions } from './share-migration.actions.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
+import { keptViews } from '../http/kept-views.js';
 
 const theShare = share(fromParam('id'));
+
+/** A share read again at the same revision is the same frozen document: its view is kept too. */
+const shareDetail = keptViews(shareDetailView);
 
 /**
  * Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata.
@@ -86,7 +90,7 @@ export class SharesController {
   }
 
   private detail(doc: ShareDocument, ctx: RequestContext) {
-    return shareDetailView(doc, viewContextOf(ctx));
+    return shareDetail(doc, viewContextOf(ctx));
   }
 
   @Post()
@@ -130,7 +134,7 @@ export class SharesController {
       body.shares_links = nextPageLink(req, ctx, params);
     }
     if (atLeast(ctx.microversion, '2.42') && booleanParam('with_count', query.with_count)) {
-      body.count = result.count;
+      body.count = await result.count();
     }
     return body;
   }

@@ -9,8 +9,21 @@ export interface ViewContext {
   readonly urlProjectId: string | undefined;
 }
 
+/** The microversions views compare with, parsed once: every view asks for its few dozens. */
+const parsed = new Map<string, readonly [number, number]>();
+
+const versionOf = (text: string): readonly [number, number] => {
+  let version = parsed.get(text);
+  if (version === undefined) {
+    version = text.split('.').map(Number) as [number, number];
+    parsed.set(text, version);
+  }
+  return version;
+};
+
+/** Whether the request's microversion is `text` or later (`text` is one of the code's own). */
 export const since = (ctx: ViewContext, text: string): boolean => {
-  const [major, minor] = text.split('.').map(Number) as [number, number];
+  const [major, minor] = versionOf(text);
   return ctx.version[0] > major || (ctx.version[0] === major && ctx.version[1] >= minor);
 };
 

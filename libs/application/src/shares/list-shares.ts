@@ -1,13 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
-import {
-  SHARES,
-  shareDocumentOf,
-  shareStateOf,
-  type ShareDocument,
-  type ShareRecord,
-} from '#hawser/projections';
+import { SHARES, shareStateOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import {
   allTenantsParam,
@@ -24,6 +18,7 @@ import {
   type SortOrder,
 } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
+import { ShareDocuments } from './share-documents.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
 const SORT_KEYS: Readonly<Record<string, string>> = {
@@ -41,9 +36,15 @@ const SORT_KEYS: Readonly<Record<string, string>> = {
 
 export interface ShareListPage {
   readonly shares: ShareDocument[];
-  readonly count: number;
-  /** The id after which the next page starts, when this page is full. */
+  /** How many shares the whole listing holds: counted when asked (`with_count`), not per page. */
+  count(): Promise<number>;
+  /** The id after which the next page starts, when more shares follow this page. */
   readonly nextMarker: string | undefined;
+}
+
+/** A page as the store holds it, before the API's documents are derived. */
+interface RecordPage extends Omit<ShareListPage, 'shares'> {
+  readonly records: ShareRecord[];
 }
 
 /** GET /shares and /shares/detail (reference 3.4.2), and GraphQL's shares. */
@@ -51,10 +52,19 @@ export class ListShares extends ListingQuery<ShareListPage> {}
 
 @QueryHandler(ListShares)
 export class ListSharesHandler implements IQueryHandler<ListShares, ShareListPage> {
-  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly shareDocuments: ShareDocuments,
+  ) {}
 
-  execute({ query, reader }: ListShares): Promise<ShareListPage> {
-    return listShares(this.documents, reader.caller, reader.version, query);
+  async execute({ query, reader }: ListShares): Promise<ShareListPage> {
+    const { records, count, nextMarker } = await listShares(
+      this.documents,
+      reader.caller,
+      reader.version,
+      query,
+    );
+    return { shares: records.map((record) => this.shareDocuments.of(record)), count, nextMarker };
   }
 }
 
@@ -63,7 +73,7 @@ const listShares = async (
   auth: Caller,
   version: ApiVersion,
   query: Readonly<Record<string, string | undefined>>,
-): Promise<ShareListPage> => {
+): Promise<RecordPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;
   const order = sortOrder(
@@ -114,28 +124,26 @@ interface WantedPage {
   readonly marker: string | undefined;
 }
 
-/** The page after `marker` (or from `offset`), and whether a full page leaves more. */
+/** The page, the id the next one starts after when more follow, and the listing's count. */
 const pageResult = (
   page: ShareRecord[],
-  count: number,
-  start: number,
-  limit: number | undefined,
-): ShareListPage => {
-  const last = page[page.length - 1];
-  const nextMarker =
-    limit !== undefined && page.length === limit && start + limit < count ? last?.id : undefined;
-  return { shares: page.map(shareDocumentOf), count, nextMarker };
-};
+  more: boolean,
+  count: () => Promise<number>,
+): RecordPage => ({
+  records: page,
+  count,
+  nextMarker: more ? page[page.length - 1]?.id : undefined,
+});
 
 const markerNotFound = (marker: string) => badRequest(`marker [${marker}] not found`);
 
-/** One page and the count, both answered by the store from an index. */
+/** One page, and the count when asked, both answered by the store from an index. */
 const pageInStore = async (
   documents: DocumentStore,
   filter: Filter,
   order: SortOrder,
   { offset, limit, marker }: WantedPage,
-): Promise<ShareListPage> => {
+): Promise<RecordPage> => {
   let start = offset;
   if (marker !== undefined) {
     const position = await positionInListing(documents, filter, order, marker);
@@ -144,20 +152,22 @@ const pageInStore = async (
     }
     start = position + 1;
   }
-  const page =
+  // One share beyond the page tells whether another page follows, without counting the listing.
+  const rows =
     limit === 0
       ? []
       : await documents.find<ShareRecord>(SHARES, filter, {
           sort: order.sort,
           skip: start,
-          ...(limit !== undefined && { limit }),
+          ...(limit !== undefined && { limit: limit + 1 }),
         });
+  const page = limit === undefined ? rows : rows.slice(0, limit);
   // A page without a limit runs to the end, so it tells the count without a second query.
-  const count =
-    limit === undefined && (page.length > 0 || start === 0)
-      ? start + page.length
-      : await documents.count(SHARES, filter);
-  return pageResult(page, count, start, limit);
+  const known =
+    limit === undefined && (page.length > 0 || start === 0) ? start + page.length : undefined;
+  return pageResult(page, limit !== undefined && rows.length > limit, () =>
+    known === undefined ? documents.count(SHARES, filter) : Promise.resolve(known),
+  );
 };
 
 /**
@@ -216,7 +226,7 @@ const findAll = async (
 };
 
 /** A page of a listing filtered here, by offset or after a marker. */
-const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): ShareListPage => {
+const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): RecordPage => {
   let start = offset;
   if (marker !== undefined) {
     const index = shares.findIndex((s) => s.id === marker);
@@ -224,7 +234,8 @@ const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): S
     start = index + 1;
   }
   const page = shares.slice(start, limit === undefined ? undefined : start + limit);
-  return pageResult(page, shares.length, start, limit);
+  const more = limit !== undefined && start + limit < shares.length;
+  return pageResult(page, more, () => Promise.resolve(shares.length));
 };
 
 /** Manila's export_location_path / export_location_id filters (2.35), on any instance. */

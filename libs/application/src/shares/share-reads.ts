@@ -4,7 +4,6 @@ import {
   ACCESS_RULES,
   AVAILABILITY_ZONES,
   SHARES,
-  shareDocumentOf,
   shareStateOf,
   type AccessRuleDocument,
   type AvailabilityZoneDocument,
@@ -14,13 +13,17 @@ import {
 import type { ActiveShare } from '#hawser/domain';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
 import type { Caller } from '../requester.js';
+import { ShareDocuments } from './share-documents.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The share read models as a caller may see them: the lookups every share use case starts with. */
 @Injectable()
 export class ShareReads {
-  constructor(@Inject(DOCUMENT_STORE) private readonly documents: DocumentStore) {}
+  constructor(
+    @Inject(DOCUMENT_STORE) private readonly documents: DocumentStore,
+    private readonly shareDocuments: ShareDocuments,
+  ) {}
 
   /** A share the caller may read: its own, a public one, or any for admins; else 404. */
   async find(id: string, caller: Caller): Promise<ShareDocument> {
@@ -31,7 +34,7 @@ export class ShareReads {
     ) {
       throw notFoundError(`Share ${id} could not be found.`);
     }
-    return shareDocumentOf(record);
+    return this.shareDocuments.of(record);
   }
 
   /** The share's folded domain state, as the shares read model keeps it. */

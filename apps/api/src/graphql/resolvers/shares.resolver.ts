@@ -83,7 +83,7 @@ export class SharesResolver {
     const last = page.shares[page.shares.length - 1];
     return {
       nodes: page.shares.map((doc) => shareOf(doc, ctx.auth)),
-      totalCount: page.count,
+      totalCount: await page.count(),
       pageInfo: {
         endCursor: last ? cursorOf(last.id) : null,
         hasNextPage: page.nextMarker !== undefined,

@@ -1,0 +1,74 @@
+import { evolveShare, initialShareState, isActiveShare, type ShareEvent } from '#hawser/domain';
+import { toShareRecord, type ShareRecord } from '#hawser/projections';
+import { shareRequested } from '../../../domain/src/share/test-support/share-history.js';
+import { ShareDocuments } from './share-documents.js';
+
+const shareId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const AT = '2026-11-26T10:00:00.000Z';
+
+const requested = (i: number): ShareEvent =>
+  shareRequested({}, { shareId: shareId(i), name: `share-${i}`, metadata: { tier: 'gold' } });
+
+const renamed = (name: string): ShareEvent => ({
+  type: 'ShareUpdated',
+  data: { name, updatedAt: AT },
+});
+
+/** The share's record after `events`, as a read of the store returns it: a fresh copy. */
+const storedRecord = (events: readonly ShareEvent[]): ShareRecord => {
+  const state = events.reduce(evolveShare, initialShareState());
+  if (!isActiveShare(state)) throw new Error('the events make an active share');
+  return structuredClone(toShareRecord(state, events.length));
+};
+
+describe("the shares' API documents kept by id and revision", () => {
+  it('given a share read before, when it is read again at the same revision, then the same document is returned', () => {
+    const documents = new ShareDocuments();
+    const first = documents.of(storedRecord([requested(1)]));
+
+    const again = documents.of(storedRecord([requested(1)]));
+
+    expect(again).toBe(first);
+    expect(again.name).toBe('share-1');
+  });
+
+  it('given a share read before, when it is read at a later revision, then its document is derived again', () => {
+    const documents = new ShareDocuments();
+    documents.of(storedRecord([requested(1)]));
+
+    const later = documents.of(storedRecord([requested(1), renamed('renamed')]));
+
+    expect(later.name).toBe('renamed');
+    expect(later.revision).toBe(2);
+    expect(documents.of(storedRecord([requested(1), renamed('renamed')]))).toBe(later);
+  });
+
+  it('given a kept document, when a reader tries to change it, then it cannot', () => {
+    const documents = new ShareDocuments();
+    const document = documents.of(storedRecord([requested(1)]));
+
+    expect(() => {
+      (document as { name: string | null }).name = 'changed';
+    }).toThrow(TypeError);
+    expect(() => {
+      document.metadata.tier = 'silver';
+    }).toThrow(TypeError);
+    expect(documents.of(storedRecord([requested(1)])).metadata).toEqual({ tier: 'gold' });
+  });
+
+  it('given a capacity of 3, when 5 shares are read, then 3 are kept and the least recently read are dropped', () => {
+    const documents = new ShareDocuments(3);
+    const first = documents.of(storedRecord([requested(1)]));
+    const second = documents.of(storedRecord([requested(2)]));
+    documents.of(storedRecord([requested(3)]));
+    // Reading the first again makes the second the least recently read.
+    documents.of(storedRecord([requested(1)]));
+    documents.of(storedRecord([requested(4)]));
+    documents.of(storedRecord([requested(5)]));
+
+    expect(documents.size).toBe(3);
+    expect(documents.of(storedRecord([requested(1)]))).toBe(first);
+    expect(documents.of(storedRecord([requested(2)]))).not.toBe(second);
+    expect(documents.size).toBe(3);
+  });
+});
