@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { isGenerationAddress } from '../generation-id.js';
 import { valueSql } from './sqlite-filter.js';
+import { READ_COLUMNS_SQL, STORED_DOC_SQL } from './sqlite-stored-document.js';
 
 /** The prepared statements of one collection's table. */
 export interface TableStatements {
@@ -143,12 +144,15 @@ export class CollectionTables {
     const table = tableSql(physical);
     const statements: TableStatements = {
       table,
-      selectOne: this.db.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
+      selectOne: this.db.prepare(`SELECT ${READ_COLUMNS_SQL} FROM ${table} WHERE id = ?`).raw(),
       selectMany: this.db
-        .prepare(`SELECT doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
-        .pluck(),
+        .prepare(
+          `SELECT ${READ_COLUMNS_SQL} FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`,
+        )
+        .raw(),
       upsert: this.db.prepare(
-        `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
+        `INSERT INTO ${table} (id, doc) VALUES (?, ${STORED_DOC_SQL}) ` +
+          'ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
       ),
       remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ?`),
     };
