@@ -129,8 +129,6 @@ describe('packed share records', () => {
       share_proto: 'NFS',
       status: 'creating',
       host: '',
-      is_public: false,
-      metadata: {},
       created_at: at,
       updated_at: at,
       p: { i: [{ id: 'i1' }] },

@@ -57,7 +57,13 @@ type NullsLeftOut<T> = {
  * `shareStateOf`. Kept small on purpose: every share has one, and the listing is rebuilt from
  * the whole log.
  */
-export type ShareRecord = NullsLeftOut<ShareListingFields> & { p: PackedShare };
+export type ShareRecord = Omit<NullsLeftOut<ShareListingFields>, 'is_public' | 'metadata'> & {
+  /** Left out when false (a filter on `is_public: true` finds only those that have it). */
+  is_public?: boolean;
+  /** Left out when empty. */
+  metadata?: Record<string, string>;
+  p: PackedShare;
+};
 
 /** One share as the API shows it: Manila's column names, derived from a record's state. */
 export interface ShareDocument extends ShareListingFields {
@@ -176,8 +182,8 @@ export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord
     status: preferred?.status ?? 'deleted',
     host: preferred?.host ?? '',
     ...(preferred?.availabilityZone != null && { availability_zone: preferred.availabilityZone }),
-    is_public: state.isPublic,
-    metadata: { ...state.metadata },
+    ...(state.isPublic && { is_public: true }),
+    ...(Object.keys(state.metadata).length > 0 && { metadata: { ...state.metadata } }),
     ...(state.snapshotId !== null && { snapshot_id: state.snapshotId }),
     created_at: state.createdAt,
     updated_at: latestUpdate(state),
