@@ -39,6 +39,7 @@ export class CollectionTables {
   private readonly selectTable: Database.Statement;
   private readonly selectDeclared: Database.Statement;
   private readonly insertDeclared: Database.Statement;
+  private readonly deleteDeclared: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     db.exec(`
@@ -56,6 +57,9 @@ export class CollectionTables {
       .pluck();
     this.insertDeclared = db.prepare(
       'INSERT INTO collection_indexes (collection, fields) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.deleteDeclared = db.prepare(
+      'DELETE FROM collection_indexes WHERE collection = ? AND fields = ?',
     );
   }
 
@@ -106,6 +110,10 @@ export class CollectionTables {
     this.insertDeclared.run(logical, JSON.stringify(fields));
   }
 
+  undeclare(logical: string, fields: readonly string[]): void {
+    this.deleteDeclared.run(logical, JSON.stringify(fields));
+  }
+
   /** Creates the declared indexes of the table's logical name that it lacks. */
   indexAsDeclared(physical: string): void {
     for (const fields of this.selectDeclared.all(logicalOf(physical)) as string[]) {
@@ -119,12 +127,14 @@ export class CollectionTables {
    * order every listing asks for, walks the index instead of sorting the ties.
    */
   index(physical: string, fields: readonly string[]): void {
-    const table = tableName(physical);
-    const columns = fields.includes('id') ? fields : [...fields, 'id'];
-    const name = `${table}:by:${columns.join(',')}`;
+    const columns = indexColumns(fields);
     this.db.exec(
-      `CREATE INDEX IF NOT EXISTS ${quoted(name)} ON ${quoted(table)} (${columns.map(valueSql).join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns))} ON ${tableSql(physical)} (${columns.map(valueSql).join(', ')})`,
     );
+  }
+
+  dropIndex(physical: string, fields: readonly string[]): void {
+    this.db.exec(`DROP INDEX IF EXISTS ${quoted(indexName(physical, indexColumns(fields)))}`);
   }
 
   /**
@@ -160,6 +170,12 @@ export class CollectionTables {
     return statements;
   }
 }
+
+const indexColumns = (fields: readonly string[]): readonly string[] =>
+  fields.includes('id') ? fields : [...fields, 'id'];
+
+const indexName = (physical: string, columns: readonly string[]): string =>
+  `${tableName(physical)}:by:${columns.join(',')}`;
 
 /** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */
 function isMissingTable(error: unknown): boolean {

@@ -159,6 +159,26 @@ describe('SQLite document store tables', () => {
     await store.close();
   });
 
+  it('given an index declared before, when it is dropped, then neither the table nor a rebuilt generation keeps it', async () => {
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['status']);
+    await store.ensureIndex('shares', ['project_id']);
+    await store.write([{ kind: 'put', collection: 'shares', document: { id: 's1', status: 'a' } }]);
+
+    await store.dropIndex('shares', ['status']);
+    await store.dropIndex('shares', ['status']);
+    const dropped = schema();
+    const generation = await store.prepareGeneration(['shares']);
+    await store.swap(['shares'], generation);
+    const rebuilt = schema();
+    const found = await store.find('shares', { status: 'a' });
+    await store.close();
+
+    expect(dropped.indexes).toEqual(['collection:shares:by:project_id,id']);
+    expect(rebuilt.indexes).toEqual([`collection:shares@${generation}:by:project_id,id`]);
+    expect(found).toEqual([]);
+  });
+
   it('a rebuild generation loads without indexes, is indexed once loaded, and the swap drops the old table', async () => {
     const store = new SqliteDocumentStore({ file });
     await store.ensureIndex('shares', ['project_id']);

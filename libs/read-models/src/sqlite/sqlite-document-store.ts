@@ -239,6 +239,13 @@ export class SqliteDocumentStore implements DocumentStore {
     })();
   }
 
+  async dropIndex(collection: string, fields: readonly string[]): Promise<void> {
+    this.db.transaction(() => {
+      this.tables.undeclare(collection, fields);
+      this.tables.dropIndex(this.physical(collection), fields);
+    })();
+  }
+
   /** Empty tables without indexes: loading a rebuild maintains nothing but the ids. */
   async prepareGeneration(collections: readonly string[]): Promise<string> {
     const generation = newGenerationId();
