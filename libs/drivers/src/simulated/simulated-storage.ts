@@ -147,7 +147,8 @@ export class SimulatedStorage {
    */
   manageExisting({ share, driverOptions }: ManageShareRequest): ManageShareResult {
     const existing = this.shares.get(share.instanceId);
-    if (existing) return { sizeGiB: existing.sizeGiB, exportLocations: this.exportLocationsOf(existing) };
+    if (existing)
+      return { sizeGiB: existing.sizeGiB, exportLocations: this.exportLocationsOf(existing) };
     const sizeGiB = Number(driverOptions.size ?? 1);
     if (!Number.isInteger(sizeGiB) || sizeGiB < 1) {
       throw new DriverError({
