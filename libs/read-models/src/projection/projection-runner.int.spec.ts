@@ -136,6 +136,28 @@ describe('ProjectionRunner', () => {
     expect(indexes).toHaveBeenCalledWith('counts', ['lastType', 'count']);
   });
 
+  it('given an index a projection no longer declares, when a runner starts, then the store drops it and keeps the declared one', async () => {
+    await givenThings(3, 2);
+    const before = runnerFor([countingProjection('counts', 'counts')]);
+    await before.start();
+    await caughtUp(before);
+    await before.stop();
+    await documents.ensureIndex('counts', ['count']);
+    const ensured = jest.spyOn(documents, 'ensureIndex');
+    const dropped = jest.spyOn(documents, 'dropIndex');
+
+    await runnerFor([
+      { ...countingProjection('counts', 'counts'), retiredIndexes: { counts: [['count']] } },
+    ]).start();
+
+    expect(dropped).toHaveBeenCalledWith('counts', ['count']);
+    expect(ensured).toHaveBeenCalledWith('counts', ['lastType', 'count']);
+    expect(documents.queryPlan('counts', { count: 2 }).join('\n')).not.toMatch(/by:count,id/);
+    expect(documents.queryPlan('counts', { lastType: 'x' }).join('\n')).toMatch(
+      /by:lastType,count,id/,
+    );
+  });
+
   it('given documents but no checkpoint, then the catch-up reads them rather than assume they are absent', async () => {
     await documents.write([
       { kind: 'put', collection: 'counts', document: { id: 'thing-0', count: 100 } },
