@@ -114,6 +114,12 @@ export interface DocumentStore {
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
 
   /**
+   * Forgets an index `ensureIndex` declared and drops it from the live generation, so a store
+   * written before stops keeping an index no longer declared. Idempotent.
+   */
+  dropIndex(collection: string, fields: readonly string[]): Promise<void>;
+
+  /**
    * Creates empty physical collections for a rebuild and returns their generation. They may
    * lack the declared indexes until `indexGeneration`, so that loading them is cheap.
    */

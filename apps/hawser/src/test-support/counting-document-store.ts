@@ -72,6 +72,10 @@ export class CountingDocumentStore implements DocumentStore {
     return this.real.ensureIndex(collection, fields);
   }
 
+  dropIndex(collection: string, fields: readonly string[]): Promise<void> {
+    return this.real.dropIndex(collection, fields);
+  }
+
   prepareGeneration(collections: readonly string[]): Promise<string> {
     return this.real.prepareGeneration(collections);
   }

@@ -244,7 +244,7 @@ describe('the share listing, answered by the store', () => {
       records,
       'created_at',
       -1,
-      (r) => listed(r) && r.metadata.tier === 'gold',
+      (r) => listed(r) && r.metadata?.tier === 'gold',
     );
     expect(gold.shares.map((s) => s.id)).toEqual(want.slice(3, 8));
     expect(await gold.count()).toBe(want.length);

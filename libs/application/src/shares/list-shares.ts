@@ -109,7 +109,7 @@ const listShares = async (
   // is filtered here, over the project's shares; everything else is one indexed page and count.
   if (metadata !== undefined || locations.path !== undefined || locations.id !== undefined) {
     const matches = (share: ShareRecord) =>
-      (metadata === undefined || matchesMetadata(share.metadata, metadata)) &&
+      (metadata === undefined || matchesMetadata(share.metadata ?? {}, metadata)) &&
       hasExportLocation(share, locations);
     const shares = await findAll(documents, filter, order, withPublic);
     return pageOf(shares.filter(matches), wanted);

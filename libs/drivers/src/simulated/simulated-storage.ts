@@ -59,8 +59,14 @@ import type { SimulatedBackendConfig } from '../config/backend-config.js';
 
 export const DEFAULT_SIMULATED_POOL_GB = 1000;
 
+/**
+ * One share on the simulated back end: its data, as a real back end keeps it on its storage.
+ * Kept small (every share that exists has one): its export locations follow from its ids and
+ * are made when asked for, and the request it was created by is not held.
+ */
 interface SimulatedShare {
-  readonly ref: ShareInstanceRef;
+  readonly shareId: string;
+  readonly instanceId: string;
   readonly pool: string;
   sizeGiB: number;
   usedGiB: number;
@@ -71,7 +77,6 @@ interface SimulatedShare {
   replicaState: ReplicaState | null;
   readOnly: boolean;
   rules: AppliedAccessRule[];
-  readonly exportLocations: readonly ExportLocation[];
 }
 
 interface SimulatedSnapshot {
@@ -131,9 +136,9 @@ export class SimulatedStorage {
 
   createShare({ share }: CreateShareRequest): CreateShareResult {
     const existing = this.shares.get(share.instanceId);
-    if (existing) return { exportLocations: existing.exportLocations };
+    if (existing) return { exportLocations: this.exportLocationsOf(existing) };
     const created = this.addShare(share, 'available');
-    return { exportLocations: created.exportLocations };
+    return { exportLocations: this.exportLocationsOf(created) };
   }
 
   /**
@@ -142,7 +147,8 @@ export class SimulatedStorage {
    */
   manageExisting({ share, driverOptions }: ManageShareRequest): ManageShareResult {
     const existing = this.shares.get(share.instanceId);
-    if (existing) return { sizeGiB: existing.sizeGiB, exportLocations: existing.exportLocations };
+    if (existing)
+      return { sizeGiB: existing.sizeGiB, exportLocations: this.exportLocationsOf(existing) };
     const sizeGiB = Number(driverOptions.size ?? 1);
     if (!Number.isInteger(sizeGiB) || sizeGiB < 1) {
       throw new DriverError({
@@ -151,7 +157,7 @@ export class SimulatedStorage {
       });
     }
     const adopted = this.addShare({ ...share, sizeGiB }, 'available');
-    return { sizeGiB, exportLocations: adopted.exportLocations };
+    return { sizeGiB, exportLocations: this.exportLocationsOf(adopted) };
   }
 
   /** Forgets the share; its (simulated) data is not deleted, only no longer counted here. */
@@ -349,7 +355,7 @@ export class SimulatedStorage {
   createReplica(request: CreateReplicaRequest): CreateReplicaResult {
     const replicationType = this.requireReplication();
     const active = this.shares.get(activeReplicaOf(request.replicaList).instanceId);
-    if (active) requireAvailable(active.ref.instanceId, active.status, 'add a replica');
+    if (active) requireAvailable(active.instanceId, active.status, 'add a replica');
     const existing = this.shares.get(request.newReplica.instanceId);
     const writable = replicationType === 'writable';
     const replica = existing ?? this.addShare(request.newReplica, 'available');
@@ -360,12 +366,12 @@ export class SimulatedStorage {
     for (const pair of request.replicaSnapshots) {
       this.snapshots.set(pair.shareReplicaSnapshot.snapshotInstanceId, {
         snapshotInstanceId: pair.shareReplicaSnapshot.snapshotInstanceId,
-        shareInstanceId: replica.ref.instanceId,
+        shareInstanceId: replica.instanceId,
         sizeGiB: pair.shareReplicaSnapshot.sizeGiB,
       });
     }
     return {
-      exportLocations: replica.exportLocations,
+      exportLocations: this.exportLocationsOf(replica),
       replicaState: replica.replicaState,
       accessRulesStatus: Object.values(rules.ruleUpdates).some((u) => u.state === 'error')
         ? 'error'
@@ -406,7 +412,7 @@ export class SimulatedStorage {
         {
           instanceId: replica.instanceId,
           replicaState: 'active' as const,
-          exportLocations: promoted.exportLocations,
+          exportLocations: this.exportLocationsOf(promoted),
           accessRulesStatus: 'active' as const,
         },
       ],
@@ -425,7 +431,7 @@ export class SimulatedStorage {
       if (!this.snapshots.has(pair.shareReplicaSnapshot.snapshotInstanceId)) {
         this.snapshots.set(pair.shareReplicaSnapshot.snapshotInstanceId, {
           snapshotInstanceId: pair.shareReplicaSnapshot.snapshotInstanceId,
-          shareInstanceId: replica.ref.instanceId,
+          shareInstanceId: replica.instanceId,
           sizeGiB: pair.shareReplicaSnapshot.sizeGiB,
         });
       }
@@ -531,7 +537,8 @@ export class SimulatedStorage {
     checkSize(share.sizeGiB);
     this.reserve(pool, share.sizeGiB);
     const created: SimulatedShare = {
-      ref: share,
+      shareId: share.shareId,
+      instanceId: share.instanceId,
       pool,
       sizeGiB: share.sizeGiB,
       usedGiB: 0,
@@ -541,14 +548,13 @@ export class SimulatedStorage {
       replicaState: share.replicaState ?? null,
       readOnly: false,
       rules: [],
-      exportLocations: this.exportLocationsFor(share),
     };
     this.shares.set(share.instanceId, created);
     return created;
   }
 
   private removeShare(share: SimulatedShare): void {
-    this.shares.delete(share.ref.instanceId);
+    this.shares.delete(share.instanceId);
     this.release(share.pool, share.sizeGiB);
   }
 
@@ -610,11 +616,11 @@ export class SimulatedStorage {
         progress: Math.floor((done / share.pollsTotal) * 100),
       };
     }
-    return { status: share.status, progress: 100, exportLocations: share.exportLocations };
+    return { status: share.status, progress: 100, exportLocations: this.exportLocationsOf(share) };
   }
 
   /** Dummy-driver-like locations: one preferred, one admin-only. */
-  private exportLocationsFor(share: ShareInstanceRef): ExportLocation[] {
+  private exportLocationsOf(share: SimulatedShare): ExportLocation[] {
     const mountpoint = `/shares/share_${share.shareId}_${share.instanceId}`.replace(/-/g, '_');
     return [
       { path: `${this.exportAddress}:${mountpoint}`, isAdminOnly: false, preferred: true },

@@ -129,11 +129,9 @@ describe('packed share records', () => {
       share_proto: 'NFS',
       status: 'creating',
       host: '',
-      is_public: false,
-      metadata: {},
       created_at: at,
       updated_at: at,
-      share: { instances: [{ id: 'i1' }] },
+      p: { i: [{ id: 'i1' }] },
     });
   });
 
@@ -149,22 +147,80 @@ describe('packed share records', () => {
       scheduled_to_be_deleted_at: '2026-11-27T07:00:00.000Z',
       updated_at: later,
     });
-    expect(record.share.shareType).toStrictEqual({
-      name: 'gold',
-      extraSpecs: { replication_type: 'readable' },
-    });
-    expect(record.share.capabilities).toStrictEqual({
-      snapshotSupport: true,
-      replicationType: 'readable',
-    });
-    expect(Object.keys(record.share)).not.toContain('projectId');
-    expect(JSON.stringify(record.share)).not.toContain('"isAdminOnly":false');
+    expect(record.p.t).toStrictEqual({ n: 'gold', x: { replication_type: 'readable' } });
+    expect(record.p.c).toStrictEqual({ snapshotSupport: true, replicationType: 'readable' });
+    expect(Object.keys(record.p)).not.toContain('projectId');
+    // The admin path ends as the first one does: only what differs is kept.
+    expect((record.p.i as { e?: unknown[] }[])[0]?.e).toStrictEqual([
+      { id: 'e1', p: 'n:/p/i1', f: true },
+      { id: 'e2', p: 'admi', s: 7, a: true },
+    ]);
   });
 
   it('given a record stored before shares were packed (the state whole), when it is read, then its state is the share', () => {
-    const { share: _packed, ...listing } = toShareRecord(replicated, 3);
+    const { p: _packed, ...listing } = toShareRecord(replicated, 3);
     const legacy = stored({ ...listing, state: replicated } as unknown as ShareRecord);
 
     expect(shareStateOf(legacy)).toStrictEqual(replicated);
+  });
+
+  it('given a record packed before under the long names of the state, when it is read, then its state is the share', () => {
+    const before = {
+      id: 's9',
+      revision: 3,
+      project_id: 'p1',
+      user_id: 'u1',
+      size: 7,
+      share_proto: 'NFS',
+      share_type_id: 't1',
+      status: 'available',
+      host: 'n@b#p',
+      availability_zone: 'az-1',
+      is_public: false,
+      metadata: {},
+      created_at: at,
+      updated_at: later,
+      share: {
+        shareType: { name: 'scale', extraSpecs: { driver_handles_share_servers: 'false' } },
+        capabilities: {},
+        instances: [
+          {
+            progress: '100%',
+            exportLocations: [
+              { id: 'e1', path: 'n:/shares/share_s9_i9', preferred: true },
+              { id: 'e2', path: 'admin.n:/shares/share_s9_i9', isAdminOnly: true },
+            ],
+            id: 'i9',
+          },
+        ],
+      },
+    } as unknown as ShareRecord;
+
+    expect(shareStateOf(stored(before))).toStrictEqual({
+      ...requested,
+      id: 's9',
+      size: 7,
+      shareType: {
+        id: 't1',
+        name: 'scale',
+        extraSpecs: { driver_handles_share_servers: 'false' },
+      },
+      capabilities: capabilitiesOf({}),
+      instances: [
+        newShareInstance('i9', 'available', 'n@b#p', 'az-1', at, {
+          progress: '100%',
+          exportLocations: [
+            { id: 'e1', path: 'n:/shares/share_s9_i9', preferred: true, isAdminOnly: false },
+            {
+              id: 'e2',
+              path: 'admin.n:/shares/share_s9_i9',
+              preferred: false,
+              isAdminOnly: true,
+            },
+          ],
+          updatedAt: later,
+        }),
+      ],
+    });
   });
 });

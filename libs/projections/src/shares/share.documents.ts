@@ -8,7 +8,7 @@ import {
   type ActiveShare,
   type TaskState,
 } from '#hawser/domain';
-import { packShare, unpackShare, type PackedShare } from './packed-share.js';
+import { LONG_KEYS, packShare, unpackShare, type PackedShare } from './packed-share.js';
 
 export const SHARES = 'shares';
 export const SHARE_INSTANCES = 'share_instances';
@@ -53,10 +53,17 @@ type NullsLeftOut<T> = {
 
 /**
  * One share as it is stored in the listing: the listing fields (nulls left out) and the rest of
- * the folded share, packed (`packShare`); readers get the share back with `shareStateOf`.
- * Kept small on purpose: every share has one, and the listing is rebuilt from the whole log.
+ * the folded share, packed (`packShare`) under `p`; readers get the share back with
+ * `shareStateOf`. Kept small on purpose: every share has one, and the listing is rebuilt from
+ * the whole log.
  */
-export type ShareRecord = NullsLeftOut<ShareListingFields> & { share: PackedShare };
+export type ShareRecord = Omit<NullsLeftOut<ShareListingFields>, 'is_public' | 'metadata'> & {
+  /** Left out when false (a filter on `is_public: true` finds only those that have it). */
+  is_public?: boolean;
+  /** Left out when empty. */
+  metadata?: Record<string, string>;
+  p: PackedShare;
+};
 
 /** One share as the API shows it: Manila's column names, derived from a record's state. */
 export interface ShareDocument extends ShareListingFields {
@@ -175,8 +182,8 @@ export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord
     status: preferred?.status ?? 'deleted',
     host: preferred?.host ?? '',
     ...(preferred?.availabilityZone != null && { availability_zone: preferred.availabilityZone }),
-    is_public: state.isPublic,
-    metadata: { ...state.metadata },
+    ...(state.isPublic && { is_public: true }),
+    ...(Object.keys(state.metadata).length > 0 && { metadata: { ...state.metadata } }),
     ...(state.snapshotId !== null && { snapshot_id: state.snapshotId }),
     created_at: state.createdAt,
     updated_at: latestUpdate(state),
@@ -184,22 +191,24 @@ export const toShareRecord = (state: ActiveShare, revision: number): ShareRecord
       scheduled_to_be_deleted_at: state.recycleBin.scheduledToBeDeletedAt,
     }),
   };
-  const share = packShare(state, listing);
-  unpacked.set(share, state);
-  return { ...listing, share };
+  const packed = packShare(state, listing);
+  unpacked.set(packed, state);
+  return { ...listing, p: packed };
 };
 
 /**
- * The folded share a stored record holds. A record written before shares were packed holds it
- * whole (`state`); it is read as it is until its share's next event rewrites it.
+ * The folded share a stored record holds. A record written before holds it packed under the
+ * state's own names (`share`), or, before shares were packed, whole (`state`); either is read as
+ * it is until its share's next event rewrites it.
  */
 export const shareStateOf = (record: ShareRecord): ActiveShare => {
-  const legacy = (record as { state?: ActiveShare }).state;
-  if (legacy) return legacy;
-  let state = unpacked.get(record.share);
+  const before = record as { state?: ActiveShare; share?: PackedShare };
+  if (before.state) return before.state;
+  const packed = before.share ?? record.p;
+  let state = unpacked.get(packed);
   if (state === undefined) {
-    state = unpackShare(record, record.share);
-    unpacked.set(record.share, state);
+    state = unpackShare(record, packed, before.share ? LONG_KEYS : undefined);
+    unpacked.set(packed, state);
   }
   return state;
 };

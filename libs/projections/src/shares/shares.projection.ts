@@ -2,7 +2,13 @@ import { singleStreamProjection } from '#hawser/read-models';
 import { ACCESS_RULE_INDEXES, accessRuleItems } from '../access-rules/access-rules.projection.js';
 import { SNAPSHOT_INDEXES, snapshotItems } from '../snapshots/snapshots.projection.js';
 import { shareInstanceItems } from './share-instances.projection.js';
-import { SHARES, shareStateOf, toShareRecord, type ShareRecord } from './share.documents.js';
+import {
+  SHARE_INSTANCES,
+  SHARES,
+  shareStateOf,
+  toShareRecord,
+  type ShareRecord,
+} from './share.documents.js';
 import { foldShare, shareStream, type ShareStreamEvent } from './share-fold.js';
 
 /** Whether a share is in the recycle bin: every listing filters on it by equality (null: not). */
@@ -20,12 +26,21 @@ export const SHARE_LISTING_INDEXES: readonly (readonly string[])[] = [
   ['project_id', IN_RECYCLE_BIN, 'updated_at'],
   ['project_id', IN_RECYCLE_BIN, 'name'],
   ['project_id', IN_RECYCLE_BIN, 'size'],
-  ['project_id', IN_RECYCLE_BIN, 'status', 'created_at'],
+  // The status filter in a project, and (its leading field) the metrics' counts by status.
+  ['status', 'project_id', IN_RECYCLE_BIN, 'created_at'],
   // Without it, SQLite walks the project by time rather than look the name up (no statistics).
   ['project_id', IN_RECYCLE_BIN, 'name', 'created_at'],
   [IN_RECYCLE_BIN, 'created_at'],
-  ['status'],
 ];
+
+/**
+ * Indexes a store written before holds and these no longer need: the two the status index
+ * above replaces, and the instances' index on their share (read from its record instead).
+ */
+const RETIRED_INDEXES = {
+  [SHARES]: [['project_id', IN_RECYCLE_BIN, 'status', 'created_at'], ['status']],
+  [SHARE_INSTANCES]: [['share_id', 'created_at']],
+};
 
 /**
  * The share listing, as Manila's share API shows it; its record keeps the folded share, from
@@ -41,6 +56,7 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
     ...SNAPSHOT_INDEXES,
     ...ACCESS_RULE_INDEXES,
   },
+  retiredIndexes: RETIRED_INDEXES,
   evolve: (record, event) => {
     const state = foldShare(record && shareStateOf(record), event);
     return state && toShareRecord(state, event.revision);

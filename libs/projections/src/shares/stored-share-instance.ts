@@ -11,15 +11,16 @@ import {
 
 /**
  * A share instance as its collection stores it: only what readers find instances by (share,
- * project, status, host, replica state, a claimed operation) and sort them on. Everything else
- * an instance shows is its share's, so it is read from the share's record rather than repeated:
- * read through `getShareInstance` / `findShareInstances`. A missing `replica_state` or
+ * status, host, replica state, a claimed operation; the project for a replica, since only the
+ * replica listing finds instances by project) and sort them on. Everything else an instance
+ * shows is its share's, so it is read from the share's record rather than repeated: read
+ * through `getShareInstance` / `findShareInstances`. A missing `replica_state` or
  * `pending_operation` filters as null.
  */
 export interface StoredShareInstance {
   readonly id: string;
   readonly share_id: string;
-  readonly project_id: string;
+  readonly project_id?: string;
   readonly status: string;
   readonly host: string;
   readonly replica_state?: string;
@@ -33,10 +34,12 @@ export const toStoredShareInstance = (
 ): StoredShareInstance => ({
   id: instance.id,
   share_id: share.id,
-  project_id: share.projectId,
   status: instance.status,
   host: instance.host,
-  ...(instance.replicaState !== null && { replica_state: instance.replicaState }),
+  ...(instance.replicaState !== null && {
+    project_id: share.projectId,
+    replica_state: instance.replicaState,
+  }),
   ...(instance.pendingOperation && {
     pending_operation: {
       operation: instance.pendingOperation.operation,

@@ -168,6 +168,18 @@ export class MongoDbDocumentStore implements DocumentStore {
     await this.buildIndex(await this.physical(collection), fields);
   }
 
+  async dropIndex(collection: string, fields: readonly string[]): Promise<void> {
+    await this.db
+      .collection<IndexRecord>(INDEXES)
+      .deleteOne({ _id: `${collection}|${fields.join(',')}` });
+    const physical = this.db.collection(await this.physical(collection));
+    // The name createIndex gave it: each key and its direction, joined by underscores.
+    const name = indexKeys(fields)
+      .map(([field, direction]) => `${field}_${direction}`)
+      .join('_');
+    if (await physical.indexExists(name).catch(() => false)) await physical.dropIndex(name);
+  }
+
   async prepareGeneration(collections: readonly string[]): Promise<string> {
     const generation = newGenerationId();
     for (const collection of collections) {
@@ -291,9 +303,7 @@ export class MongoDbDocumentStore implements DocumentStore {
   }
 
   private async buildIndex(physical: string, fields: readonly string[]): Promise<void> {
-    const keys = fields.map((field): [string, 1] => [mongoField(field), 1]);
-    if (!keys.some(([field]) => field === '_id')) keys.push(['_id', 1]);
-    await this.db.collection(physical).createIndex(keys);
+    await this.db.collection(physical).createIndex(indexKeys(fields));
   }
 
   private async inTransactionIfSupported(
@@ -333,3 +343,10 @@ function ignoreMissingCollection(error: unknown): void {
   if (error instanceof MongoServerError && error.codeName === 'NamespaceNotFound') return;
   throw error;
 }
+
+/** An index's keys: the fields, then `_id` (the tie-breaker every listing sorts on last). */
+const indexKeys = (fields: readonly string[]): [string, 1][] => {
+  const keys = fields.map((field): [string, 1] => [mongoField(field), 1]);
+  if (!keys.some(([field]) => field === '_id')) keys.push(['_id', 1]);
+  return keys;
+};

@@ -45,6 +45,13 @@ describe('ProjectionRunner', () => {
     );
   const caughtUp = async (runner: ProjectionRunner) =>
     expect(await runner.waitForPosition(await eventStore.headPosition(), 10_000)).toBe(true);
+  /** A runner of the counts that caught up with the log and stopped. */
+  const givenCountsCaughtUpAndStopped = async () => {
+    const runner = runnerFor([countingProjection('counts', 'counts')]);
+    await runner.start();
+    await caughtUp(runner);
+    await runner.stop();
+  };
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
@@ -136,6 +143,25 @@ describe('ProjectionRunner', () => {
     expect(indexes).toHaveBeenCalledWith('counts', ['lastType', 'count']);
   });
 
+  it('given an index a projection no longer declares, when a runner starts, then the store drops it and keeps the declared one', async () => {
+    await givenThings(3, 2);
+    await givenCountsCaughtUpAndStopped();
+    await documents.ensureIndex('counts', ['count']);
+    const ensured = jest.spyOn(documents, 'ensureIndex');
+    const dropped = jest.spyOn(documents, 'dropIndex');
+
+    await runnerFor([
+      { ...countingProjection('counts', 'counts'), retiredIndexes: { counts: [['count']] } },
+    ]).start();
+
+    expect(dropped).toHaveBeenCalledWith('counts', ['count']);
+    expect(ensured).toHaveBeenCalledWith('counts', ['lastType', 'count']);
+    expect(documents.queryPlan('counts', { count: 2 }).join('\n')).not.toMatch(/by:count,id/);
+    expect(documents.queryPlan('counts', { lastType: 'x' }).join('\n')).toMatch(
+      /by:lastType,count,id/,
+    );
+  });
+
   it('given documents but no checkpoint, then the catch-up reads them rather than assume they are absent', async () => {
     await documents.write([
       { kind: 'put', collection: 'counts', document: { id: 'thing-0', count: 100 } },
@@ -156,10 +182,7 @@ describe('ProjectionRunner', () => {
 
   it('given a stopped runner, when a new one starts, then it resumes from the checkpoint without applying anything twice', async () => {
     await givenThings(10, 30);
-    const first = runnerFor([countingProjection('counts', 'counts')]);
-    await first.start();
-    await caughtUp(first);
-    await first.stop();
+    await givenCountsCaughtUpAndStopped();
     await givenThings(5, 4);
 
     const projection = countingProjection('counts', 'counts');

@@ -97,6 +97,9 @@ export class ProjectionRunner {
     await this.workers.start(async (worker) => {
       const { projection } = worker;
       const createIndexes = async () => {
+        for (const [collection, indexes] of Object.entries(projection.retiredIndexes ?? {})) {
+          for (const fields of indexes) await this.documents.dropIndex(collection, fields);
+        }
         for (const [collection, indexes] of Object.entries(projection.indexes ?? {})) {
           for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
         }

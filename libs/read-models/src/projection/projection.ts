@@ -14,6 +14,8 @@ export interface Projection {
   readonly filter?: EventFilter;
   /** Indexes per collection (see `DocumentStore.ensureIndex`), created when the runner starts. */
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  /** Indexes declared before and no longer, dropped when the runner starts (`dropIndex`). */
+  readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   handle(event: RecordedEvent, ctx: ProjectionContext): void | Promise<void>;
 }
 

@@ -75,6 +75,7 @@ export interface SingleStreamProjectionOptions<D extends StreamDocument, E exten
   readonly collection: string;
   readonly filter: EventFilter;
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Turns a recorded event into the typed event `evolve` takes (or refuses it). */
   readonly decode: (event: RecordedEvent) => E;
   /** The id of the stream document an event belongs to. */
@@ -99,6 +100,7 @@ export const singleStreamProjection = <D extends StreamDocument, E extends Recor
     collections: [options.collection, ...derived.map((d) => d.collection)],
     filter: options.filter,
     ...(options.indexes ? { indexes: options.indexes } : {}),
+    ...(options.retiredIndexes ? { retiredIndexes: options.retiredIndexes } : {}),
     async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
       const event = options.decode(recorded);
       const id = options.documentId(event);

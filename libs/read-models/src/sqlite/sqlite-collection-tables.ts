@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { isGenerationAddress } from '../generation-id.js';
 import { valueSql } from './sqlite-filter.js';
+import { READ_COLUMNS_SQL, STORED_DOC_SQL } from './sqlite-stored-document.js';
 
 /** The prepared statements of one collection's table. */
 export interface TableStatements {
@@ -38,6 +39,7 @@ export class CollectionTables {
   private readonly selectTable: Database.Statement;
   private readonly selectDeclared: Database.Statement;
   private readonly insertDeclared: Database.Statement;
+  private readonly deleteDeclared: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     db.exec(`
@@ -55,6 +57,9 @@ export class CollectionTables {
       .pluck();
     this.insertDeclared = db.prepare(
       'INSERT INTO collection_indexes (collection, fields) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.deleteDeclared = db.prepare(
+      'DELETE FROM collection_indexes WHERE collection = ? AND fields = ?',
     );
   }
 
@@ -105,6 +110,10 @@ export class CollectionTables {
     this.insertDeclared.run(logical, JSON.stringify(fields));
   }
 
+  undeclare(logical: string, fields: readonly string[]): void {
+    this.deleteDeclared.run(logical, JSON.stringify(fields));
+  }
+
   /** Creates the declared indexes of the table's logical name that it lacks. */
   indexAsDeclared(physical: string): void {
     for (const fields of this.selectDeclared.all(logicalOf(physical)) as string[]) {
@@ -118,12 +127,14 @@ export class CollectionTables {
    * order every listing asks for, walks the index instead of sorting the ties.
    */
   index(physical: string, fields: readonly string[]): void {
-    const table = tableName(physical);
-    const columns = fields.includes('id') ? fields : [...fields, 'id'];
-    const name = `${table}:by:${columns.join(',')}`;
+    const columns = indexColumns(fields);
     this.db.exec(
-      `CREATE INDEX IF NOT EXISTS ${quoted(name)} ON ${quoted(table)} (${columns.map(valueSql).join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns))} ON ${tableSql(physical)} (${columns.map(valueSql).join(', ')})`,
     );
+  }
+
+  dropIndex(physical: string, fields: readonly string[]): void {
+    this.db.exec(`DROP INDEX IF EXISTS ${quoted(indexName(physical, indexColumns(fields)))}`);
   }
 
   /**
@@ -143,12 +154,15 @@ export class CollectionTables {
     const table = tableSql(physical);
     const statements: TableStatements = {
       table,
-      selectOne: this.db.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
+      selectOne: this.db.prepare(`SELECT ${READ_COLUMNS_SQL} FROM ${table} WHERE id = ?`).raw(),
       selectMany: this.db
-        .prepare(`SELECT doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
-        .pluck(),
+        .prepare(
+          `SELECT ${READ_COLUMNS_SQL} FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`,
+        )
+        .raw(),
       upsert: this.db.prepare(
-        `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
+        `INSERT INTO ${table} (id, doc) VALUES (?, ${STORED_DOC_SQL}) ` +
+          'ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
       ),
       remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ?`),
     };
@@ -156,6 +170,12 @@ export class CollectionTables {
     return statements;
   }
 }
+
+const indexColumns = (fields: readonly string[]): readonly string[] =>
+  fields.includes('id') ? fields : [...fields, 'id'];
+
+const indexName = (physical: string, columns: readonly string[]): string =>
+  `${tableName(physical)}:by:${columns.join(',')}`;
 
 /** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */
 function isMissingTable(error: unknown): boolean {

@@ -121,6 +121,64 @@ describe('SQLite document store tables', () => {
     expect(indexes).toEqual(['collection:shares:by:project_id,id']);
   });
 
+  it('given documents written now and as JSON text before, when read, filtered and sorted, then both read as written', async () => {
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['project_id', 'size']);
+    const written = [
+      { id: 'n1', project_id: 'p1', size: 3, name: null, tags: ['a'] },
+      // The id not first, and a document of nothing but its id.
+      { project_id: 'p1', id: 'n2', size: 1 },
+      { id: 'n3' },
+    ];
+    await store.write(written.map((document) => ({ kind: 'put', collection: 'shares', document })));
+    const before = { id: 'old', project_id: 'p1', size: 2, name: 'kept as text' };
+    const db = new Database(file);
+    db.prepare('INSERT INTO "collection:shares" (id, doc) VALUES (?, ?)').run(
+      before.id,
+      JSON.stringify(before),
+    );
+    const stored = db
+      .prepare('SELECT id, typeof(doc) AS type, json(doc) AS text FROM "collection:shares"')
+      .all() as { id: string; type: string; text: string }[];
+    db.close();
+
+    const sorted = await store.find('shares', { project_id: 'p1' }, { sort: [['size', 1]] });
+    const many = await store.getMany('shares', ['n3', 'old', 'n2', 'n1']);
+
+    expect(stored.find((row) => row.id === 'n1')).toEqual({
+      id: 'n1',
+      type: 'blob',
+      text: '{"project_id":"p1","size":3,"name":null,"tags":["a"]}',
+    });
+    expect(stored.find((row) => row.id === 'n3')).toEqual({ id: 'n3', type: 'blob', text: '{}' });
+    expect(sorted).toEqual([written[1], before, written[0]]);
+    expect(sorted.map((document) => Object.keys(document)[0])).toEqual(['id', 'id', 'id']);
+    expect(many).toEqual([written[2], before, written[1], written[0]]);
+    expect(await store.get('shares', 'old')).toEqual(before);
+    expect(await store.get('shares', 'n3')).toEqual({ id: 'n3' });
+    await store.close();
+  });
+
+  it('given an index declared before, when it is dropped, then neither the table nor a rebuilt generation keeps it', async () => {
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['status']);
+    await store.ensureIndex('shares', ['project_id']);
+    await store.write([{ kind: 'put', collection: 'shares', document: { id: 's1', status: 'a' } }]);
+
+    await store.dropIndex('shares', ['status']);
+    await store.dropIndex('shares', ['status']);
+    const dropped = schema();
+    const generation = await store.prepareGeneration(['shares']);
+    await store.swap(['shares'], generation);
+    const rebuilt = schema();
+    const found = await store.find('shares', { status: 'a' });
+    await store.close();
+
+    expect(dropped.indexes).toEqual(['collection:shares:by:project_id,id']);
+    expect(rebuilt.indexes).toEqual([`collection:shares@${generation}:by:project_id,id`]);
+    expect(found).toEqual([]);
+  });
+
   it('a rebuild generation loads without indexes, is indexed once loaded, and the swap drops the old table', async () => {
     const store = new SqliteDocumentStore({ file });
     await store.ensureIndex('shares', ['project_id']);

@@ -15,6 +15,7 @@ import { generationCollection, isGenerationAddress, newGenerationId } from '../g
 import { CollectionTables, tableSql, type TableStatements } from './sqlite-collection-tables.js';
 import { findSql, whereSql } from './sqlite-filter.js';
 import { migrateSharedDocumentsTable } from './sqlite-layout-migration.js';
+import { documentOf, storedText, type StoredRow } from './sqlite-stored-document.js';
 
 export interface SqliteDocumentStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -137,10 +138,10 @@ export class SqliteDocumentStore implements DocumentStore {
   ): Promise<T | undefined> {
     const doc = this.tables.read(
       this.physical(collection),
-      (table) => table.selectOne.get(id) as string | undefined,
+      (table) => table.selectOne.get(id) as StoredRow | undefined,
       undefined,
     );
-    return doc === undefined ? undefined : (JSON.parse(doc) as T);
+    return doc === undefined ? undefined : documentOf<T>(doc);
   }
 
   async getMany<T extends Identified = Document>(
@@ -149,11 +150,14 @@ export class SqliteDocumentStore implements DocumentStore {
   ): Promise<T[]> {
     const rows = this.tables.read(
       this.physical(collection),
-      (table) => table.selectMany.all(JSON.stringify(ids)) as string[],
+      (table) => table.selectMany.all(JSON.stringify(ids)) as StoredRow[],
       [],
     );
-    const byId = new Map(rows.map((row) => JSON.parse(row) as T).map((doc) => [doc.id, doc]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    const byId = new Map(rows.map((row) => [row[0], row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [documentOf<T>(row)];
+    });
   }
 
   async find<T extends Identified = Document>(
@@ -167,11 +171,11 @@ export class SqliteDocumentStore implements DocumentStore {
       physical,
       () =>
         this.statement(query.sql)
-          .pluck()
-          .all(...query.params) as string[],
+          .raw()
+          .all(...query.params) as StoredRow[],
       [],
     );
-    return rows.map((row) => JSON.parse(row) as T);
+    return rows.map((row) => documentOf<T>(row));
   }
 
   async count(collection: string, filter?: Filter): Promise<number> {
@@ -232,6 +236,13 @@ export class SqliteDocumentStore implements DocumentStore {
       if (!isGenerationAddress(collection)) this.tables.declare(collection, fields);
       this.tables.ensure(this.physical(collection));
       this.tables.index(this.physical(collection), fields);
+    })();
+  }
+
+  async dropIndex(collection: string, fields: readonly string[]): Promise<void> {
+    this.db.transaction(() => {
+      this.tables.undeclare(collection, fields);
+      this.tables.dropIndex(this.physical(collection), fields);
     })();
   }
 
@@ -354,7 +365,7 @@ export class SqliteDocumentStore implements DocumentStore {
         if (typeof write.document.id !== 'string') {
           throw new Error(`a document of ${write.collection} has no string id`);
         }
-        tableOf(write.collection).upsert.run(write.document.id, JSON.stringify(write.document));
+        tableOf(write.collection).upsert.run(write.document.id, storedText(write.document));
       } else {
         tableOf(write.collection).remove.run(write.id);
       }

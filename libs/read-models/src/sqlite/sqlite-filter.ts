@@ -1,5 +1,6 @@
 import type { FieldCondition, Filter, FindOptions } from '../document-store.port.js';
 import { assertFieldName, operatorOf } from '../field-name.js';
+import { READ_COLUMNS_SQL } from './sqlite-stored-document.js';
 
 export type SqlParam = string | number | null;
 
@@ -121,7 +122,7 @@ export function findSql(
     );
   }
   return {
-    sql: `SELECT doc FROM ${table}${where.sql}${orderSql(options.sort)}${page}`,
+    sql: `SELECT ${READ_COLUMNS_SQL} FROM ${table}${where.sql}${orderSql(options.sort)}${page}`,
     params,
   };
 }
