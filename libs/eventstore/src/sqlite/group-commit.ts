@@ -1,3 +1,5 @@
+import { afterMicrotasks } from '../after-microtasks.js';
+
 /** What one request of a batch came to: its own result, or its own failure. */
 export type Outcome<Result> =
   { readonly ok: true; readonly result: Result } | { readonly ok: false; readonly error: unknown };
@@ -25,16 +27,12 @@ export class GroupCommit<Request, Result> {
   submit(request: Request): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
-      // A tick queued by a microtask runs once the microtask queue is empty: all the work
-      // resumed so far has then submitted what it will before it waits for I/O or a timer.
       this.scheduled ??= new Promise((done) =>
-        queueMicrotask(() =>
-          process.nextTick(() => {
-            this.scheduled = undefined;
-            this.flush();
-            done();
-          }),
-        ),
+        afterMicrotasks(() => {
+          this.scheduled = undefined;
+          this.flush();
+          done();
+        }),
       );
     });
   }

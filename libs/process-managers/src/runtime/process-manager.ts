@@ -3,8 +3,9 @@ import type { DocumentWrite } from '#hawser/read-models';
 
 /**
  * A durable reaction to events (a saga): it sees each matching event once, in log order (per
- * stream when `streamsApart`), after a restart too. `handle` emits commands whose ids derive from the event (`derivedId`), so
- * handling an event again after a crash repeats nothing. A throw means "try again later".
+ * stream when `streamsApart`), after a restart too. `handle` emits commands whose ids derive
+ * from the event (`derivedId`), so handling an event again after a crash repeats nothing. A
+ * throw means "try again later".
  */
 export interface ProcessManager {
   /** Unique; its checkpoint is stored as `pm:<name>`. */

@@ -37,8 +37,8 @@ interface PackedKeys {
   readonly isAdminOnly: string;
 }
 
-/** How records are packed now. `tail`: how many characters of the first location's path end this one. */
-export const PACKED_KEYS = {
+/** How records are packed now. */
+const PACKED_KEYS = {
   shareType: 't',
   typeName: 'n',
   extraSpecs: 'x',
@@ -50,6 +50,7 @@ export const PACKED_KEYS = {
   preferred: 'f',
   isAdminOnly: 'a',
 } as const satisfies PackedKeys;
+/** A location's key for how many characters of the first location's path end its own. */
 const TAIL = 's';
 
 /** How records were packed before, under the state's own names. */

@@ -1,4 +1,9 @@
-import { matchesEventFilter, type EventStore, type RecordedEvent } from '#hawser/eventstore';
+import {
+  afterMicrotasks,
+  matchesEventFilter,
+  type EventStore,
+  type RecordedEvent,
+} from '#hawser/eventstore';
 import { readLogPage, type LogPage, type LogPageOptions } from './log-page.js';
 import { onePerStore } from './one-per-store.js';
 
@@ -108,12 +113,9 @@ export class SharedLogReader {
   private head(): Promise<number> {
     if (this.headRead === undefined) {
       this.headRead = this.store.headPosition();
-      // A tick queued by a microtask runs once the microtask queue is empty.
-      queueMicrotask(() =>
-        process.nextTick(() => {
-          this.headRead = undefined;
-        }),
-      );
+      afterMicrotasks(() => {
+        this.headRead = undefined;
+      });
     }
     return this.headRead;
   }
