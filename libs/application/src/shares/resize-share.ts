@@ -11,9 +11,8 @@ import {
   countingNothing,
   decidedAsCounted,
   DomainError,
+  growthTo,
   requestHolding,
-  shareResizeDeltas,
-  type ActiveShare,
   type ShareCommand,
 } from '#hawser/domain';
 import { faultInjectionPoint } from '../fault-injection.js';
@@ -85,9 +84,7 @@ export class ShareResize {
     };
     // What an extend needs counted on the share it is decided on (the share may change between
     // the read and the decision: a replica deleted, another resize).
-    const neededFor = (size: number, instanceCount: number) =>
-      shareResizeDeltas(newSize - size, share.replication_type !== null, instanceCount);
-    const needed = (decided: ActiveShare) => neededFor(decided.size, decided.instances.length);
+    const needed = growthTo(newSize, share.replication_type !== null);
     // An extend counts its gigabytes before it starts (and gives them back if it is refused); a
     // shrink counts fewer once it has succeeded (the quota-release process manager).
     if (direction !== 'extend') {
@@ -105,7 +102,8 @@ export class ShareResize {
     // Whatever the decision refuses is refused before anything is counted.
     await this.changes.decideOnly(share.id, command);
     const folded = await this.shares.folded(share.id);
-    const deltas = neededFor(folded?.size ?? share.size, folded?.instances.length ?? 1);
+    // Nothing counted for a share gone meanwhile: its decision refuses the extend.
+    const deltas = folded ? needed(folded) : {};
     const resize = async () => {
       await this.changes.run(share.id, command, commandContext, {
         decider: decidedAsCounted(

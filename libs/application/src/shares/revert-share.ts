@@ -4,10 +4,8 @@ import {
   countingNothing,
   decidedAsCounted,
   DomainError,
+  growthTo,
   requestHolding,
-  shareResizeDeltas,
-  type ActiveShare,
-  type QuotaDeltas,
   type ShareCommand,
 } from '#hawser/domain';
 import { QuotaReservations, quotaSubjectsOf } from '../quotas/quota-reservations.js';
@@ -74,15 +72,12 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
       snapshotId,
       now: new Date().toISOString(),
     };
-    const growthFrom = (size: number) =>
-      snapshot.share_id === share.id ? snapshot.size - size : 0;
-    // What the revert needs counted on the share it is decided on, which may have changed since.
-    const neededFor = (size: number, instanceCount: number): QuotaDeltas =>
-      growthFrom(size) > 0
-        ? shareResizeDeltas(growthFrom(size), share.replication_type !== null, instanceCount)
-        : {};
-    const needed = (decided: ActiveShare) => neededFor(decided.size, decided.instances.length);
-    const growth = growthFrom(share.size);
+    // What the revert counts on the share it is decided on, which may have changed since.
+    const needed =
+      snapshot.share_id === share.id
+        ? growthTo(snapshot.size, share.replication_type !== null)
+        : () => ({});
+    const growth = snapshot.share_id === share.id ? snapshot.size - share.size : 0;
     if (growth <= 0) {
       await this.changes.run(share.id, command, ctx, {
         decider: decidedAsCounted(countingNothing(needed)),
@@ -92,7 +87,7 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
     // Whatever the decision refuses is refused before anything is counted.
     await this.changes.decideOnly(share.id, command);
     const folded = await this.shares.folded(share.id);
-    const deltas = neededFor(folded?.size ?? share.size, folded?.instances.length ?? 1);
+    const deltas = folded ? needed(folded) : {};
     const revert = () =>
       this.changes.run(share.id, command, ctx, {
         decider: decidedAsCounted({ counted: deltas, needed }, requestHolding(ctx.commandId)),

@@ -4,7 +4,7 @@ import type { ShareCommand } from '../share/share.commands.js';
 import { shareDecider } from '../share/share.decide.js';
 import type { ShareEvent } from '../share/share.events.js';
 import { activeShareOrUndefined, type ActiveShare, type ShareState } from '../share/share.state.js';
-import { QUOTA_RESOURCES, type QuotaDeltas } from './quota.resources.js';
+import { QUOTA_RESOURCES, shareResizeDeltas, type QuotaDeltas } from './quota.resources.js';
 
 /**
  * What a request counted against the quota before it was decided (from the share it read), and
@@ -21,6 +21,14 @@ export const countingNothing = (needed: (share: ActiveShare) => QuotaDeltas): Co
   counted: {},
   needed,
 });
+
+/** What growing a share to `newSize` GiB counts on `share` as it is: nothing if it is not smaller. */
+export const growthTo =
+  (newSize: number, replicated: boolean) =>
+  (share: ActiveShare): QuotaDeltas =>
+    newSize > share.size
+      ? shareResizeDeltas(newSize - share.size, replicated, share.instances.length)
+      : {};
 
 export const sameDeltas = (a: QuotaDeltas, b: QuotaDeltas): boolean =>
   QUOTA_RESOURCES.every((resource) => (a[resource] ?? 0) === (b[resource] ?? 0));

@@ -1,8 +1,7 @@
 import { deciderSpec } from '../test-support/decider-spec.js';
 import { withReplica } from '../share/test-support/replica-history.js';
 import { availableShare, later } from '../share/test-support/share-history.js';
-import type { ActiveShare } from '../share/share.state.js';
-import { countingNothing, decidedAsCounted, sameDeltas } from './counted-request.js';
+import { countingNothing, decidedAsCounted, growthTo, sameDeltas } from './counted-request.js';
 import { shareResizeDeltas } from './quota.resources.js';
 
 /*
@@ -11,8 +10,7 @@ import { shareResizeDeltas } from './quota.resources.js';
  */
 const extendTo4 = { type: 'ResizeShare', direction: 'extend', newSize: 4, now: later } as const;
 const shrinkTo1 = { type: 'ResizeShare', direction: 'shrink', newSize: 1, now: later } as const;
-const extendNeeds = (share: ActiveShare) =>
-  shareResizeDeltas(4 - share.size, true, share.instances.length);
+const extendNeeds = growthTo(4, true);
 
 describe('a request decided as its quota counted it', () => {
   it('given a replicated 2 GiB share with one replica, when an extend counted for both instances is decided, then it is recorded', () => {
@@ -65,6 +63,10 @@ describe('a request decided as its quota counted it', () => {
           data: { direction: 'shrink', instanceIds: ['i1'], newSize: 1, requestedAt: later },
         },
       ]);
+  });
+
+  it('given a share already at the size, then growing to it counts nothing', () => {
+    expect(growthTo(2, true)({ size: 2, instances: [] } as never)).toEqual({});
   });
 
   it('given deltas that name a resource at zero, then they equal deltas that leave it out', () => {
