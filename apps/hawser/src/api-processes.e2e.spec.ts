@@ -115,6 +115,27 @@ suite(title, () => {
     );
   }, 60_000);
 
+  it('given one share, when twenty metadata items are set at once through both processes, then every request is accepted and every item is there', async () => {
+    const shareId = await createShare(first, 'many-items-at-once');
+    // Requests decided on one revision of the share in two processes meet each other's appends;
+    // each is decided again on the newer revision, as Manila takes them all.
+    const keys = Array.from({ length: 20 }, (_, i) => `key-${i}`);
+    const answers = await Promise.all(
+      keys.map((key, i) =>
+        call(
+          i % 2 === 0 ? first : second,
+          'POST',
+          `/v2/shares/${shareId}/metadata`,
+          { metadata: { [key]: 'set at once' } },
+          MEMBER,
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(keys.map(() => 200));
+    const metadata = await call(first, 'GET', `/v2/shares/${shareId}/metadata`, undefined, MEMBER);
+    expect(Object.keys(metadata.body.metadata).sort()).toEqual([...keys].sort());
+  }, 60_000);
+
   it('given a subscription on the standby, when a share is created through the projector, then the subscription sees it', async () => {
     const client: Client = graphqlSocket(second.base, MEMBER);
     const subscription = client.iterate<{ projectSharesChanged: { shareId: string } }>({

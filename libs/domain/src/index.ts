@@ -55,6 +55,7 @@ export * from './share/share-replica.state.js';
 export * from './share/share-affinity.js';
 export * from './share/share-affinity.commands.js';
 export * from './quota/reservation-expiry.js';
+export * from './quota/counted-request.js';
 export * from './share/share-recycle-bin.events.js';
 export * from './share/share-recycle-bin.commands.js';
 export { isInRecycleBin } from './share/share-recycle-bin.slice.js';

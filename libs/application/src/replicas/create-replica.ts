@@ -4,6 +4,7 @@ import { badRequest, notFoundError, type CreateShareReplicaDto } from '#hawser/a
 import {
   activeShareOrUndefined,
   derivedId,
+  decidedAsCounted,
   requestHolding,
   type QuotaDeltas,
   type ShareCommand,
@@ -91,7 +92,11 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     };
     await this.quotas.reserve(holder, share.id, quotaContext);
     const requested = this.changes.record(share.id, request, requester.commandContext(), {
-      decider: requestHolding(replicaId),
+      // A replica of a share resized meanwhile would count other gigabytes: 409.
+      decider: decidedAsCounted(
+        { counted: holder.deltas, needed: (decided) => replicaCreationDeltas(decided.size) },
+        requestHolding(replicaId),
+      ),
       retryOnConflict: REPLICA_CONFLICT_RETRIES,
     });
     const result = await requested.catch(async (error: unknown) => {

@@ -7,7 +7,14 @@ import {
   toPositiveInteger,
   type ResizeShareDto,
 } from '#hawser/api-contracts';
-import { DomainError, requestHolding, shareResizeDeltas, type ShareCommand } from '#hawser/domain';
+import {
+  countingNothing,
+  decidedAsCounted,
+  DomainError,
+  growthTo,
+  requestHolding,
+  type ShareCommand,
+} from '#hawser/domain';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, quotaSubjectsOf } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';
@@ -75,26 +82,37 @@ export class ShareResize {
       capacityCheck: direction === 'extend' && !forced,
       now: new Date().toISOString(),
     };
+    // What an extend needs counted on the share it is decided on (the share may change between
+    // the read and the decision: a replica deleted, another resize).
+    const needed = growthTo(newSize, share.replication_type !== null);
     // An extend counts its gigabytes before it starts (and gives them back if it is refused); a
     // shrink counts fewer once it has succeeded (the quota-release process manager).
-    if (direction !== 'extend' || newSize <= share.size || share.status !== 'available') {
+    if (direction !== 'extend') {
       await this.changes.run(share.id, command, commandContext);
+      return;
+    }
+    if (newSize <= share.size || share.status !== 'available') {
+      // Refused as the share reads now; an extend the share's newer revision would take was
+      // counted for nothing, so it is refused as a conflict rather than recorded uncounted.
+      await this.changes.run(share.id, command, commandContext, {
+        decider: decidedAsCounted(countingNothing(needed)),
+      });
       return;
     }
     // Whatever the decision refuses is refused before anything is counted.
     await this.changes.decideOnly(share.id, command);
+    const folded = await this.shares.folded(share.id);
+    // Nothing counted for a share gone meanwhile: its decision refuses the extend.
+    const deltas = folded ? needed(folded) : {};
     const resize = async () => {
       await this.changes.run(share.id, command, commandContext, {
-        decider: requestHolding(commandContext.commandId),
+        decider: decidedAsCounted(
+          { counted: deltas, needed },
+          requestHolding(commandContext.commandId),
+        ),
       });
       faultInjectionPoint('after-request-recorded:extend');
     };
-    const instances = (await this.shares.folded(share.id))?.instances;
-    const deltas = shareResizeDeltas(
-      newSize - share.size,
-      share.replication_type !== null,
-      instances?.length ?? 1,
-    );
     await this.quotas
       .adjustingFor({ ...quotaSubjectsOf(share), deltas, newSize }, commandContext, resize)
       .catch((error: unknown) => {

@@ -1,6 +1,13 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, forbiddenError, ManilaHttpError } from '#hawser/api-contracts';
-import { DomainError, requestHolding, shareResizeDeltas, type ShareCommand } from '#hawser/domain';
+import {
+  countingNothing,
+  decidedAsCounted,
+  DomainError,
+  growthTo,
+  requestHolding,
+  type ShareCommand,
+} from '#hawser/domain';
 import { QuotaReservations, quotaSubjectsOf } from '../quotas/quota-reservations.js';
 import type { Requester } from '../requester.js';
 import { SnapshotReads } from '../snapshots/snapshot-reads.js';
@@ -65,21 +72,26 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
       snapshotId,
       now: new Date().toISOString(),
     };
+    // What the revert counts on the share it is decided on, which may have changed since.
+    const needed =
+      snapshot.share_id === share.id
+        ? growthTo(snapshot.size, share.replication_type !== null)
+        : () => ({});
     const growth = snapshot.share_id === share.id ? snapshot.size - share.size : 0;
     if (growth <= 0) {
-      await this.changes.run(share.id, command, ctx);
+      await this.changes.run(share.id, command, ctx, {
+        decider: decidedAsCounted(countingNothing(needed)),
+      });
       return;
     }
     // Whatever the decision refuses is refused before anything is counted.
     await this.changes.decideOnly(share.id, command);
-    const instances = (await this.shares.folded(share.id))?.instances;
-    const deltas = shareResizeDeltas(
-      growth,
-      share.replication_type !== null,
-      instances?.length ?? 1,
-    );
+    const folded = await this.shares.folded(share.id);
+    const deltas = folded ? needed(folded) : {};
     const revert = () =>
-      this.changes.run(share.id, command, ctx, { decider: requestHolding(ctx.commandId) });
+      this.changes.run(share.id, command, ctx, {
+        decider: decidedAsCounted({ counted: deltas, needed }, requestHolding(ctx.commandId)),
+      });
     await this.quotas
       .adjustingFor({ ...quotaSubjectsOf(share), deltas, newSize: snapshot.size }, ctx, revert)
       .catch((error: unknown) => {

@@ -18,6 +18,9 @@ import {
 import type { Requester } from '../requester.js';
 import { ShareReads } from './share-reads.js';
 
+/** How often a share request is decided again after another writer appended to the share. */
+export const SHARE_CONFLICT_RETRIES = 20;
+
 export interface ShareCommandOptions extends HandleOptions {
   /** The share's decider, or one wrapping it (`requestHolding` a quota reservation). */
   readonly decider?: Decider<ShareState, ShareCommand, ShareEvent>;
@@ -45,14 +48,26 @@ export class ShareChanges {
     return result;
   }
 
-  /** The command recorded, not yet waited for (a request that reserved first marks it). */
+  /**
+   * The command recorded, not yet waited for (a request that reserved first marks it). Another
+   * writer's append in between decides it again on the newer revision, as Manila would take
+   * both requests; a request that counted quota is wrapped (`decidedAsCounted`) so a decision
+   * that needs other counts is refused instead.
+   */
   record(
     shareId: string,
     command: ShareCommand,
     ctx: CommandContext,
-    { decider = shareDecider, ...handling }: ShareCommandOptions = {},
+    {
+      decider = shareDecider,
+      retryOnConflict = SHARE_CONFLICT_RETRIES,
+      ...handling
+    }: ShareCommandOptions = {},
   ): Promise<CommandResult<ShareState, ShareEvent>> {
-    return this.commands.handle(decider, shareStream(shareId), command, ctx, handling);
+    return this.commands.handle(decider, shareStream(shareId), command, ctx, {
+      ...handling,
+      retryOnConflict,
+    });
   }
 
   /** Waits until the read models show a recorded command. */

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ManilaHttpError, type CreateSnapshotDto } from '#hawser/api-contracts';
-import { requestHolding, snapshotCreationDeltas, type ShareCommand } from '#hawser/domain';
+import {
+  decidedAsCounted,
+  requestHolding,
+  snapshotCreationDeltas,
+  type ShareCommand,
+} from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations } from '../quotas/quota-reservations.js';
@@ -51,6 +56,7 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
     };
     // Whatever the decision refuses (metadata, status, ...) is refused before anything is counted.
     await this.changes.decideOnly(share.id, request);
+    const counted = snapshotCreationDeltas(share.size);
     // Counted against the caller's project, the snapshot's own (as Manila does).
     await this.quotas.reservingFor(
       {
@@ -59,13 +65,17 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
         ...(share.share_type_id !== null && { shareTypeId: share.share_type_id }),
         holderId: snapshotId,
         holderKind: 'snapshot',
-        deltas: snapshotCreationDeltas(share.size),
+        deltas: counted,
       },
       share.id,
       requester.commandContext(),
       async () => {
         await this.changes.run(share.id, request, requester.commandContext(), {
-          decider: requestHolding(snapshotId),
+          // A snapshot of a share resized meanwhile would count other gigabytes: 409.
+          decider: decidedAsCounted(
+            { counted, needed: (decided) => snapshotCreationDeltas(decided.size) },
+            requestHolding(snapshotId),
+          ),
         });
         faultInjectionPoint('after-request-recorded:snapshot');
       },
