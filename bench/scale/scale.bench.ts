@@ -81,6 +81,10 @@ const startServer = async (dataDir: string, port: number): Promise<ChildProcess>
       HAWSER_DATA_DIR: dataDir,
       HAWSER_BACKENDS: backendsFile(dataDir),
       HAWSER_LOG_LEVEL: 'warn',
+      // Passed on for a side-by-side run of the heap's growth bound.
+      ...(process.env.HAWSER_HEAP_GROWTH_PERCENT && {
+        HAWSER_HEAP_GROWTH_PERCENT: process.env.HAWSER_HEAP_GROWTH_PERCENT,
+      }),
       ...unlimited,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

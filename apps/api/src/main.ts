@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import {
+  boundHeapGrowth,
   listenOrRefuse,
   loadConfig,
   parseServiceArguments,
@@ -26,6 +27,7 @@ const loaded = (() => {
 })();
 
 if (loaded.apiProcesses > 1 && cluster.isPrimary) {
+  boundHeapGrowth(loaded.heapGrowthPercent);
   await runApiCluster(loaded);
 } else {
   // A cluster worker shares the primary's socket: the primary has checked the port.

@@ -20,6 +20,7 @@ export * from './process/startup-refusal.js';
 export * from './process/port-check.js';
 export * from './process/store-reachability.js';
 export * from './process/service-process.js';
+export * from './process/heap-growth.js';
 export * from './process/preflight.js';
 export * from './projector/projector-role.js';
 export * from './projector/projector-lease.js';

@@ -12,6 +12,7 @@ describe('the environment schema', () => {
       natsServers: undefined,
       storeWaitS: 30,
       readYourWritesMs: 5000,
+      heapGrowthPercent: 50,
       bodyLimit: '256kb',
       enabledShareProtocols: ['NFS', 'CIFS'],
       reservationExpireS: 300,
@@ -52,6 +53,7 @@ describe('the environment schema', () => {
     ['HAWSER_AGGREGATE_SNAPSHOTS', 'maybe', 'expected true or false, given "maybe"'],
     ['HAWSER_ENABLED_SHARE_PROTOCOLS', 'NFS,SMB', 'expected protocols among NFS, CIFS'],
     ['HAWSER_QUOTA_GIGABYTES', '-2', 'expected a whole number >= -1, given "-2"'],
+    ['HAWSER_HEAP_GROWTH_PERCENT', '500', 'expected a whole number from 0 to 400, given "500"'],
     ['MONGO_URL', 'localhost:27017', 'expected a MongoDB URL (mongodb://host:27017/hawser)'],
     [
       'HAWSER_LOG_LEVEL',

@@ -63,6 +63,11 @@ export interface HawserConfig {
    * last heartbeat, so a standby takes over that long after a holder on another host dies.
    */
   readonly projectorLeaseMs: number;
+  /**
+   * HAWSER_HEAP_GROWTH_PERCENT (default 50): how far, in percent, V8's old generation may grow
+   * past what its last full collection left before the next one (0: V8's own, up to 300).
+   */
+  readonly heapGrowthPercent: number;
   /** HAWSER_BODY_LIMIT: largest accepted request body. */
   readonly bodyLimit: string;
   /** HAWSER_DEFAULT_SHARE_TYPE: Manila's default_share_type (name or id), if any. */
@@ -159,6 +164,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     readYourWritesMs: vars.HAWSER_READ_YOUR_WRITES_MS,
     apiProcesses: vars.HAWSER_API_PROCESSES,
     projectorLeaseMs: vars.HAWSER_PROJECTOR_LEASE_MS,
+    heapGrowthPercent: vars.HAWSER_HEAP_GROWTH_PERCENT,
     bodyLimit: vars.HAWSER_BODY_LIMIT,
     defaultShareType: vars.HAWSER_DEFAULT_SHARE_TYPE,
     enabledShareProtocols: vars.HAWSER_ENABLED_SHARE_PROTOCOLS,

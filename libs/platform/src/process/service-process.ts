@@ -1,4 +1,6 @@
 import { ConfigurationError, CONFIGURATION_EXIT_CODE } from '../config/configuration-error.js';
+import { loadConfig } from '../config/hawser-config.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import { StartupRefusal } from './startup-refusal.js';
 
 /** The exit status of a process ended by a fault nothing handled (sysexits' EX_SOFTWARE). */
@@ -61,8 +63,8 @@ export const stopOnSignals = (processName: string, app: Closable): void => {
 };
 
 /**
- * Runs a service process: unhandled errors end it, `start` builds and starts it (a refusal ends
- * the process in one line), then signals stop it.
+ * Runs a service process: unhandled errors end it, its heap growth is bounded as configured,
+ * `start` builds and starts it (a refusal ends the process in one line), then signals stop it.
  */
 export const runService = async <T extends Closable>(
   processName: string,
@@ -71,6 +73,7 @@ export const runService = async <T extends Closable>(
   exitOnUnhandledErrors(processName);
   let app: T;
   try {
+    boundHeapGrowth(loadConfig().heapGrowthPercent);
     app = await start();
   } catch (error) {
     return refuseStart(processName, error);

@@ -62,4 +62,21 @@ describe('quotas projection', () => {
       .then(async (docs) => {
         expect((await docs.get<QuotaDocument>(QUOTAS, 'p1'))?.limits).toEqual({});
       }));
+
+  it('given 1,200 shares reserved, when one more is, then the document counts them without naming them', () =>
+    projectionSpec(quotasProjection)
+      .given({ 'quota-p1': Array.from({ length: 1_200 }, (_, n) => reserved(`s${n}`, 1)) })
+      .when({ 'quota-p1': [reserved('s-last', 2)] })
+      .then(async (docs) => {
+        const doc = await docs.get<QuotaDocument>(QUOTAS, 'p1');
+        expect(doc?.in_use).toMatchObject({ shares: 1_201, gigabytes: 1_202 });
+        expect(doc?.state.usage).toEqual({
+          shares: 1_201,
+          gigabytes: 1_202,
+          share_replicas: 1_201,
+          replica_gigabytes: 1_202,
+        });
+        expect(doc?.state.counted).toEqual([]);
+        expect(JSON.stringify(doc)).not.toContain('s-last');
+      }));
 });
