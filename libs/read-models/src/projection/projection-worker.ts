@@ -77,6 +77,7 @@ export class ProjectionWorker {
           this.owned,
           (c) => this.target.address(c),
           (c, id) => this.target.isCertainlyAbsent(c, id),
+          (c, id) => this.target.remembered?.(c, id),
         );
         for (const event of page.events) await this.projection.handle(event, work);
         await save(work.writes(), page.examinedUpTo);
@@ -112,7 +113,9 @@ export class ProjectionWorker {
     await this.currentStep;
   }
 
+  /** The read model may have changed while paused (maintenance, a rebuild's swap). */
   resume(): void {
+    this.target.forget?.();
     this.gate?.open();
     this.gate = undefined;
   }
