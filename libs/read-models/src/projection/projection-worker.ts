@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EventStore } from '#hawser/eventstore';
+import type { EventFilter, EventStore } from '#hawser/eventstore';
 import { CheckpointConflictError, type DocumentStore } from '../document-store.port.js';
 import type { AppendSignal } from '../subscription/append-signal.js';
 import { SharedLogReader } from '../subscription/shared-log-reader.js';
@@ -49,6 +49,11 @@ export class ProjectionWorker {
     private readonly options: ProjectionWorkerOptions,
   ) {
     this.owned = new Set(projection.collections);
+  }
+
+  /** Paused, it deals with nothing: it does not count as past the events it does not follow. */
+  get following(): EventFilter | undefined {
+    return this.gate === undefined ? this.projection.filter : undefined;
   }
 
   async load(): Promise<void> {
@@ -142,7 +147,12 @@ export class ProjectionWorker {
         this.lastError = undefined;
         failures = 0;
         this.options.onProgress();
-        if (caughtUp) await signal.wait(version, this.options.pollIntervalMs);
+        if (caughtUp) {
+          await signal.wait(version, this.options.pollIntervalMs, {
+            after: this.examined,
+            filter: this.projection.filter,
+          });
+        }
       } catch (error) {
         await this.recover(error, failures++);
       } finally {
