@@ -136,6 +136,13 @@ interface Appended {
   readonly type: string;
 }
 
+/** Where `quietUpTo` looked last for a filter from `after`, and the match it found there. */
+interface QuietAnswer {
+  readonly after: number;
+  readonly scannedUpTo: number;
+  readonly matchedAt: number | undefined;
+}
+
 /** Appended events remembered for `quietUpTo`: more than the followers fall behind while live. */
 const REMEMBERED_APPENDS = 2_048;
 
@@ -154,6 +161,8 @@ class AppendSource {
   /** Every event the subscription delivered after `coveredAfter` is in `recent`. */
   private coveredAfter = 0;
   private recent: Appended[] = [];
+  /** Per filter, the last answer of `quietUpTo`, so the next scans only what came since. */
+  private answered = new WeakMap<EventFilter, QuietAnswer>();
 
   private constructor(private readonly store: EventStore) {}
 
@@ -175,6 +184,7 @@ class AppendSource {
     this.latest = head;
     this.coveredAfter = head;
     this.recent = [];
+    this.answered = new WeakMap();
     this.following = this.follow(subscription);
   }
 
@@ -195,12 +205,24 @@ class AppendSource {
    */
   quietUpTo(after: number, filter: EventFilter | undefined): number {
     if (this.subscription === undefined || after < this.coveredAfter) return after;
-    for (let i = firstAfter(this.recent, after); i < this.recent.length; i++) {
+    const before = filter && this.answered.get(filter);
+    if (before?.after === after && before.matchedAt !== undefined) return before.matchedAt - 1;
+    // Nothing matched up to where the last answer looked: only what came since is scanned.
+    const from = before?.after === after ? before.scannedUpTo : after;
+    for (let i = firstAfter(this.recent, from); i < this.recent.length; i++) {
       const appended = this.recent[i] as Appended;
       if (matchesEventFilter(appended.streamId, appended.type, filter)) {
+        if (filter)
+          this.answered.set(filter, {
+            after,
+            scannedUpTo: appended.position,
+            matchedAt: appended.position,
+          });
         return Math.max(after, appended.position - 1);
       }
     }
+    if (filter)
+      this.answered.set(filter, { after, scannedUpTo: this.latest, matchedAt: undefined });
     return Math.max(after, this.latest);
   }
 

@@ -1,4 +1,4 @@
-import type { EventFilter, EventStore } from '#hawser/eventstore';
+import { afterMicrotasks, type EventFilter, type EventStore } from '#hawser/eventstore';
 import { AppendSignal } from './append-signal.js';
 import { PositionWaiters } from './position-waiters.js';
 
@@ -32,12 +32,24 @@ export class LogFollowers<Worker extends LogFollower> {
     events: EventStore,
     private readonly kind: string,
   ) {
-    this.signal = new AppendSignal(events, () => this.waiters.progressed());
+    this.signal = new AppendSignal(events, this.appendedProgress);
     this.waiters = new PositionWaiters(() => this.reached());
   }
 
   /** Workers call this when they have moved on, so waits can resolve. */
   readonly progressed = (): void => this.waiters.progressed();
+
+  private appendedProgressQueued = false;
+
+  /** Appended events move the sleeping workers on: once for the events told together. */
+  private readonly appendedProgress = (): void => {
+    if (this.appendedProgressQueued) return;
+    this.appendedProgressQueued = true;
+    afterMicrotasks(() => {
+      this.appendedProgressQueued = false;
+      this.waiters.progressed();
+    });
+  };
 
   add(name: string, worker: Worker): void {
     if (this.workers.has(name)) throw new Error(`two ${this.kind}s are named ${name}`);
