@@ -32,7 +32,7 @@ export interface ProjectionTarget {
 }
 
 /** Documents a live projection remembers as it committed them (about two per share). */
-export const COMMITTED_DOCUMENTS_KEPT = 1_000;
+const COMMITTED_DOCUMENTS_KEPT = 1_000;
 
 /**
  * The live collections, committed with the projection's checkpoint (compare-and-set), in the
