@@ -1,44 +1,33 @@
 import { jest } from '@jest/globals';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { SqliteEventStore } from '#hawser/eventstore';
-import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
+import type { SqliteEventStore } from '#hawser/eventstore';
+import type { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
 import {
   countingProjection,
   newEvents as events,
   type StreamCount,
 } from '../test-support/counting-projection.js';
-import { ProjectionRunner } from './projection-runner.js';
+import { startLiveProjections, type LiveProjections } from '../test-support/live-projections.js';
+import type { ProjectionRunner } from './projection-runner.js';
 
 describe('a live projection reading what it committed', () => {
-  let dir: string;
+  let live: LiveProjections;
   let eventStore: SqliteEventStore;
   let documents: SqliteDocumentStore;
   let runner: ProjectionRunner;
 
-  const caughtUp = async () =>
-    expect(await runner.waitForPosition(await eventStore.headPosition(), 10_000)).toBe(true);
+  const caughtUp = async () => expect(await live.caughtUp()).toBe(true);
   const countOf = async (id: string) => (await documents.get<StreamCount>('counts', id))?.count;
   const appendTo = (stream: string, count: number) =>
     eventStore.append(stream, events(count), { expectedRevision: 'any' });
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
-    eventStore = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
-    await appendTo('thing-1', 3);
-    await appendTo('thing-2', 2);
-    runner = new ProjectionRunner(eventStore, documents, [countingProjection('counts', 'counts')]);
-    await runner.start();
-    await caughtUp();
+    live = await startLiveProjections([countingProjection('counts', 'counts')], async (log) => {
+      await log.append('thing-1', events(3), { expectedRevision: 'any' });
+      await log.append('thing-2', events(2), { expectedRevision: 'any' });
+    });
+    ({ eventStore, documents, runner } = live);
   });
-  afterEach(async () => {
-    await runner.stop();
-    await documents.close();
-    await eventStore.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => live.close());
 
   it('given a projection that committed a stream document, when the stream moves on, then it folds from what it committed without asking the store', async () => {
     await appendTo('thing-1', 1);

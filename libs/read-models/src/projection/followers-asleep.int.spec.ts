@@ -1,13 +1,12 @@
 import { jest } from '@jest/globals';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { SqliteEventStore } from '#hawser/eventstore';
-import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
+import type { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
 import { SharedLogReader } from '../subscription/shared-log-reader.js';
 import { countingProjection, newEvents as events } from '../test-support/counting-projection.js';
+import { startLiveProjections, type LiveProjections } from '../test-support/live-projections.js';
 import type { Projection } from './projection.js';
-import { ProjectionRunner } from './projection-runner.js';
+import type { ProjectionRunner } from './projection-runner.js';
 
 /** Follows `other-` streams only. */
 const otherProjection: Projection = {
@@ -18,29 +17,19 @@ const otherProjection: Projection = {
 };
 
 describe('projections asleep through the events they do not follow', () => {
-  let dir: string;
+  let live: LiveProjections;
   let eventStore: SqliteEventStore;
   let documents: SqliteDocumentStore;
   let runner: ProjectionRunner;
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
-    eventStore = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-    documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
-    await eventStore.append('other-1', events(1), { expectedRevision: 'any' });
-    runner = new ProjectionRunner(eventStore, documents, [
-      countingProjection('counts', 'counts'),
-      otherProjection,
-    ]);
-    await runner.start();
-    expect(await runner.waitForPosition(await eventStore.headPosition(), 10_000)).toBe(true);
+    live = await startLiveProjections(
+      [countingProjection('counts', 'counts'), otherProjection],
+      (log) => log.append('other-1', events(1), { expectedRevision: 'any' }),
+    );
+    ({ eventStore, documents, runner } = live);
   });
-  afterEach(async () => {
-    await runner.stop();
-    await documents.close();
-    await eventStore.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => live.close());
 
   it('given events only one projection follows, when a write waits for them, then it is answered, the other projection read nothing and counts as past them', async () => {
     const pages = jest.spyOn(SharedLogReader.of(eventStore), 'page');
@@ -77,7 +66,7 @@ describe('projections asleep through the events they do not follow', () => {
   });
 
   it('given an append by another process (another store on the file), when a write waits for it, then it is answered and the projection that follows it handled it', async () => {
-    const other = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+    const other = new SqliteEventStore({ file: path.join(live.dir, 'events.sqlite') });
     const { position } = await other.append('other-3', events(1), { expectedRevision: 'any' });
 
     const reached = await runner.waitForPosition(position, 10_000);
