@@ -53,6 +53,24 @@ describe('projections asleep through the events they do not follow', () => {
     expect((await documents.find('counts')).length).toBe(5);
   });
 
+  it('given a projection asleep through events it does not follow, when paused, then it stays where it had reached and only what comes after counts as not dealt with', async () => {
+    const { position: slept } = await eventStore.append('thing-1', events(3), {
+      expectedRevision: 'any',
+    });
+    expect(await runner.waitForPosition(slept, 10_000)).toBe(true);
+
+    await runner.pause('others');
+    const { position: later } = await eventStore.append('thing-2', events(1), {
+      expectedRevision: 'any',
+    });
+    const held = runner.status().find((p) => p.name === 'others')?.position;
+    runner.resume('others');
+
+    expect(held).toBe(slept);
+    expect(held).toBeLessThan(later);
+    expect(await runner.waitForPosition(later, 10_000)).toBe(true);
+  });
+
   it('given a projection asleep, when an event it follows is appended, then it wakes and handles it', async () => {
     const { position } = await eventStore.append('other-2', events(1), {
       expectedRevision: 'any',

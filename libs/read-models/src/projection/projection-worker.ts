@@ -40,6 +40,7 @@ export class ProjectionWorker {
   private gate: { closed: Promise<void>; open: () => void } | undefined;
   private currentStep: Promise<unknown> | undefined;
   private caughtUpTask: (() => Promise<void>) | undefined;
+  private signal: AppendSignal | undefined;
 
   constructor(
     readonly projection: Projection,
@@ -105,6 +106,7 @@ export class ProjectionWorker {
 
   /** Runs batches until `stop()`, sleeping on the signal when caught up. */
   start(signal: AppendSignal): void {
+    this.signal ??= signal;
     this.loop ??= this.run(signal);
   }
 
@@ -116,6 +118,8 @@ export class ProjectionWorker {
       this.gate = { closed, open };
     }
     await this.currentStep;
+    // What it slept through until now it has dealt with: held, it stays where it had reached.
+    this.examined = this.signal?.reach(this.examined, this.projection.filter) ?? this.examined;
   }
 
   /** The read model may have changed while paused (maintenance, a rebuild's swap). */
