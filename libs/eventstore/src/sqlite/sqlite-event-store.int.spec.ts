@@ -105,6 +105,30 @@ describe('SQLite adapter', () => {
       expect(checkpoint?.busy).toBe(0);
     });
 
+    it('decodes a row once: read again, by a stream load or a page of the log, it is the same event; what another instance appends reads as itself', async () => {
+      const file = nextFile();
+      const writer = open(file);
+      const reader = open(file);
+      await writer.append('share-a', [newEvent('ShareRequested', { size: 1 })], {
+        expectedRevision: 'no_stream',
+      });
+      const [first] = await reader.readStream('share-a');
+
+      await writer.append('share-a', [newEvent('ShareExtended', { size: 2 })], {
+        expectedRevision: 0,
+      });
+      const stream = await reader.readStream('share-a');
+      const page = await reader.readAll();
+
+      expect(stream[0]).toBe(first);
+      expect(page[0]).toBe(first);
+      expect(page[1]).toBe(stream[1]);
+      expect(stream.map((e) => [e.type, e.data, e.revision, e.position])).toEqual([
+        ['ShareRequested', { size: 1 }, 0, 1],
+        ['ShareExtended', { size: 2 }, 1, 2],
+      ]);
+    });
+
     it('keeps the events when the file is opened again', async () => {
       const file = nextFile();
       const first = open(file);

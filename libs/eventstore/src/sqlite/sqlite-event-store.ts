@@ -19,6 +19,7 @@ import {
   type Subscription,
 } from '../event-store.port.js';
 import type { UpcasterRegistry } from '../upcaster-registry.js';
+import { DecodedEvents } from './decoded-events.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { LogTailSubscription } from './log-tail-subscription.js';
 import { filterClause } from './sqlite-filter.js';
@@ -45,6 +46,8 @@ const NO_END = Number.MAX_SAFE_INTEGER;
  * first: a limit given by a caller (an audit page) must not grow the cache without end.
  */
 const CACHED_STATEMENTS = 128;
+/** Decoded events kept by position: a few batches of creates, each read by several loads. */
+const DECODED_EVENTS = 4_096;
 
 type EventIdRow = [revision: number, position: number];
 
@@ -73,6 +76,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<LogTailSubscription>();
   private readonly cachedStatements = new Map<string, Database.Statement>();
+  private readonly decoded = new DecodedEvents(DECODED_EVENTS);
 
   private readonly insertEvent: Database.Statement;
   private readonly selectByEventId: Database.Statement;
@@ -334,14 +338,27 @@ export class SqliteEventStore implements EventStore {
     return statement;
   }
 
+  /** Only committed rows come here (reads run outside the append transactions). */
   private toRecorded(row: RawEventRow): RecordedEvent {
     const [position, streamId, revision, id, type, data, metadata] = row;
+    const known = this.decoded.get(position, id);
+    if (known !== undefined) return known;
     // Freshly parsed, so ours to complete in place (rows written elsewhere may lack these).
     const stored = JSON.parse(metadata) as StoredMetadata;
     stored.schemaVersion ??= 1;
     stored.recordedAt ??= '';
     const upcast = upcastStored(type, JSON.parse(data), stored, this.upcasters);
-    return { id, type, data: upcast.data, metadata: upcast.metadata, streamId, revision, position };
+    const event = {
+      id,
+      type,
+      data: upcast.data,
+      metadata: upcast.metadata,
+      streamId,
+      revision,
+      position,
+    };
+    this.decoded.add(event);
+    return event;
   }
 }
 

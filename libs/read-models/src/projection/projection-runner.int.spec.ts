@@ -87,7 +87,7 @@ describe('ProjectionRunner', () => {
     expect(runner.status()[0]?.position).toBe(await eventStore.headPosition());
   });
 
-  it('given a first catch-up into empty collections, then it asks the store only for documents it has written', async () => {
+  it('given a first catch-up into empty collections, then it asks the store for no document', async () => {
     await givenThings(20, 10);
     const gets = jest.spyOn(documents, 'get');
     const runner = runnerFor([countingProjection('counts', 'counts')], 15);
@@ -96,9 +96,9 @@ describe('ProjectionRunner', () => {
     await caughtUp(runner);
 
     expect(await storedCounts()).toEqual(await expectedCounts());
-    // Batches of 15 split some streams: only their later events read what an earlier batch wrote.
-    expect(gets.mock.calls.length).toBeGreaterThan(0);
-    expect(gets.mock.calls.length).toBeLessThan(20);
+    // Batches of 15 split some streams: their later events read what an earlier batch
+    // committed, from what the worker remembers of its commits.
+    expect(gets).not.toHaveBeenCalled();
   });
 
   it('given a first catch-up that reached the head, when new streams follow, then their documents are looked up in the store (the ids written are no longer kept)', async () => {

@@ -203,7 +203,7 @@ export class ProjectionRunner {
       const rebuild = this.rebuilding.get(worker.projection.name);
       return {
         name: worker.projection.name,
-        position: worker.examined,
+        position: this.workers.reachOf(worker),
         rebuilding: rebuild !== undefined,
         ...(rebuild ? { rebuild } : {}),
         ...(worker.lastError ? { error: worker.lastError.message } : {}),

@@ -1,6 +1,7 @@
-import type { DocumentStore, DocumentWrite } from '../document-store.port.js';
+import type { DocumentStore, DocumentWrite, Identified } from '../document-store.port.js';
 import { generationCollection } from '../generation-id.js';
 import type { CommitRound } from './commit-round.js';
+import { CommittedDocuments } from './committed-documents.js';
 
 /** Stores a batch's writes together with the position it reached. */
 export type SaveBatch = (writes: readonly DocumentWrite[], position: number) => Promise<void>;
@@ -22,9 +23,16 @@ export interface ProjectionTarget {
    * lookup per new document.
    */
   isCertainlyAbsent(addressedCollection: string, id: string): boolean;
+  /** A document as this target last committed it (null: deleted), undefined when not known. */
+  remembered?(addressedCollection: string, id: string): Identified | null | undefined;
+  /** Told when the collections may have changed behind the worker (a pause, a swap). */
+  forget?(): void;
   /** Told each time a batch reaches the head of the log (or the rebuild's end). */
   caughtUp?(): void;
 }
+
+/** Documents a live projection remembers as it committed them (about two per share). */
+const COMMITTED_DOCUMENTS_KEPT = 1_000;
 
 /**
  * The live collections, committed with the projection's checkpoint (compare-and-set), in the
@@ -35,6 +43,7 @@ export class LiveTarget implements ProjectionTarget {
   private stored: number | undefined;
   /** Set while catching up into collections that were empty, with no checkpoint, at load. */
   private written: WrittenIds | undefined;
+  private readonly committedDocuments = new CommittedDocuments(COMMITTED_DOCUMENTS_KEPT);
 
   constructor(
     private readonly store: DocumentStore,
@@ -70,7 +79,16 @@ export class LiveTarget implements ProjectionTarget {
     this.written = undefined;
   }
 
+  remembered(addressedCollection: string, id: string): Identified | null | undefined {
+    return this.committedDocuments.get(addressedCollection, id);
+  }
+
+  forget(): void {
+    this.committedDocuments.clear();
+  }
+
   async load(): Promise<number> {
+    this.committedDocuments.clear();
     const first = await isFirstCatchUp(this.store, this.checkpointName, this.collections);
     this.stored = await this.store.readCheckpoint(this.checkpointName);
     this.written = first ? new WrittenIds() : undefined;
@@ -88,8 +106,13 @@ export class LiveTarget implements ProjectionTarget {
         });
         this.stored = position;
         this.written?.add(writes);
+        this.committedDocuments.add(writes);
         if (writes.length > 0) this.committed(writes);
       });
+    } catch (error) {
+      // Whatever failed, the documents are read from the store again until the next commit.
+      this.committedDocuments.clear();
+      throw error;
     } finally {
       ticket.leave();
     }

@@ -22,6 +22,11 @@ export class UnitOfWork implements ProjectionContext {
     private readonly owned: ReadonlySet<string>,
     private readonly address: (collection: string) => string,
     private readonly certainlyAbsent: (addressed: string, id: string) => boolean = () => false,
+    /** The document as last committed (null: deleted), or undefined to ask the store. */
+    private readonly remembered: (
+      addressed: string,
+      id: string,
+    ) => Identified | null | undefined = () => undefined,
   ) {}
 
   async get<T extends Identified = Document>(
@@ -31,6 +36,8 @@ export class UnitOfWork implements ProjectionContext {
     const name = this.read(collection);
     const pending = this.pending.get(name);
     if (pending?.has(id)) return (pending.get(id) ?? undefined) as T | undefined;
+    const remembered = this.remembered(name, id);
+    if (remembered !== undefined) return (remembered ?? undefined) as T | undefined;
     if (this.certainlyAbsent(name, id)) return undefined;
     return this.store.get<T>(name, id);
   }

@@ -317,7 +317,8 @@ export class SqliteDocumentStore implements DocumentStore {
     if (actual !== expectedPosition) {
       return { ok: false, error: new CheckpointConflictError(name, expectedPosition, actual) };
     }
-    this.commitWithinTransaction(batch.writes, batch.checkpoint);
+    this.applyWrites(batch.writes);
+    this.upsertCheckpoint.run(name, batch.checkpoint.position);
     return { ok: true };
   }
 
