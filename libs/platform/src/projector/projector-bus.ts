@@ -64,9 +64,13 @@ export class NatsProjectorBus {
       maxReconnectAttempts: -1,
       // The projector's own change messages would come back to it only to be dropped.
       noEcho: true,
+      // Otherwise every request (a read-your-writes wait per write) captures a stack trace.
+      noAsyncTraces: true,
     });
     this.connection.subscribe(READ_MODEL_CHANGES_SUBJECT, {
       callback: (error, msg) => {
+        // Decoded only while a subscription of this process follows the read models.
+        if (!changes.followed) return;
         const message = error ? undefined : decode<ChangesMessage>(msg);
         if (message === undefined || message.origin === this.origin) return;
         changes.publish(message.writes);
