@@ -20,6 +20,7 @@ import {
  *   npm run bench:load -- --seconds 60 --clients 50 --processes 2
  *   npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
  *   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
+ *   npm run bench:load -- --projector-process (N serving processes and a projector process)
  */
 const PROJECT = '77777777777777777777777777777777';
 const TOKEN = `admin:${PROJECT}`;
@@ -40,6 +41,7 @@ const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefine
 const apiNodeArguments = profileDir
   ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)]
   : [];
+const projectorProcess = process.argv.includes('--projector-process');
 const counts = soak ? [processes] : [...new Set([1, processes])];
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
@@ -72,7 +74,9 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'))
 
 const runAgainst = async (apiProcesses: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
-  const setup = await startLoadServices(dir, apiProcesses, logDir, apiNodeArguments);
+  const setup = await startLoadServices(dir, apiProcesses, logDir, apiNodeArguments, {
+    HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess),
+  });
   const load = new MixedLoad(setup.base, clients, TOKEN);
   const services: readonly Service[] = setup.services;
   try {

@@ -9,7 +9,7 @@ import {
   runService,
 } from '#hawser/platform';
 import { createApiApp } from './api.app.js';
-import { apiWorkerRole, runApiCluster } from './api-cluster.js';
+import { apiWorkerRole, PROJECTING_MESSAGE, runApiCluster } from './api-cluster.js';
 import { refuseBadPolicy } from './policy/refuse-bad-policy.js';
 
 parseServiceArguments(
@@ -39,6 +39,7 @@ if (loaded.apiProcesses > 1 && cluster.isPrimary) {
     if (worker === 'projector') {
       await app.init();
       console.log(`Hawser API process ${process.pid} projecting for the cluster (serves no HTTP)`);
+      process.send?.(PROJECTING_MESSAGE);
       return app;
     }
     await listenOrRefuse(app, config.port, config.bind);

@@ -60,6 +60,7 @@ suite(title, () => {
         HAWSER_AUTH: 'noauth',
         NATS_URL: nats.url,
         HAWSER_API_PROCESSES: '2',
+        HAWSER_API_PROJECTOR_PROCESS: 'true',
         PORT: String(port),
       },
       ENTRY_POINTS.api,

@@ -22,6 +22,8 @@ const HELP: Readonly<Record<string, string>> = {
   HAWSER_READ_YOUR_WRITES_MS: 'how long a read after a write waits for projections (5000)',
   HAWSER_API_PROCESSES: 'API processes serving one port, node cluster (1; more needs NATS_URL)',
   HAWSER_PROJECTOR_LEASE_MS: "how long the projector's lease outlives its last heartbeat (3000)",
+  HAWSER_API_PROJECTOR_PROCESS:
+    'with several API processes, project in one more process that serves no HTTP (false)',
   HAWSER_BODY_LIMIT: 'largest request body (256kb)',
   HAWSER_DEFAULT_SHARE_TYPE: "Manila's default_share_type (none)",
   HAWSER_ENABLED_SHARE_PROTOCOLS: "Manila's enabled_share_protocols (NFS,CIFS)",

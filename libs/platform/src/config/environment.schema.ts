@@ -97,6 +97,7 @@ export const environmentSchema = z
     HAWSER_READ_YOUR_WRITES_MS: wholeNumber(0).default(5000),
     HAWSER_API_PROCESSES: wholeNumber(1, 64).default(1),
     HAWSER_PROJECTOR_LEASE_MS: wholeNumber(300).default(3000),
+    HAWSER_API_PROJECTOR_PROCESS: flag.default(false),
     HAWSER_BODY_LIMIT: z
       .string()
       .trim()

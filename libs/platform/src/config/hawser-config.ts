@@ -63,6 +63,12 @@ export interface HawserConfig {
    * last heartbeat, so a standby takes over that long after a holder on another host dies.
    */
   readonly projectorLeaseMs: number;
+  /**
+   * HAWSER_API_PROJECTOR_PROCESS (default false): with HAWSER_API_PROCESSES above 1, the cluster
+   * runs the projector in one more process of its own, which serves no HTTP, and the serving
+   * processes never project.
+   */
+  readonly apiProjectorProcess: boolean;
   /** HAWSER_BODY_LIMIT: largest accepted request body. */
   readonly bodyLimit: string;
   /** HAWSER_DEFAULT_SHARE_TYPE: Manila's default_share_type (name or id), if any. */
@@ -159,6 +165,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     readYourWritesMs: vars.HAWSER_READ_YOUR_WRITES_MS,
     apiProcesses: vars.HAWSER_API_PROCESSES,
     projectorLeaseMs: vars.HAWSER_PROJECTOR_LEASE_MS,
+    apiProjectorProcess: vars.HAWSER_API_PROJECTOR_PROCESS,
     bodyLimit: vars.HAWSER_BODY_LIMIT,
     defaultShareType: vars.HAWSER_DEFAULT_SHARE_TYPE,
     enabledShareProtocols: vars.HAWSER_ENABLED_SHARE_PROTOCOLS,
