@@ -80,13 +80,14 @@ export interface LoadServices {
  * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
  * output (warnings and errors, and V8's line after each full collection) written to files in
  * `logDir`; `apiNodeArguments` go to node for the API processes (a cluster's workers inherit
- * them).
+ * them), `apiEnvironment` to their environment.
  */
 export const startLoadServices = async (
   dataDir: string,
   apiProcesses: number,
   logDir: string,
   apiNodeArguments: readonly string[] = [],
+  apiEnvironment: Record<string, string> = {},
 ): Promise<LoadServices> => {
   const natsPort = await freePort();
   const port = await freePort();
@@ -138,7 +139,12 @@ export const startLoadServices = async (
         'api',
         node,
         [...apiNodeArguments, ...traced('api')],
-        { ...env, PORT: String(port), HAWSER_API_PROCESSES: String(apiProcesses) },
+        {
+          ...env,
+          ...apiEnvironment,
+          PORT: String(port),
+          HAWSER_API_PROCESSES: String(apiProcesses),
+        },
         'Hawser API listening',
         path.join(logDir, `api-${apiProcesses}.log`),
         gcTrace,

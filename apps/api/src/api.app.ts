@@ -27,14 +27,14 @@ import { configureHttpPipeline } from './http/http-pipeline.js';
  */
 @Module({})
 class ApiProcessModule {
-  static forRoot(config: HawserConfig): DynamicModule {
+  static forRoot(config: HawserConfig, candidate: boolean): DynamicModule {
     // With NATS, the API hears the capability reports too (for the pools and services views).
     const nats = config.natsServers ? [...config.natsServers] : undefined;
     return {
       module: ApiProcessModule,
       imports: [
         PersistenceModule.forRoot(config, createUpcasters()),
-        ProjectionsModule.forRoot({ elected: true }),
+        ProjectionsModule.forRoot({ elected: true, candidate }),
         ObservabilityModule.forRoot(),
         ObservabilityServerModule.forRoot(),
         ApiModule,
@@ -49,9 +49,14 @@ class ApiProcessModule {
 
 export const createApiApp = async (
   config: HawserConfig,
-  options: { logger?: false } = {},
+  options: {
+    logger?: false;
+    /** Whether this process may take the projector lease (not a cluster's serving process). */
+    projectorCandidate?: boolean;
+  } = {},
 ): Promise<NestExpressApplication> => {
-  const app = await NestFactory.create<NestExpressApplication>(ApiProcessModule.forRoot(config), {
+  const module = ApiProcessModule.forRoot(config, options.projectorCandidate ?? true);
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
     logger: options.logger ?? hawserNestLogger('api'),
   });

@@ -10,7 +10,7 @@ import {
   runService,
 } from '#hawser/platform';
 import { createApiApp } from './api.app.js';
-import { runApiCluster } from './api-cluster.js';
+import { apiWorkerRole, PROJECTING_MESSAGE, runApiCluster } from './api-cluster.js';
 import { refuseBadPolicy } from './policy/refuse-bad-policy.js';
 
 parseServiceArguments(
@@ -32,11 +32,18 @@ if (loaded.apiProcesses > 1 && cluster.isPrimary) {
 } else {
   // A cluster worker shares the primary's socket: the primary has checked the port.
   const listens = cluster.isPrimary;
+  const worker = apiWorkerRole();
   await runService('Hawser API', async () => {
     const config = loadConfig();
     refuseBadPolicy(config);
     await preflight(config, { listens });
-    const app = await createApiApp(config);
+    const app = await createApiApp(config, { projectorCandidate: worker !== 'server' });
+    if (worker === 'projector') {
+      await app.init();
+      console.log(`Hawser API process ${process.pid} projecting for the cluster (serves no HTTP)`);
+      process.send?.(PROJECTING_MESSAGE);
+      return app;
+    }
     await listenOrRefuse(app, config.port, config.bind);
     const role = app.get(ProjectorRole).status().role;
     console.log(

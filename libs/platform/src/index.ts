@@ -25,3 +25,4 @@ export * from './process/preflight.js';
 export * from './projector/projector-role.js';
 export * from './projector/projector-lease.js';
 export * from './projector/projector-bus.js';
+export * from './projector/projection-rebuilds.js';

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ProjectorRole } from '#hawser/platform';
+import { ProjectionRebuilds, ProjectorRole } from '#hawser/platform';
 import { ProjectionRunner } from '#hawser/read-models';
 import { ManilaHttpError, notFoundError } from '../http/manila-error.js';
 import { Policy } from '../policy/route-policy.decorators.js';
@@ -13,6 +13,7 @@ export class ProjectionsController {
   constructor(
     private readonly runner: ProjectionRunner,
     private readonly role: ProjectorRole,
+    private readonly rebuilds: ProjectionRebuilds,
   ) {}
 
   @Get()
@@ -24,27 +25,25 @@ export class ProjectionsController {
   /**
    * Rebuilds a projection from position zero into fresh collections and swaps them in once
    * caught up; the service keeps answering from the old ones meanwhile. Answers when swapped.
+   * Asked of a process that does not project, the projector does it (over NATS).
    */
   @Post(':name/rebuild')
   @HttpCode(200)
   @Policy('hawser:projections:rebuild')
   async rebuild(@Param('name') name: string) {
-    if (!this.role.isActive) {
-      const holder = this.role.status().holder;
-      throw new ManilaHttpError(
-        409,
-        `This process does not project; ask the projector` +
-          (holder ? ` (process ${holder.pid} on ${holder.hostname}).` : '.'),
-      );
+    const outcome = await this.rebuilds.rebuild(name);
+    switch (outcome.kind) {
+      case 'rebuilt':
+        return { projection: { ...outcome.projection, rebuilt_in_ms: outcome.ms } };
+      case 'unknown':
+        throw notFoundError(`Projection ${name} could not be found.`);
+      case 'busy':
+        throw new ManilaHttpError(409, `Projection ${name} is already being rebuilt.`);
+      case 'no-projector':
+        throw new ManilaHttpError(
+          409,
+          'No process projects now (the projector is being taken over); try again.',
+        );
     }
-    const current = this.runner.status().find((p) => p.name === name);
-    if (!current) throw notFoundError(`Projection ${name} could not be found.`);
-    if (current.rebuilding) {
-      throw new ManilaHttpError(409, `Projection ${name} is already being rebuilt.`);
-    }
-    const started = Date.now();
-    await this.runner.rebuild(name);
-    const status = this.runner.status().find((p) => p.name === name);
-    return { projection: { ...status, rebuilt_in_ms: Date.now() - started } };
   }
 }

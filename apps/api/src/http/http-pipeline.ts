@@ -82,6 +82,7 @@ export const configureHttpPipeline = (
       auth: undefined,
       policy: undefined,
       action: undefined,
+      resource: undefined,
     };
     next();
   });

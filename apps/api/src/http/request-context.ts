@@ -29,6 +29,11 @@ export interface RequestContext {
   policy: RequestPolicy | undefined;
   /** The Manila action the policy guard chose for a `POST …/action` request. */
   action: ChosenAction | undefined;
+  /**
+   * The resource the policy guard read to judge the route's rule, as read, once it passed: a
+   * handler that reads the same one uses it rather than read it again.
+   */
+  resource: { readonly kind: string; readonly document: unknown } | undefined;
 }
 
 export type HawserRequest = Request & { hawser: RequestContext };

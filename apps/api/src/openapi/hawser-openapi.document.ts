@@ -225,8 +225,8 @@ export const HAWSER_OPENAPI_DOCUMENT = {
           },
           '404': fault('No projection has this name.'),
           '409': fault(
-            'The projection is already being rebuilt, or this process does not project (a ' +
-              'standby behind the lease holder).',
+            'The projection is already being rebuilt, or no process projects at the moment ' +
+              '(a takeover of the projector lease in progress).',
           ),
           ...adminErrors,
         },

@@ -26,6 +26,7 @@ const at = (version: string): RequestContext => ({
   auth: undefined,
   policy: undefined,
   action: undefined,
+  resource: undefined,
 });
 
 const refusal = (run: () => unknown): { status: number; message: string } | undefined => {

@@ -24,6 +24,8 @@ export interface ResourceTarget {
    * when it may not (no existence leak). Without it, a refusal is always the 403.
    */
   readonly visibility?: { readonly rule: string; readonly hidden: () => ManilaHttpError };
+  /** The resource as it was read. */
+  readonly document?: unknown;
 }
 
 /** Where a route's resource is: its kind (for the route inventory) and how to load it. */
@@ -72,7 +74,7 @@ const source =
       const id = idOf(request);
       if (typeof id !== 'string' || id === '') return undefined;
       const doc = await find(id, documents);
-      return doc === undefined ? undefined : target(doc, () => unknownAs(id));
+      return doc === undefined ? undefined : { ...target(doc, () => unknownAs(id)), document: doc };
     },
   });
 

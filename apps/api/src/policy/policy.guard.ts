@@ -108,7 +108,9 @@ export class PolicyGuard implements CanActivate {
   ): Promise<void> {
     policy.enforce(rule);
     const resource = target && 'load' in target && (await target.load(request, this.documents));
-    if (resource) authorizeOnResource(rule, policy, auth, resource);
+    if (!resource) return;
+    authorizeOnResource(rule, policy, auth, resource);
+    contextOf(request).resource = { kind: target.kind, document: resource.document };
   }
 
   /**

@@ -48,7 +48,7 @@ import {
   UpdateShare,
 } from '#hawser/application';
 import { ownValue, type ShareStatus } from '#hawser/domain';
-import type { ShareDocument } from '#hawser/projections';
+import type { ShareDocument, ShareRecord } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { statusArgument } from '../http/action-body.js';
 import { metadataFromBody, metadataItemFromBody } from '../http/metadata-body.js';
@@ -143,8 +143,11 @@ export class SharesController {
   @Policy('share:get', theShare)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
+    // The policy guard has just read the share to judge `share:get`.
+    const read =
+      ctx.resource?.kind === 'share' ? (ctx.resource.document as ShareRecord) : undefined;
     return {
-      share: this.detail(await this.queries.execute(new ShowShare(id, readerOf(ctx))), ctx),
+      share: this.detail(await this.queries.execute(new ShowShare(id, readerOf(ctx), read)), ctx),
     };
   }
 

@@ -24,6 +24,8 @@ const HELP: Readonly<Record<string, string>> = {
   HAWSER_PROJECTOR_LEASE_MS: "how long the projector's lease outlives its last heartbeat (3000)",
   HAWSER_HEAP_GROWTH_PERCENT:
     "heap growth past the live heap before a full collection, % (50; 0: V8's own)",
+  HAWSER_API_PROJECTOR_PROCESS:
+    'with several API processes, project in one more process that serves no HTTP (false)',
   HAWSER_BODY_LIMIT: 'largest request body (256kb)',
   HAWSER_DEFAULT_SHARE_TYPE: "Manila's default_share_type (none)",
   HAWSER_ENABLED_SHARE_PROTOCOLS: "Manila's enabled_share_protocols (NFS,CIFS)",

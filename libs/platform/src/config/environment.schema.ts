@@ -98,6 +98,7 @@ export const environmentSchema = z
     HAWSER_API_PROCESSES: wholeNumber(1, 64).default(1),
     HAWSER_PROJECTOR_LEASE_MS: wholeNumber(300).default(3000),
     HAWSER_HEAP_GROWTH_PERCENT: wholeNumber(0, 400).default(50),
+    HAWSER_API_PROJECTOR_PROCESS: flag.default(false),
     HAWSER_BODY_LIMIT: z
       .string()
       .trim()

@@ -68,6 +68,12 @@ export interface HawserConfig {
    * past what its last full collection left before the next one (0: V8's own, up to 300).
    */
   readonly heapGrowthPercent: number;
+  /**
+   * HAWSER_API_PROJECTOR_PROCESS (default false): with HAWSER_API_PROCESSES above 1, the cluster
+   * runs the projector in one more process of its own, which serves no HTTP, and the serving
+   * processes never project.
+   */
+  readonly apiProjectorProcess: boolean;
   /** HAWSER_BODY_LIMIT: largest accepted request body. */
   readonly bodyLimit: string;
   /** HAWSER_DEFAULT_SHARE_TYPE: Manila's default_share_type (name or id), if any. */
@@ -165,6 +171,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     apiProcesses: vars.HAWSER_API_PROCESSES,
     projectorLeaseMs: vars.HAWSER_PROJECTOR_LEASE_MS,
     heapGrowthPercent: vars.HAWSER_HEAP_GROWTH_PERCENT,
+    apiProjectorProcess: vars.HAWSER_API_PROJECTOR_PROCESS,
     bodyLimit: vars.HAWSER_BODY_LIMIT,
     defaultShareType: vars.HAWSER_DEFAULT_SHARE_TYPE,
     enabledShareProtocols: vars.HAWSER_ENABLED_SHARE_PROTOCOLS,

@@ -13,6 +13,7 @@ import { ALL_PROJECTIONS, SHARES } from '#hawser/projections';
 import { ProjectionRunner, ReadModelChanges, type DocumentStore } from '#hawser/read-models';
 import { HAWSER_CONFIG, type HawserConfig } from '../config/hawser-config.js';
 import { NatsProjectorBus } from '../projector/projector-bus.js';
+import { rebuildHere, type RebuildOutcome } from '../projector/projection-rebuilds.js';
 import { SqliteProjectorLease } from '../projector/projector-lease.js';
 import { ProjectorRole } from '../projector/projector-role.js';
 import { UNHANDLED_ERROR_EXIT_CODE } from '../process/service-process.js';
@@ -88,6 +89,23 @@ class ProjectionReadYourWrites implements ReadYourWrites, ReadModelPositions {
   }
 }
 
+/**
+ * An admin's rebuild of a projection, asked of any API process: run here on the projector, or
+ * forwarded over NATS to the process that projects (a cluster's serving processes never do).
+ */
+export class ProjectionRebuilds {
+  constructor(
+    private readonly runner: ProjectionRunner,
+    private readonly role: ProjectorRole,
+    private readonly bus: NatsProjectorBus | null,
+  ) {}
+
+  rebuild(name: string): Promise<RebuildOutcome> {
+    if (this.role.isActive || this.bus === null) return rebuildHere(this.runner, name);
+    return this.bus.requestRebuild(name);
+  }
+}
+
 /** Ends a projector that lost its lease; a supervisor (the cluster's primary) starts it again. */
 const exitOnLostLease = (): void => {
   process.exit(UNHANDLED_ERROR_EXIT_CODE);
@@ -99,6 +117,11 @@ export interface ProjectionsOptions {
    * held, and the others wait on that process. Without NATS a process always projects.
    */
   readonly elected?: boolean;
+  /**
+   * Among several, whether this process may take the lease (default true); false for a
+   * cluster's serving processes when the cluster runs its projector in a process of its own.
+   */
+  readonly candidate?: boolean;
 }
 
 @Global()
@@ -132,7 +155,9 @@ export class ProjectionsModule {
               await currentProcess(),
               config.projectorLeaseMs,
             );
-            return ProjectorRole.elected(lease, config.projectorLeaseMs, exitOnLostLease);
+            return options.candidate === false
+              ? ProjectorRole.observer(lease)
+              : ProjectorRole.elected(lease, config.projectorLeaseMs, exitOnLostLease);
           },
           inject: [HAWSER_CONFIG, PROJECTOR_BUS],
         },
@@ -148,6 +173,15 @@ export class ProjectionsModule {
         },
         { provide: READ_MODEL_POSITIONS, useExisting: READ_YOUR_WRITES },
         {
+          provide: ProjectionRebuilds,
+          useFactory: (
+            runner: ProjectionRunner,
+            role: ProjectorRole,
+            bus: NatsProjectorBus | null,
+          ) => new ProjectionRebuilds(runner, role, bus),
+          inject: [ProjectionRunner, ProjectorRole, PROJECTOR_BUS],
+        },
+        {
           provide: ProjectionLifecycle,
           useFactory: (
             runner: ProjectionRunner,
@@ -161,6 +195,7 @@ export class ProjectionsModule {
       exports: [
         ProjectionRunner,
         ProjectorRole,
+        ProjectionRebuilds,
         ReadModelChanges,
         READ_YOUR_WRITES,
         READ_MODEL_POSITIONS,

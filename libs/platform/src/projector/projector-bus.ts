@@ -10,11 +10,18 @@ import {
 } from '@nats-io/transport-node';
 import type { DocumentWrite, ProjectionRunner, ReadModelChanges } from '#hawser/read-models';
 import type { NatsConnectionOptions } from '../transport/nats-capability-reports.js';
+import { rebuildHere, type RebuildOutcome } from './projection-rebuilds.js';
 
 /** Asked by an API process that did not project: "tell me once you have passed this position". */
 export const PROJECTOR_WAIT_SUBJECT = 'hawser.projector.wait';
 /** The active projector's committed read-model writes, for the other processes' subscriptions. */
 export const READ_MODEL_CHANGES_SUBJECT = 'hawser.read-models.changes';
+
+/** Asked by an API process that does not project, for an admin's rebuild of a projection. */
+export const PROJECTOR_REBUILD_SUBJECT = 'hawser.projector.rebuild';
+
+/** How long a forwarded rebuild is waited for: a rebuild of a large store takes minutes. */
+const REBUILD_ANSWER_MS = 15 * 60_000;
 
 /** While no process projects (a takeover in progress), how long before asking again. */
 const NO_PROJECTOR_RETRY_MS = 100;
@@ -55,9 +62,15 @@ export class NatsProjectorBus {
       servers: [...this.options.servers],
       name: `${this.options.name}-projector-bus`,
       maxReconnectAttempts: -1,
+      // The projector's own change messages would come back to it only to be dropped.
+      noEcho: true,
+      // Otherwise every request (a read-your-writes wait per write) captures a stack trace.
+      noAsyncTraces: true,
     });
     this.connection.subscribe(READ_MODEL_CHANGES_SUBJECT, {
       callback: (error, msg) => {
+        // Decoded only while a subscription of this process follows the read models.
+        if (!changes.followed) return;
         const message = error ? undefined : decode<ChangesMessage>(msg);
         if (message === undefined || message.origin === this.origin) return;
         changes.publish(message.writes);
@@ -80,6 +93,19 @@ export class NatsProjectorBus {
         void runner
           .waitForPosition(request.position, request.timeoutMs)
           .then((reached) => msg.respond(JSON.stringify({ reached })));
+      },
+    });
+    connection.subscribe(PROJECTOR_REBUILD_SUBJECT, {
+      callback: (error, msg) => {
+        const request = error ? undefined : decode<{ name: string }>(msg);
+        if (typeof request?.name !== 'string') return;
+        void rebuildHere(runner, request.name).then(
+          (outcome) => msg.respond(JSON.stringify(outcome)),
+          (failure: unknown) => {
+            this.logger.error(`rebuild of ${request.name}: ${String(failure)}`);
+            msg.respond(JSON.stringify({ kind: 'no-projector' } satisfies RebuildOutcome));
+          },
+        );
       },
     });
     for (const collection of collections) {
@@ -118,6 +144,25 @@ export class NatsProjectorBus {
       }
     }
     return false;
+  }
+
+  /** On any other process: has the projector rebuild a projection, and says how it went. */
+  async requestRebuild(name: string): Promise<RebuildOutcome> {
+    try {
+      const reply = await this.opened().request(
+        PROJECTOR_REBUILD_SUBJECT,
+        JSON.stringify({ name }),
+        {
+          timeout: REBUILD_ANSWER_MS,
+        },
+      );
+      return decode<RebuildOutcome>(reply) ?? { kind: 'no-projector' };
+    } catch (error) {
+      if (!(error instanceof RequestError && error.isNoResponders())) {
+        this.logger.warn(`asking the projector for a rebuild: ${String(error)}`);
+      }
+      return { kind: 'no-projector' };
+    }
   }
 
   async close(): Promise<void> {

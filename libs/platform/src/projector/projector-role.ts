@@ -31,6 +31,7 @@ export class ProjectorRole {
     private readonly lease: SqliteProjectorLease | undefined,
     private readonly heartbeatMs: number,
     private readonly onLost: () => void,
+    private readonly candidate = true,
   ) {}
 
   /** The single process: always the projector, no lease. */
@@ -45,6 +46,14 @@ export class ProjectorRole {
     return new ProjectorRole(lease, Math.max(100, Math.floor(ttlMs / 3)), onLost);
   }
 
+  /**
+   * One of several processes that never projects (a cluster's serving process beside its own
+   * projector process): it only reads who holds the lease.
+   */
+  static observer(lease: SqliteProjectorLease): ProjectorRole {
+    return new ProjectorRole(lease, 0, () => undefined, false);
+  }
+
   get isActive(): boolean {
     return this.active;
   }
@@ -57,7 +66,7 @@ export class ProjectorRole {
 
   /** Tries for the lease once (starting what waits if won), then keeps trying or renewing. */
   async begin(): Promise<void> {
-    if (this.lease === undefined) return;
+    if (this.lease === undefined || !this.candidate) return;
     if (await this.lease.tryTake()) await this.activate();
     this.timer = setInterval(() => void this.beat(), this.heartbeatMs);
     this.timer.unref();

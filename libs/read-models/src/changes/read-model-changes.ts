@@ -24,6 +24,12 @@ export class ReadModelChanges {
     return () => set.delete(listener);
   }
 
+  /** Whether anyone listens to any collection now. */
+  get followed(): boolean {
+    for (const set of this.listeners.values()) if (set.size > 0) return true;
+    return false;
+  }
+
   publish(writes: readonly DocumentWrite[]): void {
     if (this.listeners.size === 0) return;
     const byCollection = new Map<string, DocumentWrite[]>();

@@ -72,19 +72,22 @@ export class CollectionTables {
   }
 
   /**
-   * Runs a read on the collection's table; `empty` when there is no table, or when another
-   * process dropped it (a swap) since this connection last looked.
+   * Runs a read on the collection's table, or says there is none: never created, or dropped by
+   * another process (a swap) since this connection last looked.
    */
-  read<T>(physical: string, query: (table: TableStatements) => T, empty: T): T {
+  readIfPresent<T>(
+    physical: string,
+    query: (table: TableStatements) => T,
+  ): { readonly value: T } | undefined {
     const table = this.existing(physical);
-    if (table === undefined) return empty;
+    if (table === undefined) return undefined;
     try {
-      return query(table);
+      return { value: query(table) };
     } catch (error) {
       if (!isMissingTable(error)) throw error;
       this.known.delete(physical);
       const again = this.existing(physical);
-      return again === undefined ? empty : query(again);
+      return again === undefined ? undefined : { value: query(again) };
     }
   }
 

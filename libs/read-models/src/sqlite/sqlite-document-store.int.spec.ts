@@ -225,6 +225,40 @@ describe('SQLite document store tables', () => {
     await writer.close();
   });
 
+  it('given a reader that remembers each generation it read, when another process swaps twice, then every read sees the live one and a later write goes there too', async () => {
+    const reader = new SqliteDocumentStore({ file });
+    const writer = new SqliteDocumentStore({ file });
+    const swapIn = async (id: string) => {
+      const generation = await writer.prepareGeneration(['shares']);
+      await writer.write([
+        { kind: 'put', collection: `shares@${generation}`, document: { id, project_id: 'p' } },
+      ]);
+      await writer.swap(['shares'], generation);
+    };
+    await swapIn('first');
+    expect(await reader.find('shares')).toEqual([{ id: 'first', project_id: 'p' }]);
+
+    await swapIn('second');
+
+    expect(await reader.get('shares', 'second')).toEqual({ id: 'second', project_id: 'p' });
+    await swapIn('third');
+    expect(await reader.getMany('shares', ['second', 'third'])).toEqual([
+      { id: 'third', project_id: 'p' },
+    ]);
+    await swapIn('fourth');
+    expect(await reader.count('shares', { project_id: 'p' })).toBe(1);
+    await swapIn('fifth');
+    expect(await reader.find('shares')).toEqual([{ id: 'fifth', project_id: 'p' }]);
+    await swapIn('sixth');
+    await reader.write([{ kind: 'put', collection: 'shares', document: { id: 'written' } }]);
+    expect((await writer.find('shares')).map((doc) => doc.id).sort()).toEqual(['sixth', 'written']);
+    expect(schema().tables.filter((table) => table.startsWith('collection:shares'))).toHaveLength(
+      1,
+    );
+    await reader.close();
+    await writer.close();
+  });
+
   it('a file of the shared-table layout is moved to one table per collection on open', async () => {
     const old = new Database(file);
     old.exec(`

@@ -40,6 +40,8 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly db: Database.Database;
   private readonly tables: CollectionTables;
   private readonly statements = new Map<string, Database.Statement>();
+  /** The physical name each logical collection was last read through (one entry a name). */
+  private readonly aliases = new Map<string, string>();
   private readonly selectAlias: Database.Statement;
   private readonly selectCheckpoint: Database.Statement;
   private readonly upsertCheckpoint: Database.Statement;
@@ -136,9 +138,9 @@ export class SqliteDocumentStore implements DocumentStore {
     collection: string,
     id: string,
   ): Promise<T | undefined> {
-    const doc = this.tables.read(
-      this.physical(collection),
-      (table) => table.selectOne.get(id) as StoredRow | undefined,
+    const doc = this.read(
+      collection,
+      (_, table) => table.selectOne.get(id) as StoredRow | undefined,
       undefined,
     );
     return doc === undefined ? undefined : documentOf<T>(doc);
@@ -148,9 +150,9 @@ export class SqliteDocumentStore implements DocumentStore {
     collection: string,
     ids: readonly string[],
   ): Promise<T[]> {
-    const rows = this.tables.read(
-      this.physical(collection),
-      (table) => table.selectMany.all(JSON.stringify(ids)) as StoredRow[],
+    const rows = this.read(
+      collection,
+      (_, table) => table.selectMany.all(JSON.stringify(ids)) as StoredRow[],
       [],
     );
     const byId = new Map(rows.map((row) => [row[0], row]));
@@ -165,30 +167,28 @@ export class SqliteDocumentStore implements DocumentStore {
     filter?: Filter,
     options: FindOptions = {},
   ): Promise<T[]> {
-    const physical = this.physical(collection);
-    const query = findSql(tableSql(physical), filter, options);
-    const rows = this.tables.read(
-      physical,
-      () =>
+    const rows = this.read<StoredRow[], ReturnType<typeof findSql>>(
+      collection,
+      (query) =>
         this.statement(query.sql)
           .raw()
           .all(...query.params) as StoredRow[],
       [],
+      (physical) => findSql(tableSql(physical), filter, options),
     );
     return rows.map((row) => documentOf<T>(row));
   }
 
   async count(collection: string, filter?: Filter): Promise<number> {
-    const physical = this.physical(collection);
     const where = whereSql(filter);
-    const sql = countSql(tableSql(physical), where.sql);
-    return this.tables.read(
-      physical,
-      () =>
+    return this.read(
+      collection,
+      (sql) =>
         this.statement(sql)
           .pluck()
           .get(...where.params) as number,
       0,
+      (physical) => countSql(tableSql(physical), where.sql),
     );
   }
 
@@ -371,6 +371,35 @@ export class SqliteDocumentStore implements DocumentStore {
         tableOf(write.collection).remove.run(write.id);
       }
     }
+  }
+
+  /**
+   * Runs a read on the collection's live table, through the physical name this process last
+   * found for it: a swap drops the table it replaces in the transaction that moves the alias,
+   * so a remembered table that still exists is the live one, and a read that finds it gone
+   * (swapped, possibly by another process) looks the alias up again. Writes always look it up:
+   * a table is created on write, and a stale name would bring a dropped generation back.
+   */
+  private read<T, Plan = string>(
+    collection: string,
+    run: (plan: Plan, table: TableStatements) => T,
+    empty: T,
+    plan: (physical: string) => Plan = (physical) => physical as Plan,
+  ): T {
+    const remembered = this.aliases.get(collection);
+    if (remembered !== undefined) {
+      const planned = plan(remembered);
+      const found = this.tables.readIfPresent(remembered, (table) => run(planned, table));
+      if (found !== undefined) return found.value;
+      this.aliases.delete(collection);
+    }
+    const physical = this.physical(collection);
+    // Planned before the table is looked for, so a bad filter fails on an empty collection too.
+    const planned = plan(physical);
+    const found = this.tables.readIfPresent(physical, (table) => run(planned, table));
+    if (found === undefined) return empty;
+    if (!isGenerationAddress(collection)) this.aliases.set(collection, physical);
+    return found.value;
   }
 
   private physical(collection: string): string {

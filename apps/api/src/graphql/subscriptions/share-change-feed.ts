@@ -12,35 +12,38 @@ export interface ShareCommitted {
 type Listener = (change: ShareCommitted) => void;
 
 /**
- * The share listing's changes as its projection commits them, for subscriptions. While anyone
- * listens it remembers each changed share's project, so a deletion (which carries only the id,
- * and always follows a change to `deleting`) still reaches the subscribers of that project.
+ * The share listing's changes as its projection commits them, for subscriptions. It follows the
+ * read models only while anyone listens (so a process without subscriptions does not even
+ * decode the projector's changes), and meanwhile remembers each changed share's project, so a
+ * deletion (which carries only the id, and always follows a change to `deleting`) still reaches
+ * the subscribers of that project.
  */
 @Injectable()
 export class ShareChangeFeed implements OnModuleDestroy {
   private readonly listeners = new Set<Listener>();
   private readonly projectOf = new Map<string, string>();
-  private readonly stop: () => void;
+  private stop: (() => void) | undefined;
 
-  constructor(changes: ReadModelChanges) {
-    this.stop = changes.listen(SHARES, (writes) => writes.forEach((w) => this.committed(w)));
-  }
+  constructor(private readonly changes: ReadModelChanges) {}
 
   /** Returns the function that stops listening. */
   listen(listener: Listener): () => void {
     this.listeners.add(listener);
+    this.stop ??= this.changes.listen(SHARES, (writes) => writes.forEach((w) => this.committed(w)));
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.projectOf.clear();
+      if (this.listeners.size > 0) return;
+      this.projectOf.clear();
+      this.stop?.();
+      this.stop = undefined;
     };
   }
 
   onModuleDestroy(): void {
-    this.stop();
+    this.stop?.();
   }
 
   private committed(write: DocumentWrite): void {
-    if (this.listeners.size === 0) return;
     let change: ShareCommitted | undefined;
     if (write.kind === 'put') {
       const record = write.document as ShareRecord;
