@@ -73,7 +73,7 @@ export class ProcessManagerRunner {
   status(): { name: string; position: number }[] {
     return this.workers.all().map((worker) => ({
       name: worker.processManager.name,
-      position: this.workers.reachOf(worker),
+      position: worker.examined,
     }));
   }
 

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import type { EventFilter, EventStore, RecordedEvent } from '#hawser/eventstore';
+import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import {
   CheckpointConflictError,
   SharedLogReader,
@@ -56,10 +56,6 @@ export class ProcessManagerWorker {
     this.logger = new Logger(`pm:${processManager.name}`);
   }
 
-  get following(): EventFilter | undefined {
-    return this.processManager.filter;
-  }
-
   get checkpointName(): string {
     return `pm:${this.processManager.name}`;
   }
@@ -85,12 +81,7 @@ export class ProcessManagerWorker {
       const version = signal.version;
       try {
         const caughtUp = await this.step();
-        if (caughtUp && !this.stopping) {
-          await signal.wait(version, this.options.pollIntervalMs, {
-            after: this.examined,
-            filter: this.processManager.filter,
-          });
-        }
+        if (caughtUp && !this.stopping) await signal.wait(version, this.options.pollIntervalMs);
       } catch (error) {
         if (error instanceof CheckpointConflictError) {
           await this.load().catch(() => undefined);

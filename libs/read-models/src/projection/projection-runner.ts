@@ -203,7 +203,7 @@ export class ProjectionRunner {
       const rebuild = this.rebuilding.get(worker.projection.name);
       return {
         name: worker.projection.name,
-        position: this.workers.reachOf(worker),
+        position: worker.examined,
         rebuilding: rebuild !== undefined,
         ...(rebuild ? { rebuild } : {}),
         ...(worker.lastError ? { error: worker.lastError.message } : {}),

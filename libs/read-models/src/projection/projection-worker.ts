@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EventFilter, EventStore } from '#hawser/eventstore';
+import type { EventStore } from '#hawser/eventstore';
 import { CheckpointConflictError, type DocumentStore } from '../document-store.port.js';
 import type { AppendSignal } from '../subscription/append-signal.js';
 import { SharedLogReader } from '../subscription/shared-log-reader.js';
@@ -40,7 +40,6 @@ export class ProjectionWorker {
   private gate: { closed: Promise<void>; open: () => void } | undefined;
   private currentStep: Promise<unknown> | undefined;
   private caughtUpTask: (() => Promise<void>) | undefined;
-  private signal: AppendSignal | undefined;
 
   constructor(
     readonly projection: Projection,
@@ -50,11 +49,6 @@ export class ProjectionWorker {
     private readonly options: ProjectionWorkerOptions,
   ) {
     this.owned = new Set(projection.collections);
-  }
-
-  /** Paused, it deals with nothing: it does not count as past the events it does not follow. */
-  get following(): EventFilter | undefined {
-    return this.gate === undefined ? this.projection.filter : undefined;
   }
 
   async load(): Promise<void> {
@@ -106,7 +100,6 @@ export class ProjectionWorker {
 
   /** Runs batches until `stop()`, sleeping on the signal when caught up. */
   start(signal: AppendSignal): void {
-    this.signal ??= signal;
     this.loop ??= this.run(signal);
   }
 
@@ -118,8 +111,6 @@ export class ProjectionWorker {
       this.gate = { closed, open };
     }
     await this.currentStep;
-    // What it slept through until now it has dealt with: held, it stays where it had reached.
-    this.examined = this.signal?.reach(this.examined, this.projection.filter) ?? this.examined;
   }
 
   /** The read model may have changed while paused (maintenance, a rebuild's swap). */
@@ -151,12 +142,7 @@ export class ProjectionWorker {
         this.lastError = undefined;
         failures = 0;
         this.options.onProgress();
-        if (caughtUp) {
-          await signal.wait(version, this.options.pollIntervalMs, {
-            after: this.examined,
-            filter: this.projection.filter,
-          });
-        }
+        if (caughtUp) await signal.wait(version, this.options.pollIntervalMs);
       } catch (error) {
         await this.recover(error, failures++);
       } finally {

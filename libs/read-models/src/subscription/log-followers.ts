@@ -1,4 +1,4 @@
-import { afterMicrotasks, type EventFilter, type EventStore } from '#hawser/eventstore';
+import type { EventStore } from '#hawser/eventstore';
 import { AppendSignal } from './append-signal.js';
 import { PositionWaiters } from './position-waiters.js';
 
@@ -6,11 +6,6 @@ import { PositionWaiters } from './position-waiters.js';
 export interface LogFollower {
   /** How far it has dealt with the log. */
   readonly examined: number;
-  /**
-   * The events it follows while it runs, sleeping through the others; absent when it follows
-   * all of them or is held (paused): then only what it examined counts.
-   */
-  readonly following?: EventFilter;
   load(): Promise<void>;
   start(signal: AppendSignal): void;
   stop(): Promise<void>;
@@ -32,24 +27,12 @@ export class LogFollowers<Worker extends LogFollower> {
     events: EventStore,
     private readonly kind: string,
   ) {
-    this.signal = new AppendSignal(events, this.appendedProgress);
+    this.signal = new AppendSignal(events);
     this.waiters = new PositionWaiters(() => this.reached());
   }
 
   /** Workers call this when they have moved on, so waits can resolve. */
   readonly progressed = (): void => this.waiters.progressed();
-
-  private appendedProgressQueued = false;
-
-  /** Appended events move the sleeping workers on: once for the events told together. */
-  private readonly appendedProgress = (): void => {
-    if (this.appendedProgressQueued) return;
-    this.appendedProgressQueued = true;
-    afterMicrotasks(() => {
-      this.appendedProgressQueued = false;
-      this.waiters.progressed();
-    });
-  };
 
   add(name: string, worker: Worker): void {
     if (this.workers.has(name)) throw new Error(`two ${this.kind}s are named ${name}`);
@@ -102,23 +85,15 @@ export class LogFollowers<Worker extends LogFollower> {
   waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
     const waiting = this.waiters.wait(position, timeoutMs);
     // Appends by another process reach the workers by polling; ask them to look now.
-    if (this.reached() < position) this.signal.lookFor(position);
+    if (this.reached() < position) this.signal.notify();
     return waiting;
-  }
-
-  /**
-   * How far a worker has dealt with the log: what it examined, and past it the events it does
-   * not follow (it sleeps through them), up to the first it does.
-   */
-  reachOf(worker: Worker): number {
-    return this.signal.reach(worker.examined, worker.following);
   }
 
   /** How far every worker has dealt with the log. */
   private reached(): number {
     if (this.state === 'new') return 0;
     let reached = Number.POSITIVE_INFINITY;
-    for (const worker of this.workers.values()) reached = Math.min(reached, this.reachOf(worker));
+    for (const worker of this.workers.values()) reached = Math.min(reached, worker.examined);
     return reached === Number.POSITIVE_INFINITY ? 0 : reached;
   }
 }
