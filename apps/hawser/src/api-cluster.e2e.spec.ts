@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { eventually } from './test-support/hawser-test-server.js';
 
 const PROJECT = '55555555555555555555555555555555';
@@ -15,13 +15,9 @@ interface ProjectorStatus {
   projector: { role: 'active' | 'standby'; holder?: { pid: number } };
 }
 
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'the API as a cluster: serving processes and a projector process of its own'
-  : 'the API as a cluster (skipped: nats-server is not installed; apt-get install nats-server)';
+const TITLE = 'the API as a cluster: serving processes and a projector process of its own';
 
-suite(title, () => {
+describeWithNats(TITLE, () => {
   let dir: string;
   let nats: NatsServer;
   let api: HawserProcess;
@@ -52,7 +48,7 @@ suite(title, () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-api-cluster-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     const port = await freePort();
     api = new HawserProcess(
       {

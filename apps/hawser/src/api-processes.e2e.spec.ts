@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Client } from 'graphql-ws';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { graphqlSocket } from './test-support/graphql-client.js';
 import { eventually } from './test-support/hawser-test-server.js';
 
@@ -22,13 +22,7 @@ interface ProjectorStatus {
   projections: { name: string; position: number }[];
 }
 
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'several API processes over NATS with one projector'
-  : 'several API processes over NATS with one projector (skipped: nats-server is not installed; apt-get install nats-server)';
-
-suite(title, () => {
+describeWithNats('several API processes over NATS with one projector', () => {
   let dir: string;
   let nats: NatsServer;
   let env: Record<string, string>;
@@ -62,7 +56,7 @@ suite(title, () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-api-processes-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     env = {
       HAWSER_DATA_DIR: path.join(dir, 'data'),
       HAWSER_AUTH: 'noauth',

@@ -4,17 +4,11 @@ import path from 'node:path';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { eventually } from './test-support/hawser-test-server.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { metricValue } from './test-support/observability.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'Health and metrics of the processes of the multi-process mode'
-  : 'Health and metrics of the processes of the multi-process mode (skipped: nats-server is not installed; apt-get install nats-server)';
-
-suite(title, () => {
+describeWithNats('Health and metrics of the processes of the multi-process mode', () => {
   let dir: string;
   let nats: NatsServer;
   let api: HawserProcess;
@@ -41,7 +35,7 @@ suite(title, () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-multi-observe-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     const [apiPort, schedulerPort, nodePort] = [
       await freePort(),
       await freePort(),

@@ -6,19 +6,13 @@ import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-pro
 import { eventually } from './test-support/hawser-test-server.js';
 import { manilaRequest } from './test-support/manila-http.js';
 import { createPlacedShare } from './test-support/placed-share.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { simulatedPools } from './test-support/simulated-backends.js';
-
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'A scheduler process after a share node dropped one of its back ends'
-  : 'A scheduler process after a share node dropped one of its back ends (skipped: nats-server is not installed; apt-get install nats-server)';
 
 const KEPT = simulatedPools({ 'kept@sim': { p: 1000 } });
 const BOTH = [...KEPT, ...simulatedPools({ 'removed@sim': { p: 1000 } })];
 
-suite(title, () => {
+describeWithNats('A scheduler process after a share node dropped one of its back ends', () => {
   let dir: string;
   let nats: NatsServer;
   let api: HawserProcess;
@@ -54,7 +48,7 @@ suite(title, () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-removed-backends-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     const apiPort = await freePort();
     schedulerPort = await freePort();
     base = `http://127.0.0.1:${apiPort}`;

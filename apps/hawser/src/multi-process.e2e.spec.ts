@@ -4,7 +4,7 @@ import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const TOKEN = 'admin:55555555555555555555555555555555';
@@ -19,13 +19,7 @@ interface ShareView {
   availability_zone: string;
 }
 
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'api, scheduler and share nodes as separate processes over NATS'
-  : 'api, scheduler and share nodes as separate processes over NATS (skipped: nats-server is not installed; apt-get install nats-server)';
-
-suite(title, () => {
+describeWithNats('api, scheduler and share nodes as separate processes over NATS', () => {
   let dir: string;
   let nats: NatsServer;
   let base: string;
@@ -107,7 +101,7 @@ suite(title, () => {
         throw new Error(`${entry.main} is missing: run npm run build first`);
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-multi-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const env = {

@@ -80,12 +80,18 @@ describe('scheduler-stats pools over HTTP (given four simulated back ends)', () 
   });
 });
 
+/**
+ * Long enough that a loaded machine still reads every service up between its one report and
+ * the down time (with 1 s a slow start could miss it), short enough to wait out.
+ */
+const DOWN_TIME_S = 5;
+
 describe('services over HTTP (given back ends that report less often than the down time)', () => {
   let hawser: HawserTestServer;
 
   beforeAll(async () => {
     hawser = await startHawser({
-      env: { HAWSER_SERVICE_DOWN_TIME_S: '1', HAWSER_REPORT_INTERVAL_S: '60' },
+      env: { HAWSER_SERVICE_DOWN_TIME_S: String(DOWN_TIME_S), HAWSER_REPORT_INTERVAL_S: '60' },
     });
   });
   afterAll(() => hawser.close());
@@ -110,7 +116,7 @@ describe('services over HTTP (given back ends that report less often than the do
       status: 'enabled',
       state: 'up',
     });
-    expect(Date.parse(share.updated_at)).toBeGreaterThan(Date.now() - 5_000);
+    expect(Date.parse(share.updated_at)).toBeGreaterThan(Date.now() - 2 * DOWN_TIME_S * 1_000);
 
     const down = await eventually(
       async () => {
@@ -119,7 +125,7 @@ describe('services over HTTP (given back ends that report less often than the do
           ? rows
           : undefined;
       },
-      3_000,
+      3 * DOWN_TIME_S * 1_000,
       'the back ends to be down',
     );
     expect(down.find((r: { host: string }) => r.host === 'sim@a1').updated_at).toBe(

@@ -4,15 +4,12 @@ import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const TOKEN = 'admin:77777777777777777777777777777777';
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'a promotion when only the node owning the new active replica crashes (separate processes over NATS)'
-  : 'a promotion when only the node owning the new active replica crashes (skipped: nats-server is not installed; apt-get install nats-server)';
+const TITLE =
+  'a promotion when only the node owning the new active replica crashes (separate processes over NATS)';
 
 interface Replica {
   id: string;
@@ -26,7 +23,7 @@ interface Replica {
  * is, and `west` serves az-2, where its replica is. Promotions are slow on `west` (3 s a driver
  * call), and `west` alone is SIGKILLed once it has claimed the promotion.
  */
-suite(title, () => {
+describeWithNats(TITLE, () => {
   let dir: string;
   let nats: NatsServer;
   let base: string;
@@ -67,7 +64,7 @@ suite(title, () => {
         throw new Error(`${entry.main} is missing: run npm run build first`);
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-node-crash-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     env = {

@@ -4,15 +4,9 @@ import path from 'node:path';
 import type { LocalBackendConfig } from '#hawser/drivers';
 import { ENTRY_POINTS, HawserProcess, freePort } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { findNatsServer, NatsServer } from './test-support/nats-server.js';
+import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'share nodes configured with the same local back end'
-  : 'share nodes configured with the same local back end (skipped: nats-server is not installed; apt-get install nats-server)';
-
-suite(title, () => {
+describeWithNats('share nodes configured with the same local back end', () => {
   let dir: string;
   let nats: NatsServer;
   let env: Record<string, string>;
@@ -72,7 +66,7 @@ suite(title, () => {
         throw new Error(`${entry.main} is missing: run npm run build first`);
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-lock-'));
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
     env = {
       HAWSER_DATA_DIR: path.join(dir, 'data'),
       HAWSER_AUTH: 'noauth',

@@ -23,6 +23,19 @@ export const findNatsServer = (): string | undefined =>
       }
     });
 
+/**
+ * `describe` when nats-server is installed; otherwise the suite is skipped and its title says
+ * why, so a machine without it never counts the suite as passed.
+ */
+export const describeWithNats = (title: string, body: () => void): void => {
+  if (findNatsServer()) describe(title, body);
+  else
+    describe.skip(
+      `${title} (skipped: nats-server is not installed; apt-get install nats-server)`,
+      body,
+    );
+};
+
 /** A real nats-server on a free loopback port, for tests. */
 export class NatsServer {
   private output = '';
@@ -34,7 +47,9 @@ export class NatsServer {
   ) {}
 
   /** Starts on a free port, or on `port` (a restart where clients expect it). */
-  static async start(binary: string, port?: number, timeoutMs = 10_000): Promise<NatsServer> {
+  static async start(port?: number, timeoutMs = 10_000): Promise<NatsServer> {
+    const binary = findNatsServer();
+    if (binary === undefined) throw new Error('nats-server is not installed');
     port ??= await freePort();
     const child = spawn(binary, ['--addr', '127.0.0.1', '--port', String(port)], {
       stdio: ['ignore', 'pipe', 'pipe'],

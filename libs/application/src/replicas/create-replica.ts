@@ -4,7 +4,6 @@ import { badRequest, notFoundError, type CreateShareReplicaDto } from '#hawser/a
 import {
   activeShareOrUndefined,
   derivedId,
-  decidedAsCounted,
   requestHolding,
   type QuotaDeltas,
   type ShareCommand,
@@ -93,10 +92,8 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     await this.quotas.reserve(holder, share.id, quotaContext);
     const requested = this.changes.record(share.id, request, requester.commandContext(), {
       // A replica of a share resized meanwhile would count other gigabytes: 409.
-      decider: decidedAsCounted(
-        { counted: holder.deltas, needed: (decided) => replicaCreationDeltas(decided.size) },
-        requestHolding(replicaId),
-      ),
+      counted: { counted: holder.deltas, needed: (decided) => replicaCreationDeltas(decided.size) },
+      decider: requestHolding(replicaId),
       retryOnConflict: REPLICA_CONFLICT_RETRIES,
     });
     const result = await requested.catch(async (error: unknown) => {

@@ -9,7 +9,6 @@ import {
 } from '#hawser/api-contracts';
 import {
   countingNothing,
-  decidedAsCounted,
   DomainError,
   growthTo,
   requestHolding,
@@ -95,7 +94,7 @@ export class ShareResize {
       // Refused as the share reads now; an extend the share's newer revision would take was
       // counted for nothing, so it is refused as a conflict rather than recorded uncounted.
       await this.changes.run(share.id, command, commandContext, {
-        decider: decidedAsCounted(countingNothing(needed)),
+        counted: countingNothing(needed),
       });
       return;
     }
@@ -106,10 +105,8 @@ export class ShareResize {
     const deltas = folded ? needed(folded) : {};
     const resize = async () => {
       await this.changes.run(share.id, command, commandContext, {
-        decider: decidedAsCounted(
-          { counted: deltas, needed },
-          requestHolding(commandContext.commandId),
-        ),
+        counted: { counted: deltas, needed },
+        decider: requestHolding(commandContext.commandId),
       });
       faultInjectionPoint('after-request-recorded:extend');
     };

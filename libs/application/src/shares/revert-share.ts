@@ -2,7 +2,6 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, forbiddenError, ManilaHttpError } from '#hawser/api-contracts';
 import {
   countingNothing,
-  decidedAsCounted,
   DomainError,
   growthTo,
   requestHolding,
@@ -80,7 +79,7 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
     const growth = snapshot.share_id === share.id ? snapshot.size - share.size : 0;
     if (growth <= 0) {
       await this.changes.run(share.id, command, ctx, {
-        decider: decidedAsCounted(countingNothing(needed)),
+        counted: countingNothing(needed),
       });
       return;
     }
@@ -90,7 +89,8 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
     const deltas = folded ? needed(folded) : {};
     const revert = () =>
       this.changes.run(share.id, command, ctx, {
-        decider: decidedAsCounted({ counted: deltas, needed }, requestHolding(ctx.commandId)),
+        counted: { counted: deltas, needed },
+        decider: requestHolding(ctx.commandId),
       });
     await this.quotas
       .adjustingFor({ ...quotaSubjectsOf(share), deltas, newSize: snapshot.size }, ctx, revert)

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  decidedAsCounted,
   shareDecider,
+  type CountedRequest,
   shareStream,
   type Decider,
   type ShareCommand,
@@ -24,6 +26,11 @@ export const SHARE_CONFLICT_RETRIES = 20;
 export interface ShareCommandOptions extends HandleOptions {
   /** The share's decider, or one wrapping it (`requestHolding` a quota reservation). */
   readonly decider?: Decider<ShareState, ShareCommand, ShareEvent>;
+  /**
+   * What the request counted against the quota before it was decided: a decision on a revision
+   * that needs other counts is refused (409) instead of recorded (`decidedAsCounted`).
+   */
+  readonly counted?: CountedRequest;
 }
 
 /**
@@ -51,8 +58,8 @@ export class ShareChanges {
   /**
    * The command recorded, not yet waited for (a request that reserved first marks it). Another
    * writer's append in between decides it again on the newer revision, as Manila would take
-   * both requests; a request that counted quota is wrapped (`decidedAsCounted`) so a decision
-   * that needs other counts is refused instead.
+   * both requests; for a request that counted quota (`counted`), a decision that needs other
+   * counts is refused instead.
    */
   record(
     shareId: string,
@@ -60,11 +67,13 @@ export class ShareChanges {
     ctx: CommandContext,
     {
       decider = shareDecider,
+      counted,
       retryOnConflict = SHARE_CONFLICT_RETRIES,
       ...handling
     }: ShareCommandOptions = {},
   ): Promise<CommandResult<ShareState, ShareEvent>> {
-    return this.commands.handle(decider, shareStream(shareId), command, ctx, {
+    const deciding = counted ? decidedAsCounted(counted, decider) : decider;
+    return this.commands.handle(deciding, shareStream(shareId), command, ctx, {
       ...handling,
       retryOnConflict,
     });

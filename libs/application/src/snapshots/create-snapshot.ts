@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ManilaHttpError, type CreateSnapshotDto } from '#hawser/api-contracts';
-import {
-  decidedAsCounted,
-  requestHolding,
-  snapshotCreationDeltas,
-  type ShareCommand,
-} from '#hawser/domain';
+import { requestHolding, snapshotCreationDeltas, type ShareCommand } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations } from '../quotas/quota-reservations.js';
@@ -72,10 +67,8 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
       async () => {
         await this.changes.run(share.id, request, requester.commandContext(), {
           // A snapshot of a share resized meanwhile would count other gigabytes: 409.
-          decider: decidedAsCounted(
-            { counted, needed: (decided) => snapshotCreationDeltas(decided.size) },
-            requestHolding(snapshotId),
-          ),
+          counted: { counted, needed: (decided) => snapshotCreationDeltas(decided.size) },
+          decider: requestHolding(snapshotId),
         });
         faultInjectionPoint('after-request-recorded:snapshot');
       },

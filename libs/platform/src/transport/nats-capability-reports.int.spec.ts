@@ -2,16 +2,10 @@ import { connect } from '@nats-io/transport-node';
 import { Logger } from '@nestjs/common';
 import type { BackendStatsReport } from '#hawser/drivers';
 import {
-  findNatsServer,
+  describeWithNats,
   NatsServer,
 } from '../../../../apps/hawser/src/test-support/nats-server.js';
 import { CAPABILITY_REPORTS_SUBJECT, NatsCapabilityReports } from './nats-capability-reports.js';
-
-const binary = findNatsServer();
-const suite = binary ? describe : describe.skip;
-const title = binary
-  ? 'capability reports over NATS'
-  : 'capability reports over NATS (skipped: nats-server is not installed; apt-get install nats-server)';
 
 const report = (backend: string, freeGb: number): BackendStatsReport =>
   ({
@@ -54,7 +48,7 @@ const collector = () => {
   };
 };
 
-suite(title, () => {
+describeWithNats('capability reports over NATS', () => {
   let nats: NatsServer;
   const opened: NatsCapabilityReports[] = [];
 
@@ -68,7 +62,7 @@ suite(title, () => {
 
   beforeAll(async () => {
     Logger.overrideLogger(false); // connection status lines; the assertions say what matters
-    nats = await NatsServer.start(binary as string);
+    nats = await NatsServer.start();
   });
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((r) => r.close()));
@@ -150,7 +144,7 @@ suite(title, () => {
     await open('scheduler', scheduler.handler);
     const node = await open('node-a');
     await nats.stop();
-    nats = await NatsServer.start(binary as string, nats.port);
+    nats = await NatsServer.start(nats.port);
 
     // Reports are telemetry: one sent while the connections come back may be lost, the next arrives.
     const deadline = Date.now() + 10_000;
