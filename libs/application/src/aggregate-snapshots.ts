@@ -1,5 +1,6 @@
 import type { SnapshotPolicy } from '#hawser/domain';
 import type { SnapshotStore, StreamSnapshot } from '#hawser/eventstore';
+import { estimatedBytes } from './estimated-bytes.js';
 
 /** A stream's state folded up to the event `eventId` at `revision`. */
 export interface FoldedState<State> {
@@ -12,10 +13,19 @@ export interface FoldedState<State> {
 
 interface Remembered extends FoldedState<unknown> {
   readonly stateVersion: number;
+  /** The state's estimated heap bytes. */
+  readonly bytes: number;
 }
 
 /** Streams whose latest state a process keeps in memory, the least recently used dropped first. */
 const REMEMBERED_STREAMS = 1_000;
+
+/**
+ * Estimated heap bytes of the states kept in memory: a quota's state is 0.5 KB in a fresh
+ * project and about 130 KB once its windows of 1,000 counted and given back ids are full, so a
+ * count alone would let 1,000 busy projects hold 130 MB. This keeps about 120 full ones.
+ */
+export const REMEMBERED_STATE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The latest folded state of streams whose decider has a snapshot policy: in memory for the
@@ -25,8 +35,12 @@ const REMEMBERED_STREAMS = 1_000;
  */
 export class AggregateSnapshots {
   private readonly remembered = new Map<string, Remembered>();
+  private rememberedBytes = 0;
 
-  constructor(private readonly store: SnapshotStore) {}
+  constructor(
+    private readonly store: SnapshotStore,
+    private readonly budgetBytes = REMEMBERED_STATE_BYTES,
+  ) {}
 
   async latest<State>(
     streamId: string,
@@ -46,7 +60,7 @@ export class AggregateSnapshots {
   /** Keeps `folded` in memory, and writes it to the store once the policy says it is due. */
   async remember<State>(
     streamId: string,
-    policy: SnapshotPolicy,
+    policy: SnapshotPolicy<State>,
     folded: FoldedState<State>,
   ): Promise<void> {
     const due = folded.unsnapshotted >= policy.every;
@@ -59,25 +73,48 @@ export class AggregateSnapshots {
         stateVersion: policy.stateVersion,
         state: folded.state,
       }));
-    this.remembered.delete(streamId);
-    this.remembered.set(streamId, {
+    const before = this.remembered.get(streamId);
+    this.drop(streamId);
+    const kept: Remembered = {
       ...folded,
       stateVersion: policy.stateVersion,
       unsnapshotted: written ? 0 : folded.unsnapshotted,
-    });
-    if (this.remembered.size > REMEMBERED_STREAMS) {
-      this.remembered.delete(this.remembered.keys().next().value as string);
+      // A load that folded nothing new keeps the same state: not estimated again.
+      bytes:
+        before?.state === folded.state
+          ? before.bytes
+          : (policy.estimatedBytes?.(folded.state) ?? estimatedBytes(folded.state)),
+    };
+    this.remembered.set(streamId, kept);
+    this.rememberedBytes += kept.bytes;
+    for (const [oldest, entry] of this.remembered) {
+      const over =
+        this.remembered.size > REMEMBERED_STREAMS || this.rememberedBytes > this.budgetBytes;
+      if (!over || entry === kept) break;
+      this.drop(oldest);
     }
+  }
+
+  /** The estimated heap bytes of the states kept in memory. */
+  get bytes(): number {
+    return this.rememberedBytes;
   }
 
   /** Drops what is kept of a stream whose log no longer holds the event it was folded up to. */
   async forget(streamId: string): Promise<void> {
-    this.remembered.delete(streamId);
+    this.drop(streamId);
     try {
       await this.store.delete(streamId);
     } catch {
       // Left in the store, it is checked and passed over again.
     }
+  }
+
+  private drop(streamId: string): void {
+    const entry = this.remembered.get(streamId);
+    if (entry === undefined) return;
+    this.remembered.delete(streamId);
+    this.rememberedBytes -= entry.bytes;
   }
 
   private async readStored(streamId: string): Promise<StreamSnapshot | undefined> {

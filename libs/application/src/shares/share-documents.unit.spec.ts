@@ -1,6 +1,7 @@
 import { evolveShare, initialShareState, isActiveShare, type ShareEvent } from '#hawser/domain';
 import { toShareRecord, type ShareRecord } from '#hawser/projections';
 import { shareRequested } from '../../../domain/src/share/test-support/share-history.js';
+import { estimatedBytes } from '../estimated-bytes.js';
 import { ShareDocuments } from './share-documents.js';
 
 const shareId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
@@ -56,8 +57,9 @@ describe("the shares' API documents kept by id and revision", () => {
     expect(documents.of(storedRecord([requested(1)])).metadata).toEqual({ tier: 'gold' });
   });
 
-  it('given a capacity of 3, when 5 shares are read, then 3 are kept and the least recently read are dropped', () => {
-    const documents = new ShareDocuments(3);
+  it('given a budget of 3 documents, when 5 shares are read, then 3 are kept and the least recently read are dropped', () => {
+    const oneDocument = estimatedBytes(new ShareDocuments().of(storedRecord([requested(1)])));
+    const documents = new ShareDocuments(3 * oneDocument + oneDocument / 2);
     const first = documents.of(storedRecord([requested(1)]));
     const second = documents.of(storedRecord([requested(2)]));
     documents.of(storedRecord([requested(3)]));
@@ -67,8 +69,39 @@ describe("the shares' API documents kept by id and revision", () => {
     documents.of(storedRecord([requested(5)]));
 
     expect(documents.size).toBe(3);
+    expect(documents.bytes).toBeLessThanOrEqual(3 * oneDocument + oneDocument / 2);
     expect(documents.of(storedRecord([requested(1)]))).toBe(first);
-    expect(documents.of(storedRecord([requested(2)]))).not.toBe(second);
+    const secondAgain = documents.of(storedRecord([requested(2)]));
+    expect(secondAgain).not.toBe(second);
+    expect(secondAgain).toEqual(second);
     expect(documents.size).toBe(3);
+  });
+
+  it('given shares with large metadata, when they are read, then fewer are kept and their bytes stay within the budget', () => {
+    const large = (i: number): ShareEvent =>
+      shareRequested(
+        {},
+        { shareId: shareId(i), name: `share-${i}`, metadata: { notes: 'x'.repeat(20_000) } },
+      );
+    const small = estimatedBytes(new ShareDocuments().of(storedRecord([requested(1)])));
+    const budget = 50 * small;
+    const documents = new ShareDocuments(budget);
+
+    for (let i = 1; i <= 10; i += 1) documents.of(storedRecord([large(i)]));
+
+    expect(estimatedBytes(documents.of(storedRecord([large(10)])))).toBeGreaterThan(20_000);
+    expect(documents.bytes).toBeLessThanOrEqual(budget);
+    expect(documents.size).toBeLessThan(10);
+    expect(documents.of(storedRecord([large(10)])).metadata.notes).toHaveLength(20_000);
+  });
+
+  it('given a document larger than the whole budget, when it is read, then it alone is kept and read again as itself', () => {
+    const documents = new ShareDocuments(100);
+    documents.of(storedRecord([requested(1)]));
+
+    const larger = documents.of(storedRecord([requested(2)]));
+
+    expect(documents.size).toBe(1);
+    expect(documents.of(storedRecord([requested(2)]))).toBe(larger);
   });
 });

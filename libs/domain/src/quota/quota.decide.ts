@@ -296,9 +296,27 @@ export const QUOTA_STATE_VERSION = 2;
  */
 export const QUOTA_SNAPSHOT_EVERY = 50;
 
+/**
+ * A quota state's heap bytes, roughly: about 64 for each remembered id (a 36-character string
+ * and its slot), 256 for each user's and share type's limits or counters, 1 KB for the rest.
+ * The windows of ids dominate once a project is busy (about 130 KB with both full).
+ */
+export const quotaStateBytes = (state: QuotaState): number =>
+  1_024 +
+  64 * (state.counted.length + state.released.length) +
+  256 *
+    (Object.keys(state.userLimits).length +
+      Object.keys(state.typeLimits).length +
+      Object.keys(state.userUsage).length +
+      Object.keys(state.typeUsage).length);
+
 export const quotaDecider: Decider<QuotaState, QuotaCommand, QuotaEvent> = {
   initialState: initialQuotaState,
   evolve: evolveQuota,
   decide: decideQuota,
-  snapshots: { stateVersion: QUOTA_STATE_VERSION, every: QUOTA_SNAPSHOT_EVERY },
+  snapshots: {
+    stateVersion: QUOTA_STATE_VERSION,
+    every: QUOTA_SNAPSHOT_EVERY,
+    estimatedBytes: quotaStateBytes,
+  },
 };

@@ -8,7 +8,7 @@ export interface Decider<State, Command, Event> {
   readonly evolve: (state: State, event: Event) => State;
   readonly decide: (command: Command, state: State) => readonly Event[];
   /** Set by aggregates whose streams grow long: their state is cached every so many events. */
-  readonly snapshots?: SnapshotPolicy;
+  readonly snapshots?: SnapshotPolicy<State>;
 }
 
 /**
@@ -16,10 +16,15 @@ export interface Decider<State, Command, Event> {
  * its shape and changes whenever `evolve` would fold the same events into a different shape or
  * content, so that older snapshots are ignored and the stream replayed.
  */
-export interface SnapshotPolicy {
+export interface SnapshotPolicy<State = unknown> {
   readonly stateVersion: number;
   /** Events folded beyond the last snapshot before the next one is written. */
   readonly every: number;
+  /**
+   * A state's heap bytes, roughly, where its size varies: what bounds the states a process keeps
+   * in memory. Cheap, since it runs on every fold (without it, the state is walked).
+   */
+  estimatedBytes?(state: State): number;
 }
 
 /** An event as the domain sees it: a string name, a payload. Metadata lives in the store. */
