@@ -40,6 +40,18 @@ export class ShareDocuments {
     return document;
   }
 
+  /**
+   * The document kept for the share at that revision, refreshed as read; undefined when none is
+   * (never derived, dropped, or derived at another revision): a listing then reads the record.
+   */
+  keptAt(id: string, revision: unknown): ShareDocument | undefined {
+    const known = this.kept.get(id);
+    if (known === undefined || known.revision !== revision) return undefined;
+    this.kept.delete(id);
+    this.kept.set(id, known);
+    return known;
+  }
+
   /** How many documents are kept (at most the capacity). */
   get size(): number {
     return this.kept.size;
