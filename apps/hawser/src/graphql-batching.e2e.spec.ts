@@ -111,8 +111,10 @@ describe('GraphQL batching (a real SQLite read-model store, its reads counted)',
       // A full page asks the index how many shares there are, to know whether more follow.
       'count shares',
       'find access_rules',
-      'find shares',
       'find snapshots',
+      // The page's ids and revisions only: the listing that waited for every share to be
+      // available keeps their documents at the revisions they still have.
+      'findVersions shares',
       // The replicas, from their shares' records, which hold them; then the replicas' shares.
       'getMany shares',
       'getMany shares',

@@ -200,6 +200,27 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       expect(ids(await store.find('shares', {}, { skip: 3 }))).toEqual(['s4']);
     });
 
+    it('findVersions lists the ids find would return, in its order and pages, each with the version field', async () => {
+      await givenShares();
+      const query = [{ 'project.id': 'p2' }, { sort: [['created_at', -1]] }] as const;
+      const page = { sort: [['size', -1]] as const, skip: 1, limit: 2 };
+
+      expect(await store.findVersions('shares', 'size', ...query)).toEqual([
+        { id: 's3', version: 1 },
+        { id: 's4', version: 20 },
+      ]);
+      expect(ids(await store.findVersions('shares', 'name', {}, page))).toEqual(
+        ids(await store.find('shares', {}, page)),
+      );
+      expect(await store.findVersions('shares', 'description', { name: 'gamma_1' })).toEqual([
+        { id: 's3', version: undefined },
+      ]);
+      expect(await store.findVersions('shares', 'project.id', { size: 10 })).toEqual([
+        { id: 's1', version: 'p1' },
+      ]);
+      expect(await store.findVersions('nothing', 'size')).toEqual([]);
+    });
+
     it('without sort keys, lists by id', async () => {
       await store.write(
         ['b', 'c', 'a'].map((id) => ({ kind: 'put', collection: 'x', document: { id } })),

@@ -53,6 +53,13 @@ export interface FindOptions {
   skip?: number;
 }
 
+/** A document's id and the value of one of its fields (its version), as `findVersions` lists it. */
+export interface VersionedId {
+  readonly id: string;
+  /** The field's value, undefined when the document has none (or null). */
+  readonly version: unknown;
+}
+
 /** One write of a projection batch. */
 export type DocumentWrite =
   | { kind: 'put'; collection: string; document: Identified }
@@ -87,6 +94,17 @@ export interface DocumentStore {
     options?: FindOptions,
   ): Promise<T[]>;
   count(collection: string, filter?: Filter): Promise<number>;
+  /**
+   * The ids of the documents `find` would return, in the same order, each with the value of
+   * `versionField` (a scalar, such as a projection's `revision`): for a reader that keeps what
+   * it derived from a document by its version, and reads whole only the documents it lacks.
+   */
+  findVersions(
+    collection: string,
+    versionField: string,
+    filter?: Filter,
+    options?: FindOptions,
+  ): Promise<VersionedId[]>;
 
   /**
    * Applies the writes and moves the named checkpoint to `checkpoint.position` as one unit:

@@ -12,6 +12,7 @@ import type { Authenticator } from './authenticator.js';
 import { KeystoneUnavailableError } from './keystone/keystone-unavailable.error.js';
 import type { ManilaHttpError } from './manila-error.js';
 import { faultBody } from './manila-error.js';
+import { answerJsonLean } from './json-answer.js';
 import { negotiateMicroversion } from './microversion.js';
 import type { HawserRequest } from './request-context.js';
 import { requestLog } from './request-log.js';
@@ -56,6 +57,7 @@ export const configureHttpPipeline = (
   // Manila sends no ETag; Express would hash every answer's body for one (the console's static
   // files keep theirs: they are served apart).
   app.set('etag', false);
+  answerJsonLean(app.getHttpAdapter().getInstance() as express.Express);
 
   // Node closes idle keep-alive connections after 5 s; a client that reuses one just then gets
   // ECONNRESET. Idle connections stay open longer than clients (and load balancers) keep them.

@@ -68,11 +68,16 @@ import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { keptViews } from '../http/kept-views.js';
+import { jsonObjectText, JsonText, keptJson } from '../http/json-answer.js';
 
 const theShare = share(fromParam('id'));
 
-/** A share read again at the same revision is the same frozen document: its view is kept too. */
+/**
+ * A share read again at the same revision is the same frozen document: its views are kept too,
+ * and so is each view's JSON text, which answers splice.
+ */
 const shareDetail = keptViews(shareDetailView);
+const shareSummary = keptViews(shareSummaryView);
 
 /**
  * Manila's shares API (reference 3.4): create, list, show, update, delete, actions, metadata.
@@ -111,7 +116,7 @@ export class SharesController {
   @Get()
   @Policy('share:get_all')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    return this.page(req, query, (doc, ctx) => shareSummaryView(doc, viewContextOf(ctx)));
+    return this.page(req, query, (doc, ctx) => shareSummary(doc, viewContextOf(ctx)));
   }
 
   @Get('detail')
@@ -123,20 +128,21 @@ export class SharesController {
   private async page(
     req: Request,
     query: Record<string, string>,
-    view: (doc: ShareDocument, ctx: RequestContext) => unknown,
+    view: (doc: ShareDocument, ctx: RequestContext) => object,
   ) {
     const ctx = contextOf(req);
     const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
-    const body: Record<string, unknown> = { shares: result.shares.map((d) => view(d, ctx)) };
+    const views = result.shares.map((d) => keptJson(view(d, ctx)));
+    const body: [string, string][] = [['shares', `[${views.join(',')}]`]];
     if (result.nextMarker) {
       const params = new URLSearchParams({ ...query, marker: result.nextMarker });
       params.delete('offset');
-      body.shares_links = nextPageLink(req, ctx, params);
+      body.push(['shares_links', JSON.stringify(nextPageLink(req, ctx, params))]);
     }
     if (atLeast(ctx.microversion, '2.42') && booleanParam('with_count', query.with_count)) {
-      body.count = await result.count();
+      body.push(['count', JSON.stringify(await result.count())]);
     }
-    return body;
+    return new JsonText(jsonObjectText(body));
   }
 
   @Get(':id')
@@ -146,9 +152,8 @@ export class SharesController {
     // The policy guard has just read the share to judge `share:get`.
     const read =
       ctx.resource?.kind === 'share' ? (ctx.resource.document as ShareRecord) : undefined;
-    return {
-      share: this.detail(await this.queries.execute(new ShowShare(id, readerOf(ctx), read)), ctx),
-    };
+    const shown = await this.queries.execute(new ShowShare(id, readerOf(ctx), read));
+    return new JsonText(jsonObjectText([['share', keptJson(this.detail(shown, ctx))]]));
   }
 
   @Put(':id')

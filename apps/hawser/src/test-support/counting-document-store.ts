@@ -8,11 +8,12 @@ import type {
   Filter,
   FindOptions,
   Identified,
+  VersionedId,
 } from '#hawser/read-models';
 
 /** One read the store answered. */
 export interface CountedRead {
-  readonly method: 'get' | 'getMany' | 'find' | 'count';
+  readonly method: 'get' | 'getMany' | 'find' | 'findVersions' | 'count';
   readonly collection: string;
 }
 
@@ -45,6 +46,16 @@ export class CountingDocumentStore implements DocumentStore {
   ): Promise<T[]> {
     this.reads.push({ method: 'find', collection });
     return this.real.find<T>(collection, filter, options);
+  }
+
+  findVersions(
+    collection: string,
+    versionField: string,
+    filter?: Filter,
+    options?: FindOptions,
+  ): Promise<VersionedId[]> {
+    this.reads.push({ method: 'findVersions', collection });
+    return this.real.findVersions(collection, versionField, filter, options);
   }
 
   count(collection: string, filter?: Filter): Promise<number> {

@@ -14,7 +14,13 @@ import {
   toShareRecord,
   type ShareRecord,
 } from '#hawser/projections';
-import { SqliteDocumentStore, type Filter, type FindOptions } from '#hawser/read-models';
+import {
+  SqliteDocumentStore,
+  type DocumentWrite,
+  type Filter,
+  type FindOptions,
+  type VersionedId,
+} from '#hawser/read-models';
 import type { Caller, Reader } from '../requester.js';
 import { ListShares, ListSharesHandler, type ShareListPage } from './list-shares.js';
 import { ShareDocuments } from './share-documents.js';
@@ -104,6 +110,31 @@ class RecordingStore extends SqliteDocumentStore {
   ): Promise<T[]> {
     this.asked.push({ filter, options: options ?? {} });
     return super.find<T>(collection, filter, options);
+  }
+
+  /** The ids read whole by `getMany`. */
+  readonly readWhole: string[] = [];
+  /** Writes made once, right after the next `findVersions`: another process's projector. */
+  writesBetweenReads: DocumentWrite[] = [];
+
+  override async findVersions(
+    collection: string,
+    versionField: string,
+    filter?: Filter,
+    options?: FindOptions,
+  ): Promise<VersionedId[]> {
+    this.asked.push({ filter, options: options ?? {} });
+    const listed = await super.findVersions(collection, versionField, filter, options);
+    await this.write(this.writesBetweenReads.splice(0));
+    return listed;
+  }
+
+  override getMany<T extends { readonly id: string }>(
+    collection: string,
+    ids: readonly string[],
+  ): Promise<T[]> {
+    this.readWhole.push(...ids);
+    return super.getMany<T>(collection, ids);
   }
 
   override count(collection: string, filter?: Filter): Promise<number> {
@@ -278,4 +309,97 @@ describe('the share listing, answered by the store', () => {
       }
     },
   );
+});
+
+describe('the share listing, reading whole only the records whose document is not kept', () => {
+  const PAGE = 10;
+  let dir: string;
+  let store: RecordingStore;
+  let records: ShareRecord[];
+  const caller: Caller = { userId: 'u1', projectId: PROJECT, roles: ['member'], isAdmin: false };
+  const reader: Reader = { caller, version: { major: 2, minor: 72, text: '2.72' } };
+  const listPage = (kept: ShareDocuments): Promise<ShareListPage> =>
+    new ListSharesHandler(store, kept).execute(
+      new ListShares({ limit: String(PAGE), sort_key: 'id', sort_dir: 'asc' }, reader),
+    );
+  const renamed = (record: ShareRecord, name: string): ShareRecord => {
+    const i = records.indexOf(record);
+    const events: ShareEvent[] = [
+      ...eventsOf(i, PROJECT),
+      { type: 'ShareUpdated', data: { name, updatedAt: at(30) } },
+    ];
+    const state = events.reduce(evolveShare, initialShareState());
+    if (!isActiveShare(state)) throw new Error('the events make an active share');
+    return toShareRecord(state, events.length);
+  };
+  const put = (document: ShareRecord): DocumentWrite => ({
+    kind: 'put',
+    collection: SHARES,
+    document,
+  });
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-list-kept-'));
+    store = new RecordingStore({ file: path.join(dir, 'read-models.sqlite') });
+    // Shares 1 to 20 (13 is in the recycle bin, past the first page).
+    records = Array.from({ length: 21 }, (_, i) => recordOf(i, PROJECT));
+    await store.write(records.slice(1).map(put));
+  });
+  afterEach(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given a page listed before, when it is listed again unchanged, then no record is read whole and the documents are the same', async () => {
+    const kept = new ShareDocuments();
+    const first = await listPage(kept);
+    store.readWhole.splice(0);
+
+    const again = await listPage(kept);
+
+    expect(store.readWhole).toEqual([]);
+    expect(again.shares).toHaveLength(PAGE);
+    again.shares.forEach((share, i) => expect(share).toBe(first.shares[i]));
+    expect(again.nextMarker).toBe(first.nextMarker);
+  });
+
+  it('given a page listed before, when one of its shares is renamed, then only that record is read whole and the page shows the new name', async () => {
+    const kept = new ShareDocuments();
+    await listPage(kept);
+    const share = records[3] as ShareRecord;
+    await store.write([put(renamed(share, 'renamed'))]);
+    store.readWhole.splice(0);
+
+    const again = await listPage(kept);
+
+    expect(store.readWhole).toEqual([share.id]);
+    expect(again.shares.find((s) => s.id === share.id)?.name).toBe('renamed');
+  });
+
+  it('given a share renamed between the listing of ids and the read of the records, then the page is read again and shows the share as it now is', async () => {
+    const share = records[2] as ShareRecord;
+    store.writesBetweenReads = [put(renamed(share, 'between'))];
+
+    const page = await listPage(new ShareDocuments());
+
+    const shown = page.shares.find((s) => s.id === share.id);
+    expect(shown?.name).toBe('between');
+    expect(shown?.revision).toBe(share.revision + 1);
+    expect(page.shares.map((s) => s.id)).toEqual(records.slice(1, PAGE + 1).map((r) => r.id));
+  });
+
+  it('given a share deleted between the listing of ids and the read of the records, then the page is read again, without it and still full', async () => {
+    const share = records[2] as ShareRecord;
+    store.writesBetweenReads = [{ kind: 'delete', collection: SHARES, id: share.id }];
+
+    const page = await listPage(new ShareDocuments());
+
+    expect(page.shares.map((s) => s.id)).toEqual(
+      records
+        .slice(1, PAGE + 2)
+        .filter((r) => r.id !== share.id)
+        .map((r) => r.id),
+    );
+    expect(page.nextMarker).toBe(records[PAGE + 1]?.id);
+  });
 });

@@ -18,6 +18,7 @@ import {
   type SortOrder,
 } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
+import { findShareDocuments } from './find-share-documents.js';
 import { ShareDocuments } from './share-documents.js';
 
 /** Sort keys Manila accepts for shares, mapped to read-model fields (`name` is display_name). */
@@ -42,11 +43,6 @@ export interface ShareListPage {
   readonly nextMarker: string | undefined;
 }
 
-/** A page as the store holds it, before the API's documents are derived. */
-interface RecordPage extends Omit<ShareListPage, 'shares'> {
-  readonly records: ShareRecord[];
-}
-
 /** GET /shares and /shares/detail (reference 3.4.2), and GraphQL's shares. */
 export class ListShares extends ListingQuery<ShareListPage> {}
 
@@ -57,23 +53,18 @@ export class ListSharesHandler implements IQueryHandler<ListShares, ShareListPag
     private readonly shareDocuments: ShareDocuments,
   ) {}
 
-  async execute({ query, reader }: ListShares): Promise<ShareListPage> {
-    const { records, count, nextMarker } = await listShares(
-      this.documents,
-      reader.caller,
-      reader.version,
-      query,
-    );
-    return { shares: records.map((record) => this.shareDocuments.of(record)), count, nextMarker };
+  execute({ query, reader }: ListShares): Promise<ShareListPage> {
+    return listShares(this.documents, this.shareDocuments, reader.caller, reader.version, query);
   }
 }
 
 const listShares = async (
   documents: DocumentStore,
+  kept: ShareDocuments,
   auth: Caller,
   version: ApiVersion,
   query: Readonly<Record<string, string | undefined>>,
-): Promise<RecordPage> => {
+): Promise<ShareListPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;
   const order = sortOrder(
@@ -112,10 +103,10 @@ const listShares = async (
       (metadata === undefined || matchesMetadata(share.metadata ?? {}, metadata)) &&
       hasExportLocation(share, locations);
     const shares = await findAll(documents, filter, order, withPublic);
-    return pageOf(shares.filter(matches), wanted);
+    return pageOf(kept, shares.filter(matches), wanted);
   }
-  if (withPublic) return pageOf(await findAll(documents, filter, order, true), wanted);
-  return pageInStore(documents, filter, order, wanted);
+  if (withPublic) return pageOf(kept, await findAll(documents, filter, order, true), wanted);
+  return pageInStore(documents, kept, filter, order, wanted);
 };
 
 interface WantedPage {
@@ -126,29 +117,34 @@ interface WantedPage {
 
 /** The page, the id the next one starts after when more follow, and the listing's count. */
 const pageResult = (
-  page: ShareRecord[],
+  page: ShareDocument[],
   more: boolean,
   count: () => Promise<number>,
-): RecordPage => ({
-  records: page,
+): ShareListPage => ({
+  shares: page,
   count,
   nextMarker: more ? page[page.length - 1]?.id : undefined,
 });
 
 const markerNotFound = (marker: string) => badRequest(`marker [${marker}] not found`);
 
-/** One page, and the count when asked, both answered by the store from an index. */
+/**
+ * One page, and the count when asked, both answered by the store from an index; the records
+ * read whole only for shares whose document at that revision is not kept.
+ */
 const pageInStore = async (
   documents: DocumentStore,
+  kept: ShareDocuments,
   filter: Filter,
   order: SortOrder,
   { offset, limit, marker }: WantedPage,
-): Promise<RecordPage> => {
+): Promise<ShareListPage> => {
   let start = offset;
   if (marker !== undefined) {
     const position = await positionInListing(documents, filter, order, marker);
     if (position === undefined) {
-      return pageOf(await findAll(documents, filter, order, false), { offset, limit, marker });
+      const all = await findAll(documents, filter, order, false);
+      return pageOf(kept, all, { offset, limit, marker });
     }
     start = position + 1;
   }
@@ -156,7 +152,7 @@ const pageInStore = async (
   const rows =
     limit === 0
       ? []
-      : await documents.find<ShareRecord>(SHARES, filter, {
+      : await findShareDocuments(documents, kept, filter, {
           sort: order.sort,
           skip: start,
           ...(limit !== undefined && { limit: limit + 1 }),
@@ -226,7 +222,11 @@ const findAll = async (
 };
 
 /** A page of a listing filtered here, by offset or after a marker. */
-const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): RecordPage => {
+const pageOf = (
+  kept: ShareDocuments,
+  shares: ShareRecord[],
+  { offset, limit, marker }: WantedPage,
+): ShareListPage => {
   let start = offset;
   if (marker !== undefined) {
     const index = shares.findIndex((s) => s.id === marker);
@@ -235,7 +235,8 @@ const pageOf = (shares: ShareRecord[], { offset, limit, marker }: WantedPage): R
   }
   const page = shares.slice(start, limit === undefined ? undefined : start + limit);
   const more = limit !== undefined && start + limit < shares.length;
-  return pageResult(page, more, () => Promise.resolve(shares.length));
+  const documents = page.map((record) => kept.of(record));
+  return pageResult(documents, more, () => Promise.resolve(shares.length));
 };
 
 /** Manila's export_location_path / export_location_id filters (2.35), on any instance. */

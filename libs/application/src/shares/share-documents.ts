@@ -59,6 +59,18 @@ export class ShareDocuments {
     return kept.document;
   }
 
+  /**
+   * The document kept for the share at that revision, refreshed as read; undefined when none is
+   * (never derived, dropped, or derived at another revision): a listing then reads the record.
+   */
+  keptAt(id: string, revision: unknown): ShareDocument | undefined {
+    const known = this.kept.get(id);
+    if (known === undefined || known.document.revision !== revision) return undefined;
+    this.kept.delete(id);
+    this.kept.set(id, known);
+    return known.document;
+  }
+
   /** How many documents are kept. */
   get size(): number {
     return this.kept.size;

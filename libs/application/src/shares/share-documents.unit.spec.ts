@@ -104,4 +104,27 @@ describe("the shares' API documents kept by id and revision", () => {
     expect(documents.size).toBe(1);
     expect(documents.of(storedRecord([requested(2)]))).toBe(larger);
   });
+
+  it('given a share read at revision 1, when its kept document is asked for by id and revision, then only revision 1 finds it', () => {
+    const documents = new ShareDocuments();
+    const first = documents.of(storedRecord([requested(1)]));
+
+    expect(documents.keptAt(shareId(1), 1)).toBe(first);
+    expect(documents.keptAt(shareId(1), 2)).toBeUndefined();
+    expect(documents.keptAt(shareId(2), 1)).toBeUndefined();
+  });
+
+  it('given room for 2, when a kept document is asked for by revision, then it counts as read and is not the one dropped next', () => {
+    const one = estimatedBytes(new ShareDocuments().of(storedRecord([requested(1)])));
+    const documents = new ShareDocuments(2.5 * one);
+    const first = documents.of(storedRecord([requested(1)]));
+    documents.of(storedRecord([requested(2)]));
+
+    documents.keptAt(shareId(1), 1);
+    documents.of(storedRecord([requested(3)]));
+
+    expect(documents.keptAt(shareId(1), 1)).toBe(first);
+    expect(documents.keptAt(shareId(2), 1)).toBeUndefined();
+    expect(documents.size).toBe(2);
+  });
 });

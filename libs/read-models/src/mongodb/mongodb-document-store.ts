@@ -17,7 +17,9 @@ import {
   type DocumentWrite,
   type Filter,
   type FindOptions,
+  type VersionedId,
 } from '../document-store.port.js';
+import { fieldValue } from '../field-name.js';
 import { generationCollection, isGenerationAddress, newGenerationId } from '../generation-id.js';
 import { mongoField, mongoFilter, mongoSort } from './mongodb-filter.js';
 
@@ -95,8 +97,33 @@ export class MongoDbDocumentStore implements DocumentStore {
     filter?: Filter,
     options: FindOptions = {},
   ): Promise<T[]> {
+    const cursor = await this.cursor(collection, filter, options, WITHOUT_ID.projection);
+    return (await cursor.toArray()) as unknown as T[];
+  }
+
+  /** The same query as `find`, projected on the id and the version field. */
+  async findVersions(
+    collection: string,
+    versionField: string,
+    filter?: Filter,
+    options: FindOptions = {},
+  ): Promise<VersionedId[]> {
+    const projection: Record<string, 0 | 1> = { _id: 1, [mongoField(versionField)]: 1 };
+    const found = await (await this.cursor(collection, filter, options, projection)).toArray();
+    return found.map((stored) => ({
+      id: stored._id,
+      version: fieldValue(stored, versionField) ?? undefined,
+    }));
+  }
+
+  private async cursor(
+    collection: string,
+    filter: Filter | undefined,
+    options: FindOptions,
+    projection: Record<string, 0 | 1>,
+  ) {
     const documents = await this.documents(collection);
-    let cursor = documents.find(mongoFilter(filter), WITHOUT_ID).sort(mongoSort(options.sort));
+    let cursor = documents.find(mongoFilter(filter), { projection }).sort(mongoSort(options.sort));
     // Past what the driver sends as an integer, a limit or offset means "all" or "none" anyway.
     if (options.skip !== undefined) {
       cursor = cursor.skip(Math.min(options.skip, Number.MAX_SAFE_INTEGER));
@@ -104,7 +131,7 @@ export class MongoDbDocumentStore implements DocumentStore {
     if (options.limit !== undefined) {
       cursor = cursor.limit(Math.min(options.limit, Number.MAX_SAFE_INTEGER));
     }
-    return (await cursor.toArray()) as unknown as T[];
+    return cursor;
   }
 
   async count(collection: string, filter?: Filter): Promise<number> {

@@ -104,11 +104,12 @@ export function orderSql(sort: FindOptions['sort']): string {
   return ` ORDER BY ${keys.join(', ')}`;
 }
 
-/** The query `find` runs on one collection's table (quoted). */
+/** The query `find` runs on one collection's table (quoted), selecting `columns`. */
 export function findSql(
   table: string,
   filter: Filter | undefined,
   options: FindOptions,
+  columns = READ_COLUMNS_SQL,
 ): { sql: string; params: SqlParam[] } {
   const where = whereSql(filter);
   const params: SqlParam[] = [...where.params];
@@ -122,7 +123,7 @@ export function findSql(
     );
   }
   return {
-    sql: `SELECT ${READ_COLUMNS_SQL} FROM ${table}${where.sql}${orderSql(options.sort)}${page}`,
+    sql: `SELECT ${columns} FROM ${table}${where.sql}${orderSql(options.sort)}${page}`,
     params,
   };
 }
