@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import {
   afterMicrotasks,
   matchesEventFilter,
@@ -151,6 +152,8 @@ export class SharedLogReader {
   }
 
   private async look(): Promise<void> {
+    // The appends of one turn of the event loop (requests handled together) are read together.
+    await setImmediate();
     do {
       this.lookAgain = false;
       try {
