@@ -157,8 +157,12 @@ export class SharedLogReader {
     do {
       this.lookAgain = false;
       try {
-        while (this.sleepers.size > 0 && (await this.extend(this.pageSize))) {
-          if (this.lastReadCaughtUp) break;
+        // A read already under way may have begun before the append looked for: one more then.
+        let fresh = this.extending === undefined;
+        while (this.sleepers.size > 0) {
+          const grew = await this.extend(this.pageSize);
+          if (fresh && (!grew || this.lastReadCaughtUp)) break;
+          fresh = true;
         }
       } catch {
         // The sleepers' own reads surface the failure when their sleep times out.
