@@ -26,5 +26,11 @@ export { AppendSignal } from './subscription/append-signal.js';
 export { PositionWaiters } from './subscription/position-waiters.js';
 export { LogFollowers, type LogFollower } from './subscription/log-followers.js';
 export { readLogPage, type LogPage, type LogPageOptions } from './subscription/log-page.js';
-export { SharedLogReader, type SharedLogReaderOptions } from './subscription/shared-log-reader.js';
+export { FollowerSleep } from './subscription/follower-sleep.js';
+export {
+  SharedLogReader,
+  type Nap,
+  type SharedLogReaderOptions,
+  type SleepingFollower,
+} from './subscription/shared-log-reader.js';
 export * from './tokens.js';

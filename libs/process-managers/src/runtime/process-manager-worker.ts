@@ -3,8 +3,8 @@ import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '#hawser/eventstore';
 import {
   CheckpointConflictError,
+  FollowerSleep,
   SharedLogReader,
-  type AppendSignal,
   type DocumentStore,
   type DocumentWrite,
 } from '#hawser/read-models';
@@ -16,7 +16,7 @@ import { traceStep } from './step-trace.js';
 
 export interface ProcessManagerWorkerOptions {
   readonly retry: RetryPolicy;
-  /** Longest sleep when caught up without an append signal. */
+  /** Longest sleep when caught up, in case nothing wakes the worker. */
   readonly pollIntervalMs: number;
   /** Called after the worker has moved on (for read-your-writes waiters). */
   readonly onProgress: () => void;
@@ -45,6 +45,7 @@ export class ProcessManagerWorker {
   private stopping = false;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
+  private readonly asleep: FollowerSleep;
   private readonly logger: Logger;
 
   constructor(
@@ -54,6 +55,7 @@ export class ProcessManagerWorker {
     private readonly options: ProcessManagerWorkerOptions,
   ) {
     this.logger = new Logger(`pm:${processManager.name}`);
+    this.asleep = new FollowerSleep(events, options.pollIntervalMs);
   }
 
   get checkpointName(): string {
@@ -65,23 +67,23 @@ export class ProcessManagerWorker {
     this.examined = this.stored ?? 0;
   }
 
-  start(signal: AppendSignal): void {
-    this.loop ??= this.run(signal);
+  start(): void {
+    this.loop ??= this.run();
   }
 
   /** Lets the event in hand finish (a back-off sleep is cut short: it is retried next start). */
   async stop(): Promise<void> {
     this.stopping = true;
     this.abort.abort();
+    this.asleep.wake();
     await this.loop;
   }
 
-  private async run(signal: AppendSignal): Promise<void> {
+  private async run(): Promise<void> {
     while (!this.stopping) {
-      const version = signal.version;
       try {
         const caughtUp = await this.step();
-        if (caughtUp && !this.stopping) await signal.wait(version, this.options.pollIntervalMs);
+        if (caughtUp) await this.sleepInReader();
       } catch (error) {
         if (error instanceof CheckpointConflictError) {
           await this.load().catch(() => undefined);
@@ -128,6 +130,19 @@ export class ProcessManagerWorker {
     this.examined = page.examinedUpTo;
     this.options.onProgress();
     return page.caughtUp;
+  }
+
+  /** Asleep until the log holds an event it follows (see `FollowerSleep`). */
+  private async sleepInReader(): Promise<void> {
+    if (this.stopping) return;
+    await this.asleep.sleep({
+      after: this.examined,
+      filter: this.processManager.filter,
+      passed: (upTo) => {
+        this.examined = upTo;
+        this.options.onProgress();
+      },
+    });
   }
 
   private parkedWrite(

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore } from '#hawser/eventstore';
 import { CheckpointConflictError, type DocumentStore } from '../document-store.port.js';
-import type { AppendSignal } from '../subscription/append-signal.js';
+import { FollowerSleep } from '../subscription/follower-sleep.js';
 import { SharedLogReader } from '../subscription/shared-log-reader.js';
 import type { Projection } from './projection.js';
 import type { ProjectionTarget } from './projection-target.js';
@@ -10,7 +10,7 @@ import { UnitOfWork } from './unit-of-work.js';
 export interface ProjectionWorkerOptions {
   /** Most events per batch (and per commit). */
   readonly batchSize: number;
-  /** Longest sleep when caught up, in case no append signal comes. */
+  /** Longest sleep when caught up, in case nothing wakes the worker. */
   readonly pollIntervalMs: number;
   /** Store the checkpoint after this many positions without a matching event. */
   readonly idleCheckpointGap: number;
@@ -40,6 +40,7 @@ export class ProjectionWorker {
   private gate: { closed: Promise<void>; open: () => void } | undefined;
   private currentStep: Promise<unknown> | undefined;
   private caughtUpTask: (() => Promise<void>) | undefined;
+  private readonly asleep: FollowerSleep;
 
   constructor(
     readonly projection: Projection,
@@ -49,6 +50,7 @@ export class ProjectionWorker {
     private readonly options: ProjectionWorkerOptions,
   ) {
     this.owned = new Set(projection.collections);
+    this.asleep = new FollowerSleep(events, options.pollIntervalMs);
   }
 
   async load(): Promise<void> {
@@ -98,9 +100,9 @@ export class ProjectionWorker {
     this.caughtUpTask = task;
   }
 
-  /** Runs batches until `stop()`, sleeping on the signal when caught up. */
-  start(signal: AppendSignal): void {
-    this.loop ??= this.run(signal);
+  /** Runs batches until `stop()`, asleep in the shared log reader when caught up. */
+  start(): void {
+    this.loop ??= this.run();
   }
 
   /** Lets the running batch finish, then holds the loop until `resume()`. */
@@ -110,6 +112,8 @@ export class ProjectionWorker {
       const closed = new Promise<void>((resolve) => (open = resolve));
       this.gate = { closed, open };
     }
+    // Held, it deals with nothing: the reader no longer moves it past what it does not follow.
+    this.asleep.wake();
     await this.currentStep;
   }
 
@@ -123,18 +127,18 @@ export class ProjectionWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.abort.abort();
+    this.asleep.wake();
     this.resume();
     await this.loop;
   }
 
-  private async run(signal: AppendSignal): Promise<void> {
+  private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
       if (this.gate) {
         await this.gate.closed;
         continue;
       }
-      const version = signal.version;
       try {
         const step = this.step();
         this.currentStep = step.catch(() => undefined);
@@ -142,13 +146,26 @@ export class ProjectionWorker {
         this.lastError = undefined;
         failures = 0;
         this.options.onProgress();
-        if (caughtUp) await signal.wait(version, this.options.pollIntervalMs);
+        if (caughtUp) await this.sleepInReader();
       } catch (error) {
         await this.recover(error, failures++);
       } finally {
         this.currentStep = undefined;
       }
     }
+  }
+
+  /** Asleep until the log holds an event it follows (see `FollowerSleep`). */
+  private async sleepInReader(): Promise<void> {
+    if (this.stopping || this.gate) return;
+    await this.asleep.sleep({
+      after: this.examined,
+      filter: this.projection.filter,
+      passed: (upTo) => {
+        this.examined = upTo;
+        this.options.onProgress();
+      },
+    });
   }
 
   /**

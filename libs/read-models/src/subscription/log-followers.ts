@@ -1,30 +1,36 @@
 import type { EventStore } from '#hawser/eventstore';
 import { AppendSignal } from './append-signal.js';
 import { PositionWaiters } from './position-waiters.js';
+import { SharedLogReader } from './shared-log-reader.js';
 
 /** A worker that follows the log on its own checkpoint (a projection, a process manager). */
 export interface LogFollower {
   /** How far it has dealt with the log. */
   readonly examined: number;
   load(): Promise<void>;
-  start(signal: AppendSignal): void;
+  start(): void;
   stop(): Promise<void>;
 }
 
+/** Longest wait for an append signal before the log is looked at anyway (another process). */
+const POLL_INTERVAL_MS = 1_000;
+
 /**
- * The lifecycle a set of log followers shares: one append signal that wakes them, start and
- * stop, and waiting until all of them have passed a log position. The projection runner and
- * the process-manager runner each own one.
+ * The lifecycle a set of log followers shares: start and stop, waiting until all of them have
+ * passed a log position, and one append signal on which the process's shared log reader looks
+ * at the log for the followers asleep in it (one read per burst of appends, not one per
+ * follower). The projection runner and the process-manager runner each own one.
  */
 export class LogFollowers<Worker extends LogFollower> {
   private readonly workers = new Map<string, Worker>();
   private readonly signal: AppendSignal;
   private readonly waiters: PositionWaiters;
   private state: 'new' | 'started' | 'stopped' = 'new';
+  private looking: Promise<void> | undefined;
 
   /** `kind` names the followers in errors, e.g. "projection". */
   constructor(
-    events: EventStore,
+    private readonly events: EventStore,
     private readonly kind: string,
   ) {
     this.signal = new AppendSignal(events);
@@ -64,7 +70,8 @@ export class LogFollowers<Worker extends LogFollower> {
       await worker.load();
     }
     await this.signal.open();
-    for (const worker of this.workers.values()) worker.start(this.signal);
+    for (const worker of this.workers.values()) worker.start();
+    this.looking = this.lookOnAppends();
   }
 
   /** Lets work in hand finish and stops; pending waits resolve with whether they were reached. */
@@ -74,6 +81,7 @@ export class LogFollowers<Worker extends LogFollower> {
     const stopping = [...this.workers.values()].map((worker) => worker.stop());
     this.signal.notify();
     await Promise.all(stopping);
+    await this.looking;
     await this.signal.close();
     this.waiters.releaseAll();
   }
@@ -84,9 +92,19 @@ export class LogFollowers<Worker extends LogFollower> {
    */
   waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
     const waiting = this.waiters.wait(position, timeoutMs);
-    // Appends by another process reach the workers by polling; ask them to look now.
+    // Appends by another process are found by polling; look now.
     if (this.reached() < position) this.signal.notify();
     return waiting;
+  }
+
+  /** On each append signal (or poll, or wait for a position), the log is read for the sleepers. */
+  private async lookOnAppends(): Promise<void> {
+    const reader = SharedLogReader.of(this.events);
+    while (this.state === 'started') {
+      const version = this.signal.version;
+      reader.lookNow();
+      await this.signal.wait(version, POLL_INTERVAL_MS);
+    }
   }
 
   /** How far every worker has dealt with the log. */

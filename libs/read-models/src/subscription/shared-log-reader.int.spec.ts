@@ -172,4 +172,103 @@ describe('SharedLogReader', () => {
     expect(after).toMatchObject({ examinedUpTo: 5, caughtUp: true });
     expect(ids(after.events)).toHaveLength(2);
   });
+
+  describe('followers asleep at the end of the pages', () => {
+    /** A caught-up follower put to sleep; records where the reader moved it and whether it woke. */
+    const asleep = (follower: Follower, filter: EventFilter) => {
+      const moves: number[] = [];
+      let woke = false;
+      const nap = reader.sleep(
+        {
+          after: follower.position,
+          filter,
+          passed: (upTo) => {
+            moves.push(upTo);
+            follower.position = upTo;
+          },
+        },
+        60_000,
+      );
+      void nap.woken.then(() => (woke = true));
+      return { nap, moves, woke: async () => (await settled(), woke) };
+    };
+    /** Lets resolved promises run. */
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+    it("given a follower asleep, when pages read hold nothing it follows, then it is moved to each page's end without waking; when one holds an event it follows, it wakes where it was", async () => {
+      await append('a-1', 2);
+      const sleeping = new Follower(reader, B);
+      await sleeping.catchUp();
+      const sleeper = asleep(sleeping, B);
+
+      await append('a-2', 3);
+      reader.lookNow();
+      await settled();
+      const movedTo = sleeping.position;
+      const wokeOnA = await sleeper.woke();
+      await append('b-1', 1);
+      await append('a-3', 1);
+      reader.lookNow();
+      const wokeOnB = await sleeper.woke();
+
+      expect(movedTo).toBe(5);
+      expect(sleeper.moves).toEqual([5]);
+      expect(wokeOnA).toBe(false);
+      expect(wokeOnB).toBe(true);
+      expect(sleeping.position).toBe(5);
+      // Awake, its own read finds the event it follows.
+      await sleeping.catchUp();
+      expect(ids(sleeping.seen)).toEqual(await logFor(B));
+    });
+
+    it('given many followers asleep, when a burst of appends is looked for once per event, then the log is read once for all of them', async () => {
+      const followers = Array.from({ length: 10 }, () => new Follower(reader, B));
+      for (const follower of followers) await follower.catchUp();
+      const sleepers = followers.map((follower) => asleep(follower, B));
+      const reads = jest.spyOn(store, 'readAll');
+
+      for (let n = 0; n < 5; n += 1) await append(`a-${n}`, 1);
+      // As the append signal does: once per appended event, for the burst.
+      for (let n = 0; n < 5; n += 1) reader.lookNow();
+      for (let turn = 0; turn < 5; turn += 1) await settled();
+
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(followers.map((follower) => follower.position)).toEqual(Array(10).fill(5));
+      for (const sleeper of sleepers) expect(await sleeper.woke()).toBe(false);
+      for (const sleeper of sleepers) sleeper.nap.wake();
+    });
+
+    it('given a follower asleep behind where the pages went on without it, or ahead of them, then it is woken at once to read on its own', async () => {
+      await append('a-1', 30);
+      const lagging = new Follower(reader, A);
+      lagging.position = 0;
+      const ahead = new Follower(reader, A);
+      ahead.position = 25;
+      await ahead.catchUp();
+
+      const behind = asleep(lagging, A);
+      const beyond = asleep(Object.assign(new Follower(reader, A), { position: 40 }), A);
+
+      expect(await behind.woke()).toBe(true);
+      expect(await beyond.woke()).toBe(true);
+      expect(behind.moves).toEqual([]);
+    });
+
+    it('given a follower asleep, when woken by its owner (a pause), then later pages do not move it', async () => {
+      await append('a-1', 2);
+      const held = new Follower(reader, B);
+      await held.catchUp();
+      const sleeper = asleep(held, B);
+
+      sleeper.nap.wake();
+      await append('a-2', 3);
+      reader.lookNow();
+      await settled();
+      await new Follower(reader, A).catchUp();
+
+      expect(await sleeper.woke()).toBe(true);
+      expect(held.position).toBe(2);
+      expect(sleeper.moves).toEqual([]);
+    });
+  });
 });

@@ -1,6 +1,8 @@
+import { setImmediate } from 'node:timers/promises';
 import {
   afterMicrotasks,
   matchesEventFilter,
+  type EventFilter,
   type EventStore,
   type RecordedEvent,
 } from '#hawser/eventstore';
@@ -25,6 +27,27 @@ export interface SharedLogReaderOptions {
 
 const DEFAULTS = { pageSize: 500, maxCachedEvents: 4_000 };
 
+/** A caught-up follower asleep until the log holds an event it follows. */
+export interface SleepingFollower {
+  /** How far it has dealt with the log. */
+  readonly after: number;
+  readonly filter: EventFilter | undefined;
+  /** Told that it is past `upTo`: the pages read show nothing it follows up to there. */
+  passed(upTo: number): void;
+}
+
+/** A follower's sleep: over when the log concerns it, on `wake()`, or after its time-out. */
+export interface Nap {
+  readonly woken: Promise<void>;
+  wake(): void;
+}
+
+interface Sleeper {
+  after: number;
+  readonly follower: SleepingFollower;
+  readonly wake: () => void;
+}
+
 /**
  * The log as the followers of one process read it (projections, process managers): the pages
  * after the position the followers have reached are read once, every event of them decoded
@@ -46,6 +69,13 @@ export class SharedLogReader {
   private extending: { readonly after: number; readonly read: Promise<void> } | undefined;
   /** The head read last, kept until the microtasks run out (see `head`). */
   private headRead: Promise<number> | undefined;
+  /** Caught-up followers asleep at the end of the pages (see `sleep`). */
+  private readonly sleepers = new Set<Sleeper>();
+  /** Whether `lookNow` is reading, and whether it was asked again meanwhile. */
+  private looking = false;
+  private lookAgain = false;
+  /** Whether the last page read reached the head it read first. */
+  private lastReadCaughtUp = true;
 
   constructor(
     private readonly store: EventStore,
@@ -77,6 +107,91 @@ export class SharedLogReader {
       return { events: [], examinedUpTo: after, caughtUp: true };
     }
     return this.serve(after, options, limit);
+  }
+
+  /**
+   * Lets a caught-up follower sleep until the log holds an event its filter matches. Each page
+   * this reader reads (a real, contiguous read of the log, for an awake follower or `lookNow`)
+   * moves a sleeper at its start on to its end when nothing in it matches, which is what the
+   * follower's own read of it would have concluded, and wakes the sleeper when something does.
+   * A follower outside the pages (behind them, or ahead) is woken at once: it reads on its own.
+   */
+  sleep(follower: SleepingFollower, timeoutMs: number): Nap {
+    let wake = () => {};
+    const woken = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => wake(), timeoutMs);
+      const sleeper: Sleeper = { after: follower.after, follower, wake: () => wake() };
+      wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(sleeper);
+        resolve();
+      };
+      this.sleepers.add(sleeper);
+      const { start, end } = this.span;
+      if (sleeper.after < start || sleeper.after > end) wake();
+      else for (const page of this.pages) this.settle(sleeper, page);
+    });
+    return { woken, wake: () => wake() };
+  }
+
+  /**
+   * Reads what the log holds after the pages, for the followers asleep at their end: called on
+   * an append signal, a poll, or a wait for a position. Calls during a read are answered by one
+   * more read after it, so a burst of appends costs one or two reads, not one per follower.
+   */
+  lookNow(): void {
+    if (this.sleepers.size === 0) return;
+    if (this.looking) {
+      this.lookAgain = true;
+      return;
+    }
+    this.looking = true;
+    void this.look().finally(() => {
+      this.looking = false;
+    });
+  }
+
+  private async look(): Promise<void> {
+    // The appends of one turn of the event loop (requests handled together) are read together.
+    await setImmediate();
+    do {
+      this.lookAgain = false;
+      try {
+        // A read already under way may have begun before the append looked for: one more then.
+        let fresh = this.extending === undefined;
+        while (this.sleepers.size > 0) {
+          const grew = await this.extend(this.pageSize);
+          if (fresh && (!grew || this.lastReadCaughtUp)) break;
+          fresh = true;
+        }
+      } catch {
+        // The sleepers' own reads surface the failure when their sleep times out.
+        return;
+      }
+    } while (this.lookAgain && this.sleepers.size > 0);
+  }
+
+  /** Moves a sleeper across a page it is at the start of, or wakes it (see `sleep`). */
+  private settle(sleeper: Sleeper, page: SharedPage): void {
+    if (sleeper.after >= page.upTo) return;
+    if (sleeper.after < page.after) {
+      sleeper.wake();
+      return;
+    }
+    const { filter } = sleeper.follower;
+    for (
+      let e = firstAfter(page.events, sleeper.after, (event) => event.position);
+      e < page.events.length;
+      e++
+    ) {
+      const event = page.events[e] as RecordedEvent;
+      if (matchesEventFilter(event.streamId, event.type, filter)) {
+        sleeper.wake();
+        return;
+      }
+    }
+    sleeper.after = page.upTo;
+    sleeper.follower.passed(page.upTo);
   }
 
   /**
@@ -137,15 +252,20 @@ export class SharedLogReader {
     const page = await readLogPage(this.store, after, { maxCount });
     // Restarted meanwhile by a follower further on: this page no longer joins the others.
     if (page.examinedUpTo <= after || this.span.end !== after) return;
-    this.pages.push({ after, upTo: page.examinedUpTo, events: page.events });
+    const read: SharedPage = { after, upTo: page.examinedUpTo, events: page.events };
+    this.pages.push(read);
+    this.lastReadCaughtUp = page.caughtUp;
     this.cachedEvents += page.events.length;
     while (this.cachedEvents > this.maxCachedEvents && this.pages.length > 1) {
       const dropped = this.pages.shift() as SharedPage;
       this.cachedEvents -= dropped.events.length;
     }
+    for (const sleeper of [...this.sleepers]) this.settle(sleeper, read);
   }
 
+  /** The sleepers at the old pages' end are woken: they read on their own to the new start. */
   private restartAt(position: number): void {
+    for (const sleeper of [...this.sleepers]) sleeper.wake();
     this.pages = [];
     this.cachedEvents = 0;
     this.origin = position;

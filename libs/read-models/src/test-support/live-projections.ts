@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SqliteEventStore } from '#hawser/eventstore';
 import type { Projection } from '../projection/projection.js';
-import { ProjectionRunner } from '../projection/projection-runner.js';
+import { ProjectionRunner, type ProjectionRunnerOptions } from '../projection/projection-runner.js';
 import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
 
 /** A log and a read-model store in a fresh directory, with a runner of `projections` on them. */
@@ -21,12 +21,13 @@ export interface LiveProjections {
 export const startLiveProjections = async (
   projections: Projection[],
   given: (eventStore: SqliteEventStore) => Promise<unknown>,
+  options: ProjectionRunnerOptions = {},
 ): Promise<LiveProjections> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
   const eventStore = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
   const documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
   await given(eventStore);
-  const runner = new ProjectionRunner(eventStore, documents, projections);
+  const runner = new ProjectionRunner(eventStore, documents, projections, options);
   const caughtUp = async () => runner.waitForPosition(await eventStore.headPosition(), 10_000);
   await runner.start();
   if (!(await caughtUp())) throw new Error('the projections did not catch up');
