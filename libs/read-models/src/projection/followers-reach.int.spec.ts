@@ -44,7 +44,7 @@ describe("a log follower's reported position, with many events appended straight
   });
   afterEach(() => live.close());
 
-  it('given 6,000 events appended in batches of 100 (more than any page or window), most for one slow follower and a few for another, when positions are waited for, then no follower ever reports a position past an event it follows and has not handled, and every one reaches the head', async () => {
+  it('given 6,000 events appended in batches of 100 (more than any page or window), most for one slow follower and a few for another, when positions are waited for, then no follower ever reports a position past an event it follows and has not handled, nor one below what it reported before, and every one reaches the head', async () => {
     const { eventStore, runner } = live;
     const samples: Sample[] = [];
     const sample = () => {
@@ -111,7 +111,14 @@ describe("a log follower's reported position, with many events appended straight
       const due = positions[s.name as 'share' | 'other'].filter((p) => p <= s.position).length;
       return due > s.handled;
     });
+    const highest = new Map<string, number>();
+    const wentBack = samples.filter((s) => {
+      const before = highest.get(s.name) ?? 0;
+      highest.set(s.name, Math.max(before, s.position));
+      return s.position < before;
+    });
     expect(reachedHead).toBe(true);
+    expect(wentBack).toEqual([]);
     expect(samples.length).toBeGreaterThan(BATCHES);
     expect(overreaching).toEqual([]);
     expect(share.handled).toEqual(positions.share);
