@@ -84,6 +84,7 @@ export type CommitOutcome = { readonly ok: true } | { readonly ok: false; readon
 
 export interface DocumentStore {
   get<T extends Identified = Document>(collection: string, id: string): Promise<T | undefined>;
+  /** The documents of `ids` that exist, in the order of `ids`. */
   getMany<T extends Identified = Document>(
     collection: string,
     ids: readonly string[],

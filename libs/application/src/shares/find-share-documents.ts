@@ -25,7 +25,9 @@ export const findShareDocuments = async (
   );
   const unchanged =
     read.length === missing.length &&
-    read.every((record, i) => record.revision === missing[i]?.version);
+    read.every(
+      (record, i) => record.id === missing[i]?.id && record.revision === missing[i].version,
+    );
   if (!unchanged) {
     const records = await store.find<ShareRecord>(SHARES, filter, options);
     return records.map((record) => kept.of(record));
