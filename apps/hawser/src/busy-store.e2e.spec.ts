@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { HawserProcess, freePort } from './test-support/hawser-process.js';
+import { manilaRequest } from './test-support/manila-http.js';
+import { simulatedBackends } from './test-support/simulated-backends.js';
+
+const PROJECT = '77777777777777777777777777777777';
+const TOKEN = `admin:${PROJECT}`;
+/** The event store's busy time-out: a held lock is waited for this long before the 503. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * The all-in-one service while another process holds the event log's write lock longer than
+ * the store's busy time-out (as a long transaction of another process would): a create is
+ * answered 503 saying the store is busy, with Retry-After, and records nothing and counts no
+ * quota; once the lock is free the same create goes through.
+ */
+describe('the all-in-one service when another process holds the event log write lock', () => {
+  let dir: string;
+  let base: string;
+  let service: HawserProcess;
+  let holder: Database.Database;
+  const call = (method: string, route: string, body?: unknown) =>
+    manilaRequest(base, method, route, body, { token: TOKEN });
+  const createShare = () =>
+    call('POST', '/v2/shares', { share: { share_proto: 'NFS', size: 1, share_type: 'default' } });
+  const quotaOf = async () => {
+    const detail = (await call('GET', `/v2/quota-sets/${PROJECT}/detail`)).body.quota_set;
+    return { shares: detail.shares, gigabytes: detail.gigabytes };
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-busy-store-'));
+    fs.writeFileSync(path.join(dir, 'backends.json'), JSON.stringify(simulatedBackends()));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    service = new HawserProcess({
+      PORT: String(port),
+      HAWSER_DATA_DIR: path.join(dir, 'data'),
+      HAWSER_BACKENDS: path.join(dir, 'backends.json'),
+      HAWSER_AUTH: 'noauth',
+    });
+    await service.start();
+    const type = await call('POST', '/v2/types', {
+      share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
+    });
+    expect(type.status).toBe(200);
+    holder = new Database(path.join(dir, 'data', 'events.sqlite'));
+  }, 60_000);
+
+  afterAll(async () => {
+    if (holder?.inTransaction) holder.exec('ROLLBACK');
+    holder?.close();
+    await service?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given the write lock held past the busy time-out, when a share is created, then it is a 503 with Retry-After, nothing is recorded, no quota is counted, and the create goes through once the lock is free', async () => {
+    const quotaBefore = await quotaOf();
+    holder.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+
+    const refused = await createShare();
+
+    const waited = performance.now() - started;
+    holder.exec('ROLLBACK');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toEqual({
+      serviceUnavailable: {
+        code: 503,
+        message: expect.stringContaining('busy with other writes') as string,
+      },
+    });
+    expect(waited).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS * 0.9);
+    const quotaStream = await call('GET', `/hawser/v1/streams/quota-${PROJECT}`);
+    expect(quotaStream.body.events ?? []).toEqual([]);
+    expect((await call('GET', '/v2/shares/detail')).body.shares).toEqual([]);
+    expect(await quotaOf()).toEqual(quotaBefore);
+    expect(quotaBefore.shares).toMatchObject({ in_use: 0, reserved: 0 });
+    expect(service.output).not.toMatch(/computeFault|ERROR \[http\]/);
+
+    const accepted = await createShare();
+
+    expect(accepted.status).toBe(200);
+    expect((await quotaOf()).shares.in_use).toBe(1);
+  }, 60_000);
+});
