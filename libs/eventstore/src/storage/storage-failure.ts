@@ -9,7 +9,7 @@ const SQLITE_PREFIXES: readonly (readonly [string, StorageFailureKind])[] = [
   ['SQLITE_FULL', 'full'],
   ['SQLITE_READONLY', 'unwritable'],
   ['SQLITE_IOERR', 'io'],
-  // SQLite gives up waiting for a lock: the transaction did not begin, or was rolled back.
+  // SQLite gave up waiting for a lock another connection holds.
   ['SQLITE_BUSY', 'busy'],
   ['SQLITE_LOCKED', 'busy'],
 ];
