@@ -25,7 +25,11 @@ const STORAGE_FAILURE_MESSAGES: Readonly<Record<StorageFailureKind, string>> = {
   unwritable:
     'The service cannot write to its data store (read-only or not permitted): the request could not be recorded and was not carried out.',
   io: 'The service failed to write to its data store: the request could not be recorded and was not carried out. Please try again later.',
+  busy: "The service's data store is busy with other writes: the request could not be recorded and was not carried out. Please try again.",
 };
+
+/** Seconds a caller may wait before retrying: the lock of a busy store is free within moments. */
+const BUSY_RETRY_AFTER_S = '1';
 
 /**
  * Every error leaves as Manila's fault body; only a real fault is a 500, and it is logged. In a
@@ -44,6 +48,7 @@ export class ManilaExceptionFilter implements ExceptionFilter {
     const message =
       (routeMissed && unsupportedResourceMessage(http.getRequest<Request>().path)) || described;
     if (status === 413) res.setHeader('Retry-After', '0');
+    if (storageFailureOf(error) === 'busy') res.setHeader('Retry-After', BUSY_RETRY_AFTER_S);
     res.status(status).json(faultBody(status, message));
   }
 

@@ -31,6 +31,11 @@ export interface SqliteEventStoreOptions {
   readonly upcasters?: UpcasterRegistry;
   /** How often caught-up subscriptions look for appends made by other processes. */
   readonly pollIntervalMs?: number;
+  /**
+   * How long an append waits for another connection's write lock before it fails as `busy`
+   * (5 s unless given).
+   */
+  readonly busyTimeoutMs?: number;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 100;
@@ -87,7 +92,7 @@ export class SqliteEventStore implements EventStore {
   private readonly appends: GroupCommit<AppendRequest, AppendResult>;
 
   constructor(options: SqliteEventStoreOptions) {
-    this.db = openEventLog(options.file);
+    this.db = openEventLog(options.file, options.busyTimeoutMs);
     this.upcasters = options.upcasters;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
 

@@ -12,9 +12,9 @@ const CACHE_KIB = 65_536;
  * the single writer; synchronous=NORMAL keeps commits durable across a process crash, and only
  * the last transactions may be lost on power failure, which is WAL's documented trade-off.
  */
-export function openEventLog(file: string): Database.Database {
+export function openEventLog(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Database.Database {
   const db = new Database(file);
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);

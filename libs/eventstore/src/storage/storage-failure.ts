@@ -1,13 +1,17 @@
 /**
  * Why a store could not write: `full` (no space left), `unwritable` (a read-only file system or
- * file, or no permission), `io` (the device failed the write).
+ * file, or no permission), `io` (the device failed the write), `busy` (another connection held
+ * the write lock past the busy time-out).
  */
-export type StorageFailureKind = 'full' | 'unwritable' | 'io';
+export type StorageFailureKind = 'full' | 'unwritable' | 'io' | 'busy';
 
 const SQLITE_PREFIXES: readonly (readonly [string, StorageFailureKind])[] = [
   ['SQLITE_FULL', 'full'],
   ['SQLITE_READONLY', 'unwritable'],
   ['SQLITE_IOERR', 'io'],
+  // SQLite gave up waiting for a lock another connection holds.
+  ['SQLITE_BUSY', 'busy'],
+  ['SQLITE_LOCKED', 'busy'],
 ];
 
 const SYSTEM_CODES: Readonly<Record<string, StorageFailureKind>> = {
@@ -26,7 +30,7 @@ const kindOfCode = (code: string): StorageFailureKind | undefined =>
  * The storage failure behind `error` (a SQLite result code such as `SQLITE_FULL` or
  * `SQLITE_IOERR_WRITE`, or a file system code such as `ENOSPC` or `EROFS`), looking through
  * `cause` chains; undefined for any other error. Such a failure is the machine's, not the
- * request's: the write may succeed once space is back.
+ * request's: the write may succeed once space is back or the lock is free.
  */
 export const storageFailureOf = (error: unknown): StorageFailureKind | undefined => {
   for (let current = error, depth = 0; current && depth < 5; depth += 1) {

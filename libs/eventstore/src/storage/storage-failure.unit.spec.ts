@@ -13,6 +13,10 @@ describe('storageFailureOf', () => {
     ['EACCES', 'unwritable'],
     ['SQLITE_IOERR_WRITE', 'io'],
     ['EIO', 'io'],
+    ['SQLITE_BUSY', 'busy'],
+    ['SQLITE_BUSY_SNAPSHOT', 'busy'],
+    ['SQLITE_LOCKED', 'busy'],
+    ['SQLITE_LOCKED_SHAREDCACHE', 'busy'],
   ])('given an error with code %s, then it is a storage failure: %s', (code, kind) => {
     expect(storageFailureOf(withCode(code))).toBe(kind);
   });
@@ -26,7 +30,6 @@ describe('storageFailureOf', () => {
   it.each([
     ['an error without a code', new Error('boom')],
     ['a constraint failure', withCode('SQLITE_CONSTRAINT_UNIQUE')],
-    ['a busy database', withCode('SQLITE_BUSY')],
     ['a driver error code', withCode('backend_error')],
     ['a string', 'SQLITE_FULL'],
     ['nothing', undefined],

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { SqliteEventStore, type EventStore } from '#hawser/eventstore';
 import { eventsAppended } from '#hawser/observability';
-import { instrumentedEventStore } from './instrumented-event-store.js';
+import { instrumentedEventStore, lastAppendFailure } from './instrumented-event-store.js';
 
 const appendedTo = async (category: string): Promise<number> =>
   (await eventsAppended.get()).values.find((value) => value.labels.category === category)?.value ??
@@ -49,5 +53,35 @@ describe('the instrumented event store (real SQLite log in memory)', () => {
     expect(instrumented.append).toBe(instrumented.append);
     expect((await readStream('share-a')).map((event) => event.data)).toEqual([{ n: 1 }]);
     expect(await headPosition()).toBe(1);
+  });
+});
+
+describe('the instrumented event store when another connection holds the write lock', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let holder: Database.Database;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-instrumented-'));
+    const file = path.join(dir, 'events.sqlite');
+    store = new SqliteEventStore({ file, busyTimeoutMs: 50 });
+    holder = new Database(file);
+  });
+  afterEach(async () => {
+    if (holder.inTransaction) holder.exec('ROLLBACK');
+    holder.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given an append refused as busy, then it fails as busy but leaves no append failure: the store stays ready', async () => {
+    const instrumented = instrumentedEventStore(store);
+    holder.exec('BEGIN IMMEDIATE');
+
+    const refused = instrumented.append('share-a', [{ id: randomUUID(), type: 'A', data: {} }], {
+      expectedRevision: 'no_stream',
+    });
+
+    await expect(refused).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(lastAppendFailure(instrumented)).toBeUndefined();
   });
 });

@@ -53,7 +53,8 @@ export const instrumentedEventStore = (store: EventStore): EventStore => {
     } catch (error) {
       eventAppendDuration.observe({ outcome: 'error' }, secondsSince(started));
       const kind = storageFailureOf(error);
-      if (kind) {
+      // A busy store is contention, not a store that cannot write: it does not make it unready.
+      if (kind && kind !== 'busy') {
         const message = error instanceof Error ? error.message : String(error);
         appendFailures.set(instrumented, { kind, message, at: new Date().toISOString() });
       }

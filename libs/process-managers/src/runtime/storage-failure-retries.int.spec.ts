@@ -18,7 +18,8 @@ const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: {} })
  * `Poison` event fails with an error of its own.
  */
 const outbox = (file: string) => {
-  const db = new Database(file);
+  // A short busy time-out: a lock held by another connection fails a write at once.
+  const db = new Database(file, { timeout: 20 });
   db.exec('CREATE TABLE shipped (event_id TEXT PRIMARY KEY, payload BLOB)');
   const insert = db.prepare('INSERT OR IGNORE INTO shipped VALUES (?, ?)');
   const manager: ProcessManager = {
@@ -113,5 +114,27 @@ describe('events parked by a storage failure', () => {
       expect.objectContaining({ eventType: 'Ship', storageFailure: 'full' }),
     ]);
     expect(box.shipped()).toBe(0);
+  });
+
+  it('given its store locked by another connection past the busy time-out, then its event is parked as busy and goes through by itself once the lock is free', async () => {
+    const locker = new Database(path.join(dir, 'outbox.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      await events.append('order-1', [event('Ship')], { expectedRevision: 'no_stream' });
+      await runner.start();
+
+      const parked = await parkedWhen((list) => list.length === 1);
+
+      expect(parked).toEqual([
+        expect.objectContaining({ eventType: 'Ship', storageFailure: 'busy' }),
+      ]);
+      expect(box.shipped()).toBe(0);
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+
+    await parkedWhen((list) => list.length === 0);
+    expect(box.shipped()).toBe(1);
   });
 });

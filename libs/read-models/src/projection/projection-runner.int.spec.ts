@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { SqliteEventStore } from '#hawser/eventstore';
 import { ReadModelChanges } from '../changes/read-model-changes.js';
 import type { DocumentWrite } from '../document-store.port.js';
@@ -178,6 +179,25 @@ describe('ProjectionRunner', () => {
         ['thing-1', 3],
       ]),
     );
+  });
+
+  it('given the read-model file locked by another connection past the busy time-out, when events arrive, then the runner retries and, once the lock is free, applies each once', async () => {
+    await documents.close();
+    const file = path.join(dir, 'read-models.sqlite');
+    documents = new SqliteDocumentStore({ file, busyTimeoutMs: 50 });
+    const holder = new Database(file);
+    const runner = runnerFor([countingProjection('counts', 'counts')]);
+    await runner.start();
+    holder.exec('BEGIN IMMEDIATE');
+
+    await givenThings(3, 4);
+    const whileLocked = await runner.waitForPosition(await eventStore.headPosition(), 300);
+    holder.exec('ROLLBACK');
+    holder.close();
+
+    expect(whileLocked).toBe(false);
+    await caughtUp(runner);
+    expect(await storedCounts()).toEqual(await expectedCounts());
   });
 
   it('given a stopped runner, when a new one starts, then it resumes from the checkpoint without applying anything twice', async () => {

@@ -307,3 +307,41 @@ describe('SQLite document store tables', () => {
     await reopened.close();
   });
 });
+
+describe('SQLite document store while another connection holds its write lock', () => {
+  const BUSY_TIMEOUT_MS = 1_000;
+  let dir: string;
+  let store: SqliteDocumentStore;
+  let holder: Database.Database;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
+    const file = path.join(dir, 'read-models.sqlite');
+    store = new SqliteDocumentStore({ file, busyTimeoutMs: BUSY_TIMEOUT_MS });
+    holder = new Database(file);
+  });
+  afterEach(async () => {
+    if (holder.inTransaction) holder.exec('ROLLBACK');
+    holder.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given the lock held past the busy time-out, when batches are committed, then they fail as busy after one time-out, not two, and write nothing', async () => {
+    holder.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+
+    const committed = store.commitAll([
+      {
+        writes: [{ kind: 'put', collection: 'things', document: { id: 'a' } }],
+        checkpoint: { name: 'p', position: 5, expectedPosition: undefined },
+      },
+    ]);
+
+    await expect(committed).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(performance.now() - started).toBeLessThan(BUSY_TIMEOUT_MS * 1.8);
+    holder.exec('ROLLBACK');
+    expect(await store.readCheckpoint('p')).toBeUndefined();
+    expect(await store.find('things')).toEqual([]);
+  });
+});

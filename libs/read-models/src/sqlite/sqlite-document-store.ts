@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { storageFailureOf } from '#hawser/eventstore';
 import {
   CheckpointConflictError,
   type CheckpointMove,
@@ -21,6 +22,11 @@ import { documentOf, storedText, type StoredRow } from './sqlite-stored-document
 export interface SqliteDocumentStoreOptions {
   /** Path of the database file, or ':memory:'. */
   readonly file: string;
+  /**
+   * How long a write waits for another connection's write lock before it fails as busy (5 s
+   * unless given).
+   */
+  readonly busyTimeoutMs?: number;
 }
 
 const BUSY_TIMEOUT_MS = 5_000;
@@ -58,7 +64,8 @@ export class SqliteDocumentStore implements DocumentStore {
 
   constructor(options: SqliteDocumentStoreOptions) {
     this.db = new Database(options.file);
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     // Listings and rebuilds walk tens of MB of documents; the default 2 MB cache thrashes.
@@ -82,7 +89,7 @@ export class SqliteDocumentStore implements DocumentStore {
       );
     `);
     this.tables = new CollectionTables(this.db);
-    migrateSharedDocumentsTable(this.db, this.tables, BUSY_TIMEOUT_MS);
+    migrateSharedDocumentsTable(this.db, this.tables, busyTimeoutMs);
     this.selectAlias = this.db
       .prepare('SELECT physical FROM collection_aliases WHERE logical = ?')
       .pluck();
@@ -119,7 +126,9 @@ export class SqliteDocumentStore implements DocumentStore {
     const commitAll = (batches: readonly CheckpointedWrites[]): CommitOutcome[] => {
       try {
         return this.forgettingTablesOnFailure(() => commitChecked.immediate(batches));
-      } catch {
+      } catch (error) {
+        // The lock was not had in time: trying again at once would only wait as long again.
+        if (storageFailureOf(error) === 'busy') throw error;
         return this.forgettingTablesOnFailure(() => commitInSavepoints.immediate(batches));
       }
     };

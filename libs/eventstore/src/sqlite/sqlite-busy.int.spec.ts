@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { NewEvent } from '../event-store.port.js';
+import { storageFailureOf } from '../storage/storage-failure.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+
+const BUSY_TIMEOUT_MS = 200;
+const newEvent = (): NewEvent => ({ id: randomUUID(), type: 'Appended', data: {} });
+
+/**
+ * Another connection to the same file (as another process would) holds the write lock: an
+ * append that cannot get it within the busy time-out fails as a `busy` storage failure and
+ * writes nothing, and the same append goes through once the lock is free.
+ */
+describe('the SQLite event store when another connection holds the write lock', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteEventStore;
+  let other: Database.Database;
+  const holdWriteLock = () => other.exec('BEGIN IMMEDIATE');
+  const releaseWriteLock = () => other.exec('ROLLBACK');
+  const eventsInFile = () => other.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-busy-'));
+    file = path.join(dir, 'events.sqlite');
+    store = new SqliteEventStore({ file, busyTimeoutMs: BUSY_TIMEOUT_MS });
+    other = new Database(file);
+  });
+  afterEach(async () => {
+    if (other.inTransaction) releaseWriteLock();
+    other.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given the lock held past the busy time-out, when a batch of appends is submitted, then each fails as busy and the log holds none of their events', async () => {
+    await store.append('share-a', [newEvent()], { expectedRevision: 'no_stream' });
+    holdWriteLock();
+    const started = performance.now();
+
+    const outcomes = await Promise.allSettled([
+      store.append('share-a', [newEvent(), newEvent()], { expectedRevision: 0 }),
+      store.append('share-b', [newEvent()], { expectedRevision: 'no_stream' }),
+    ]);
+
+    const waited = performance.now() - started;
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    for (const outcome of outcomes) {
+      const error = (outcome as PromiseRejectedResult).reason as { code?: unknown };
+      expect(error.code).toBe('SQLITE_BUSY');
+      expect(storageFailureOf(error)).toBe('busy');
+    }
+    expect(waited).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS * 0.9);
+    expect(eventsInFile()).toBe(1);
+    expect(await store.readStream('share-b')).toEqual([]);
+  });
+
+  it('given an append refused as busy, when the lock is released and it is retried with the same events, then it is written once', async () => {
+    const events = [newEvent(), newEvent()];
+    holdWriteLock();
+    await expect(
+      store.append('share-a', events, { expectedRevision: 'no_stream' }),
+    ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+
+    releaseWriteLock();
+    const retried = await store.append('share-a', events, { expectedRevision: 'no_stream' });
+
+    expect(retried.nextRevision).toBe(1);
+    expect((await store.readStream('share-a')).map((e) => e.id)).toEqual(events.map((e) => e.id));
+    expect(eventsInFile()).toBe(2);
+  });
+
+  it('given the lock held, when the log is read, then reads answer with what was committed', async () => {
+    await store.append('share-a', [newEvent()], { expectedRevision: 'no_stream' });
+    holdWriteLock();
+
+    const read = await store.readStream('share-a');
+
+    expect(read).toHaveLength(1);
+    expect(await store.headPosition()).toBe(1);
+  });
+});
