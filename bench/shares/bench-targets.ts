@@ -55,7 +55,7 @@ export const externalHawser = async (
   const child = spawn(process.execPath, [...nodeOptions, script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const base = await firstLine(child).then((line) => (JSON.parse(line) as { base: string }).base);
+  const base = await announcedBase(child);
   const pid = child.pid as number;
   return {
     name: 'hawser (external client)',
@@ -71,10 +71,18 @@ export const externalHawser = async (
   };
 };
 
-const firstLine = (child: ChildProcess): Promise<string> =>
+/**
+ * The server's URL, from the line it announces it with. Other lines (what node options such as
+ * `--trace-gc` print to stdout) go to the bench's stderr, so they neither break the announcement
+ * nor fill the pipe.
+ */
+const announcedBase = (child: ChildProcess): Promise<string> =>
   new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.once('line', resolve);
+    lines.on('line', (line) => {
+      if (line.startsWith('{"base":')) resolve((JSON.parse(line) as { base: string }).base);
+      else process.stderr.write(`${line}\n`);
+    });
     child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
   });
 

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 /**
  * Where a `node --cpu-prof` profile's time went, by stage of the create path: every sample goes
  * to the innermost frame of Hawser's own code (else of a known package or node internal) whose
- * path names a stage. `node cpu-profile-stages.js FILE` counts from the first HTTP request on
- * (start-up is not the create path).
+ * path names a stage. `node cpu-profile-stages.js FILE [--top N]` counts from the first HTTP
+ * request on and up to the shutdown (neither start nor stop is the create path), then lists the N functions and N files with the
+ * most self time (the frame a sample was taken in; 15 by default).
  */
 const STAGES: readonly (readonly [stage: string, pattern: RegExp])[] = [
   ['authentication + policy', /apps\/api\/src\/(http\/auth|http\/.*token|policy)|libs\/policy\//],
@@ -34,7 +35,11 @@ const GC = '(garbage collector)';
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly url: string; readonly functionName: string };
+  readonly callFrame: {
+    readonly url: string;
+    readonly functionName: string;
+    readonly lineNumber: number;
+  };
   readonly children?: readonly number[];
 }
 interface Profile {
@@ -69,14 +74,39 @@ const stageOf = (stack: readonly ProfileNode[]): string => {
 };
 
 const FIRST_REQUEST = /apps\/api\/src\/http\//;
+/** Nest's shutdown hooks: closing the stores (a WAL checkpoint) is not the create path either. */
+const SHUTDOWN =
+  /@nestjs\/core\/hooks\/(on-module-destroy|before-app-shutdown|on-app-shutdown)\.hook/;
 
-export const stagesOf = (profile: Profile): Map<string, number> => {
+const add = (totals: Map<string, number>, key: string, us: number) =>
+  totals.set(key, (totals.get(key) ?? 0) + us);
+
+/** A frame's file, from the package or build directory on, or what V8 calls a native frame. */
+const fileOf = (frame: ProfileNode['callFrame']): string =>
+  frame.url === '' ? frame.functionName : frame.url.replace(/^.*?\/(dist|node_modules)\//, '$1/');
+
+const functionOf = ({ callFrame: frame }: ProfileNode): string => {
+  const name = frame.functionName === '' ? '(anonymous)' : frame.functionName;
+  return frame.url === '' ? name : `${name} ${fileOf(frame)}:${frame.lineNumber + 1}`;
+};
+
+export interface ProfileSummary {
+  readonly stages: Map<string, number>;
+  /** Self time by function (name, file and line) and by file, idle excluded. */
+  readonly selfByFunction: Map<string, number>;
+  readonly selfByFile: Map<string, number>;
+}
+
+export const summaryOf = (profile: Profile): ProfileSummary => {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parentOf.set(child, node.id);
   const stages = new Map<string, number>();
+  const selfByFunction = new Map<string, number>();
+  const selfByFile = new Map<string, number>();
   let serving = false;
+  let stopping = false;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
     const stack: ProfileNode[] = [];
@@ -84,23 +114,37 @@ export const stagesOf = (profile: Profile): Map<string, number> => {
       stack.push(byId.get(cur) as ProfileNode);
     }
     serving ||= stack.some((node) => FIRST_REQUEST.test(node.callFrame.url));
-    if (!serving) return;
+    stopping ||= stack.some((node) => SHUTDOWN.test(node.callFrame.url));
+    if (!serving || stopping) return;
     const stage = stageOf(stack);
-    stages.set(stage, (stages.get(stage) ?? 0) + delta);
+    add(stages, stage, delta);
+    const leaf = stack[0];
+    if (leaf === undefined || stage === '(idle)') return;
+    add(selfByFunction, functionOf(leaf), delta);
+    add(selfByFile, fileOf(leaf.callFrame), delta);
   });
-  return stages;
+  return { stages, selfByFunction, selfByFile };
+};
+
+const table = (heading: string, totals: Map<string, number>, busy: number, top: number) => {
+  console.log(`\n| ${heading} | CPU ms | share of busy CPU |\n|---|---:|---:|`);
+  for (const [key, us] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`| ${key} | ${Math.round(us / 1000)} | ${((100 * us) / busy).toFixed(1)}% |`);
+  }
 };
 
 const file = process.argv[2];
 if (file !== undefined && import.meta.url.endsWith('cpu-profile-stages.js')) {
-  const stages = stagesOf(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile);
-  const busy = [...stages]
-    .filter(([stage]) => stage !== '(idle)')
-    .reduce((sum, [, us]) => sum + us, 0);
-  console.log(`| stage | CPU ms | share of busy CPU |\n|---|---:|---:|`);
-  for (const [stage, us] of [...stages].sort((a, b) => b[1] - a[1])) {
-    if (stage === '(idle)') continue;
-    console.log(`| ${stage} | ${Math.round(us / 1000)} | ${((100 * us) / busy).toFixed(1)}% |`);
-  }
-  console.log(`| (idle, not counted) | ${Math.round((stages.get('(idle)') ?? 0) / 1000)} | |`);
+  const topIndex = process.argv.indexOf('--top');
+  const top = topIndex >= 0 ? Number(process.argv[topIndex + 1]) : 15;
+  const { stages, selfByFunction, selfByFile } = summaryOf(
+    JSON.parse(fs.readFileSync(file, 'utf8')) as Profile,
+  );
+  const idle = stages.get('(idle)') ?? 0;
+  stages.delete('(idle)');
+  const busy = [...stages.values()].reduce((sum, us) => sum + us, 0);
+  table('stage', stages, busy, stages.size);
+  console.log(`| (idle, not counted) | ${Math.round(idle / 1000)} | |`);
+  table('function (self time)', selfByFunction, busy, top);
+  table('file (self time)', selfByFile, busy, top);
 }

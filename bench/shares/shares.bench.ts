@@ -27,7 +27,9 @@ import { loadAverage } from './process-cpu.js';
  *                     --against-pid-dir DIR (files of pids) for its CPU per share
  *                     (--against-connections C: 8 by default, as Manila's bench.py)
  * --shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
- * --server-node-options "…"   node options of the external server (e.g. --cpu-prof)
+ * --server-node-options "…"   node options of the external server (e.g. --heap-prof)
+ * --profile-dir DIR   a CPU profile of the external server (node --cpu-prof) written to DIR;
+ *                     `node cpu-profile-stages.js DIR/*.cpuprofile` summarises it
  */
 const flag = (name: string) => process.argv.includes(name);
 const option = (name: string): string | undefined => {
@@ -110,13 +112,21 @@ const summary = (name: string, rounds: Rounds) => {
   ];
 };
 
+const serverNodeOptions = (): string[] => {
+  const given = (option('--server-node-options') ?? '').split(' ').filter(Boolean);
+  const profileDir = option('--profile-dir');
+  return profileDir === undefined
+    ? given
+    : [...given, '--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`];
+};
+
 const main = async () => {
+  if (option('--profile-dir') !== undefined && !flag('--external')) {
+    throw new Error('--profile-dir profiles the external server: add --external');
+  }
   const pollMs = count('--poll-ms', 25);
   const hawser: ClosableTarget = flag('--external')
-    ? await externalHawser(
-        pollMs,
-        (option('--server-node-options') ?? '').split(' ').filter(Boolean),
-      )
+    ? await externalHawser(pollMs, serverNodeOptions())
     : await inProcessHawser(pollMs);
   const url = option('--against');
   const manila =

@@ -137,29 +137,45 @@ const isDefault = (value: unknown, fallback: unknown): boolean =>
   value === fallback ||
   (Array.isArray(value) && Array.isArray(fallback) && value.length === 0 && fallback.length === 0);
 
-/** The object without the fields that hold their default (or are named in `also`). */
+/** Whether a field is left out of the packed object whatever it holds. */
+type Skipped = (field: string, held: unknown) => boolean;
+
+/**
+ * The object without the fields that hold their default (or that `skipped` leaves out). Every
+ * projected event of a share packs its record, so no pairs of `Object.entries` nor lists of the
+ * fields to leave out are made on the way.
+ */
 const withoutDefaults = (
   value: object,
   defaults: Defaults,
-  also: readonly string[] = [],
+  skipped: Skipped = () => false,
 ): Record<string, unknown> => {
   const kept: Record<string, unknown> = {};
-  for (const [field, held] of Object.entries(value)) {
-    if (also.includes(field)) continue;
+  const fields = value as Readonly<Record<string, unknown>>;
+  for (const field of Object.keys(fields)) {
+    const held = fields[field];
+    if (skipped(field, held)) continue;
     if (Object.hasOwn(defaults, field) && isDefault(held, defaults[field])) continue;
     kept[field] = held;
   }
   return kept;
 };
 
+/** The share's fields the listing holds, or that are packed apart under `PACKED_KEYS`. */
+const SHARE_PACKED_APART: ReadonlySet<string> = new Set([
+  ...LISTED,
+  'shareType',
+  'capabilities',
+  'instances',
+]);
+const isPackedApart: Skipped = (field) => SHARE_PACKED_APART.has(field);
+
+/** The instance's fields packed apart under `PACKED_KEYS`. */
+const INSTANCE_PACKED_APART: ReadonlySet<string> = new Set(['progress', 'exportLocations']);
+
 export const packShare = (state: ActiveShare, listing: ShareListing): PackedShare => {
   const keys = PACKED_KEYS;
-  const packed = withoutDefaults(state, SHARE_DEFAULTS, [
-    ...LISTED,
-    'shareType',
-    'capabilities',
-    'instances',
-  ]);
+  const packed = withoutDefaults(state, SHARE_DEFAULTS, isPackedApart);
   if (state.shareType) {
     // Its id is the listing's share_type_id.
     packed[keys.shareType] = {
@@ -178,7 +194,7 @@ export const packShare = (state: ActiveShare, listing: ShareListing): PackedShar
 };
 
 /** The instance's fields the listing shows for the share, under the listing's names. */
-const inherited = (listing: ShareListing) => ({
+const inherited = (listing: ShareListing): Readonly<Record<string, unknown>> => ({
   status: listing.status,
   host: listing.host,
   availabilityZone: listing.availability_zone ?? null,
@@ -190,14 +206,13 @@ const packInstance = (instance: ShareInstanceState, listing: ShareListing): Pack
   const keys = PACKED_KEYS;
   // What equals the listing's (the shown instance's status, host and zone, the share's creation
   // and latest update) is read back from it.
-  const also = Object.entries(inherited(listing))
-    .filter(([field, value]) => instance[field as keyof ShareInstanceState] === value)
-    .map(([field]) => field);
-  const packed = withoutDefaults(instance, INSTANCE_DEFAULTS, [
-    ...also,
-    'progress',
-    'exportLocations',
-  ]);
+  const shown = inherited(listing);
+  const packed = withoutDefaults(
+    instance,
+    INSTANCE_DEFAULTS,
+    (field, held) =>
+      INSTANCE_PACKED_APART.has(field) || (Object.hasOwn(shown, field) && shown[field] === held),
+  );
   if (instance.progress !== null) packed[keys.progress] = instance.progress;
   const [first] = instance.exportLocations;
   if (first) {
