@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '#hawser/platform';
-import { FullGcTrace } from './gc-trace.js';
+import { FullGcTrace, type HeapAfterGc } from './gc-trace.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const entry = (app: string) => path.join(ROOT, `dist/apps/${app}/src/main.js`);
@@ -79,8 +79,8 @@ export interface LoadServices {
  * The multi-process setup of the README on simulated back ends without latency: nats-server,
  * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
  * output (warnings and errors, and V8's line after each full collection) written to files in
- * `logDir`; `apiNodeArguments` go to node for the API processes (a cluster's workers inherit
- * them), `apiEnvironment` to their environment.
+ * `logDir`; `nodeArguments` go to node for every service (a cluster's workers inherit them),
+ * `apiNodeArguments` for the API processes alone, `apiEnvironment` to their environment.
  */
 export const startLoadServices = async (
   dataDir: string,
@@ -88,6 +88,7 @@ export const startLoadServices = async (
   logDir: string,
   apiNodeArguments: readonly string[] = [],
   apiEnvironment: Record<string, string> = {},
+  nodeArguments: readonly string[] = [],
 ): Promise<LoadServices> => {
   const natsPort = await freePort();
   const port = await freePort();
@@ -133,7 +134,7 @@ export const startLoadServices = async (
       ),
     );
     const node = process.execPath;
-    const traced = (app: string) => [...FullGcTrace.NODE_ARGUMENTS, entry(app)];
+    const traced = (app: string) => [...FullGcTrace.NODE_ARGUMENTS, ...nodeArguments, entry(app)];
     services.push(
       await startService(
         'api',
@@ -237,15 +238,17 @@ export const residentMemory = (services: readonly Service[]): Record<string, num
   perProcess(services, (pid) => Math.round(rssMiB(pid)));
 
 /**
- * The live heap in MiB of every Node process of the services after its last full collection
- * (absent before its first).
+ * V8's heap in MiB of every Node process of the services after its last full collection (absent
+ * before its first): what the collection kept (`liveMiB`) or what V8 holds for the heap, garbage
+ * and free space between objects included (`committedMiB`).
  */
-export const liveHeap = (
+export const heapAfterLastFullGc = (
   services: readonly Service[],
   gcTrace: FullGcTrace,
+  measure: keyof HeapAfterGc,
 ): Record<string, number> =>
   Object.fromEntries(
-    Object.entries(perProcess(services, (pid) => gcTrace.of(pid)?.liveMiB ?? -1)).filter(
+    Object.entries(perProcess(services, (pid) => gcTrace.of(pid)?.[measure] ?? -1)).filter(
       ([, mib]) => mib >= 0,
     ),
   );

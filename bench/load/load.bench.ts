@@ -4,7 +4,7 @@ import path from 'node:path';
 import { MixedLoad, Tally } from './mixed-load.js';
 import {
   cpuSeconds,
-  liveHeap,
+  heapAfterLastFullGc,
   residentMemory,
   startLoadServices,
   type Service,
@@ -21,6 +21,7 @@ import {
  *   npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
  *   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
  *   npm run bench:load -- --projector-process (N serving processes and a projector process)
+ *   npm run bench:load -- --node-args '--max-semi-space-size=4' (node's options for every service)
  */
 const PROJECT = '77777777777777777777777777777777';
 const TOKEN = `admin:${PROJECT}`;
@@ -41,6 +42,9 @@ const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefine
 const apiNodeArguments = profileDir
   ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)]
   : [];
+const nodeArgsIndex = process.argv.indexOf('--node-args');
+const nodeArguments =
+  nodeArgsIndex >= 0 ? (process.argv[nodeArgsIndex + 1] ?? '').split(/\s+/) : [];
 const projectorProcess = process.argv.includes('--projector-process');
 const counts = soak ? [processes] : [...new Set([1, processes])];
 
@@ -55,6 +59,12 @@ interface IntervalLine {
   readonly rssMiB: Record<string, number>;
   /** The live heap after each process's last full collection: what a leak makes grow. */
   readonly liveHeapMiB: Record<string, number>;
+  /**
+   * V8's committed heap after that collection: above the live heap, the room V8 keeps for
+   * allocation and the free space between surviving objects; the rest of the resident memory
+   * is node's own, native buffers and SQLite's.
+   */
+  readonly heapMiB: Record<string, number>;
   readonly load: number;
 }
 
@@ -74,9 +84,14 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'))
 
 const runAgainst = async (apiProcesses: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
-  const setup = await startLoadServices(dir, apiProcesses, logDir, apiNodeArguments, {
-    HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess),
-  });
+  const setup = await startLoadServices(
+    dir,
+    apiProcesses,
+    logDir,
+    apiNodeArguments,
+    { HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess) },
+    nodeArguments.filter(Boolean),
+  );
   const load = new MixedLoad(setup.base, clients, TOKEN);
   const services: readonly Service[] = setup.services;
   try {
@@ -104,7 +119,8 @@ const runAgainst = async (apiProcesses: number) => {
         p99: round(span.percentile(0.99)),
         cpu: cpuPercent(cpuBefore, cpuAfter, elapsed),
         rssMiB: residentMemory(services),
-        liveHeapMiB: liveHeap(services, setup.gcTrace),
+        liveHeapMiB: heapAfterLastFullGc(services, setup.gcTrace, 'liveMiB'),
+        heapMiB: heapAfterLastFullGc(services, setup.gcTrace, 'committedMiB'),
         load: round(os.loadavg()[0] ?? 0),
       };
       lines.push(line);
@@ -152,6 +168,10 @@ const runAgainst = async (apiProcesses: number) => {
       liveHeapTotalMiB: {
         afterFirstMinute: sum(firstMinute?.liveHeapMiB),
         atEnd: sum(lines.at(-1)?.liveHeapMiB),
+      },
+      heapTotalMiB: {
+        afterFirstMinute: sum(firstMinute?.heapMiB),
+        atEnd: sum(lines.at(-1)?.heapMiB),
       },
       loadAverage: os.loadavg().map((l) => round(l)),
     };
