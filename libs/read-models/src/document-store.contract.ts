@@ -62,6 +62,44 @@ const shares: Share[] = [
 
 const ids = (documents: readonly { id: string }[]): string[] => documents.map((doc) => doc.id);
 
+/** Filters with the shares `givenShares` writes that each selects. */
+const FILTER_CASES: [string, Filter, string[]][] = [
+  ['nothing', {}, ['s1', 's2', 's3', 's4']],
+  ['equality on a string', { name: 'delta' }, ['s4']],
+  ['equality on a dotted field', { 'project.id': 'p2' }, ['s3', 's4']],
+  ['equality on the id', { id: 's2' }, ['s2']],
+  ['equality on a boolean', { is_public: false }, ['s2', 's3']],
+  ['equality on a number', { size: 20 }, ['s2', 's4']],
+  ['a number does not equal its string', { description: 20 }, []],
+  ['null matches null and missing', { description: null }, ['s2', 's3']],
+  ['two fields both hold', { 'project.id': 'p1', size: 20 }, ['s2']],
+  ['$in', { name: { $in: ['alpha', 'delta', 'zeta'] } }, ['s1', 's4']],
+  ['$in with null', { description: { $in: [null, 'first'] } }, ['s1', 's2', 's3']],
+  ['$in with a boolean', { is_public: { $in: [true] } }, ['s1', 's4']],
+  ['$in empty', { name: { $in: [] } }, []],
+  ['$ne includes missing fields', { description: { $ne: 'first' } }, ['s2', 's3', 's4']],
+  ['$ne null', { description: { $ne: null } }, ['s1', 's4']],
+  ['$ne on a boolean', { is_public: { $ne: true } }, ['s2', 's3']],
+  ['$gt on numbers', { size: { $gt: 10 } }, ['s2', 's4']],
+  ['$gte on numbers', { size: { $gte: 10 } }, ['s1', 's2', 's4']],
+  ['$lt on numbers', { size: { $lt: 10 } }, ['s3']],
+  ['$lte on numbers', { size: { $lte: 10 } }, ['s1', 's3']],
+  ['$gte on strings', { created_at: { $gte: '2025-01-02' } }, ['s1', 's3', 's4']],
+  ['$lt on strings', { created_at: { $lt: '2025-01-02' } }, ['s2']],
+  ['a string range skips numbers', { description: { $lt: 'zzz' } }, ['s1', 's4']],
+  ['$like with % is case-insensitive', { name: { $like: '%ET%' } }, ['s2']],
+  ['$like with _', { name: { $like: 'gamma__' } }, ['s3']],
+  ['$like anchors both ends', { name: { $like: 'alph' } }, []],
+  ['$exists true includes null', { description: { $exists: true } }, ['s1', 's2', 's4']],
+  ['$exists false', { description: { $exists: false } }, ['s3']],
+  [
+    'a field named like an object member is absent',
+    { 'project.constructor': { $exists: true } },
+    [],
+  ],
+  ['nor equal to anything', { 'project.toString': { $ne: null } }, []],
+];
+
 /** The behaviour every DocumentStore adapter shares. */
 export function documentStoreContract(open: () => Promise<DocumentStoreFixture>): void {
   let fixture: DocumentStoreFixture;
@@ -116,44 +154,7 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
   });
 
   describe('filters', () => {
-    const cases: [string, Filter, string[]][] = [
-      ['nothing', {}, ['s1', 's2', 's3', 's4']],
-      ['equality on a string', { name: 'delta' }, ['s4']],
-      ['equality on a dotted field', { 'project.id': 'p2' }, ['s3', 's4']],
-      ['equality on the id', { id: 's2' }, ['s2']],
-      ['equality on a boolean', { is_public: false }, ['s2', 's3']],
-      ['equality on a number', { size: 20 }, ['s2', 's4']],
-      ['a number does not equal its string', { description: 20 }, []],
-      ['null matches null and missing', { description: null }, ['s2', 's3']],
-      ['two fields both hold', { 'project.id': 'p1', size: 20 }, ['s2']],
-      ['$in', { name: { $in: ['alpha', 'delta', 'zeta'] } }, ['s1', 's4']],
-      ['$in with null', { description: { $in: [null, 'first'] } }, ['s1', 's2', 's3']],
-      ['$in with a boolean', { is_public: { $in: [true] } }, ['s1', 's4']],
-      ['$in empty', { name: { $in: [] } }, []],
-      ['$ne includes missing fields', { description: { $ne: 'first' } }, ['s2', 's3', 's4']],
-      ['$ne null', { description: { $ne: null } }, ['s1', 's4']],
-      ['$ne on a boolean', { is_public: { $ne: true } }, ['s2', 's3']],
-      ['$gt on numbers', { size: { $gt: 10 } }, ['s2', 's4']],
-      ['$gte on numbers', { size: { $gte: 10 } }, ['s1', 's2', 's4']],
-      ['$lt on numbers', { size: { $lt: 10 } }, ['s3']],
-      ['$lte on numbers', { size: { $lte: 10 } }, ['s1', 's3']],
-      ['$gte on strings', { created_at: { $gte: '2025-01-02' } }, ['s1', 's3', 's4']],
-      ['$lt on strings', { created_at: { $lt: '2025-01-02' } }, ['s2']],
-      ['a string range skips numbers', { description: { $lt: 'zzz' } }, ['s1', 's4']],
-      ['$like with % is case-insensitive', { name: { $like: '%ET%' } }, ['s2']],
-      ['$like with _', { name: { $like: 'gamma__' } }, ['s3']],
-      ['$like anchors both ends', { name: { $like: 'alph' } }, []],
-      ['$exists true includes null', { description: { $exists: true } }, ['s1', 's2', 's4']],
-      ['$exists false', { description: { $exists: false } }, ['s3']],
-      [
-        'a field named like an object member is absent',
-        { 'project.constructor': { $exists: true } },
-        [],
-      ],
-      ['nor equal to anything', { 'project.toString': { $ne: null } }, []],
-    ];
-
-    it.each(cases)('find and count with %s', async (_name, filter, expected) => {
+    it.each(FILTER_CASES)('find and count with %s', async (_name, filter, expected) => {
       await givenShares();
 
       const found = await store.find('shares', filter);
@@ -168,6 +169,102 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       await expect(store.find('shares', { "name') OR 1=1 --": 'x' })).rejects.toThrow(
         /unsupported field name/,
       );
+    });
+  });
+
+  describe('kept counts', () => {
+    const COUNTED = ['project.id', 'name', 'description'];
+    /** Each filter's count against what a find of it returns. */
+    const countsAgainstFinds = async (filters: readonly Filter[]) =>
+      Promise.all(
+        filters.map(async (filter) => [
+          await store.count('shares', filter),
+          (await store.find('shares', filter)).length,
+        ]),
+      );
+    const agreeing = (pairs: number[][]) => pairs.map(([, found]) => [found, found]);
+    const filters = FILTER_CASES.map(([, filter]) => filter);
+
+    it.each(FILTER_CASES)(
+      'given counts kept by some of the fields, when counted with %s, then the count is what a find selects',
+      async (_name, filter, expected) => {
+        await givenShares();
+        await store.ensureCount('shares', COUNTED);
+
+        expect(await store.count('shares', filter)).toBe(expected.length);
+      },
+    );
+
+    it('given kept counts, when documents are added, changed in a counted field, replaced unchanged and deleted, then every count still agrees with a find', async () => {
+      await store.ensureCount('shares', COUNTED);
+      await givenShares();
+
+      await store.write([
+        { kind: 'put', collection: 'shares', document: { id: 's5', name: 'alpha' } },
+        {
+          kind: 'put',
+          collection: 'shares',
+          document: { ...(shares[0] as Share), name: 'renamed' },
+        },
+        {
+          kind: 'put',
+          collection: 'shares',
+          document: { ...(shares[2] as Share), project: { id: 'p1' } },
+        },
+        { kind: 'put', collection: 'shares', document: { ...(shares[3] as Share), size: 99 } },
+        { kind: 'delete', collection: 'shares', id: 's2' },
+        { kind: 'delete', collection: 'shares', id: 'never-there' },
+      ]);
+
+      const pairs = await countsAgainstFinds([
+        ...filters,
+        { name: 'renamed' },
+        { name: 'alpha' },
+        { 'project.id': 'p1', description: null },
+      ]);
+      expect(pairs).toEqual(agreeing(pairs));
+      expect(await store.count('shares', { 'project.id': 'p1' })).toBe(2);
+    });
+
+    it('given kept counts, when a batch is refused by its checkpoint, then the counts are as before it', async () => {
+      await store.ensureCount('shares', COUNTED);
+      await givenShares();
+      await store.commit([], { name: 'c', position: 1, expectedPosition: undefined });
+
+      await expect(
+        store.commit(
+          [
+            { kind: 'put', collection: 'shares', document: { id: 's9', name: 'alpha' } },
+            { kind: 'delete', collection: 'shares', id: 's1' },
+          ],
+          { name: 'c', position: 2, expectedPosition: 0 },
+        ),
+      ).rejects.toBeInstanceOf(CheckpointConflictError);
+
+      expect(await store.count('shares', { name: 'alpha' })).toBe(1);
+      expect(await store.count('shares')).toBe(4);
+    });
+
+    it("given kept counts, when the collection is rebuilt into a generation and swapped in, then the counts are the new generation's, also after later writes", async () => {
+      await store.ensureCount('shares', COUNTED);
+      await givenShares();
+      const generation = await store.prepareGeneration(['shares']);
+      await store.write(
+        shares
+          .slice(0, 3)
+          .map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
+      );
+
+      await store.indexGeneration(['shares'], generation);
+      await store.swap(['shares'], generation);
+      await store.write([
+        { kind: 'put', collection: 'shares', document: { id: 's6', project: { id: 'p2' } } },
+      ]);
+
+      expect(await store.count('shares')).toBe(4);
+      expect(await store.count('shares', { 'project.id': 'p2' })).toBe(2);
+      const pairs = await countsAgainstFinds(filters);
+      expect(pairs).toEqual(agreeing(pairs));
     });
   });
 

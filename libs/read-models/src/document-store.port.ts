@@ -133,6 +133,14 @@ export interface DocumentStore {
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
 
   /**
+   * Keeps a count of a logical collection's documents per value of `fields`, in every
+   * generation (present and future), so that a `count` whose filter compares only those fields,
+   * with text or null, answers without walking the documents. Idempotent. SQLite keeps them
+   * with the documents' writes; MongoDB counts on its indexes (see the README, "Scale").
+   */
+  ensureCount(collection: string, fields: readonly string[]): Promise<void>;
+
+  /**
    * Forgets an index `ensureIndex` declared and drops it from the live generation, so a store
    * written before stops keeping an index no longer declared. Idempotent.
    */

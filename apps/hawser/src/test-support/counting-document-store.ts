@@ -83,6 +83,10 @@ export class CountingDocumentStore implements DocumentStore {
     return this.real.ensureIndex(collection, fields);
   }
 
+  ensureCount(collection: string, fields: readonly string[]): Promise<void> {
+    return this.real.ensureCount(collection, fields);
+  }
+
   dropIndex(collection: string, fields: readonly string[]): Promise<void> {
     return this.real.dropIndex(collection, fields);
   }

@@ -9,6 +9,7 @@ import {
   type ShareEvent,
 } from '#hawser/domain';
 import {
+  SHARE_COUNTS,
   SHARE_LISTING_INDEXES,
   SHARES,
   toShareRecord,
@@ -158,6 +159,7 @@ describe('the share listing, answered by the store', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-list-shares-'));
     store = new RecordingStore({ file: path.join(dir, 'read-models.sqlite') });
     for (const fields of SHARE_LISTING_INDEXES) await store.ensureIndex(SHARES, fields);
+    for (const fields of SHARE_COUNTS) await store.ensureCount(SHARES, fields);
     records = Array.from({ length: SHARE_COUNT }, (_, i) => recordOf(i, PROJECT));
     // Another project's shares, which the listing never shows.
     const others = Array.from({ length: 60 }, (_, i) => recordOf(i, 'p2'));
@@ -281,6 +283,39 @@ describe('the share listing, answered by the store', () => {
     expect(await gold.count()).toBe(want.length);
   });
 
+  it("given the kept counts, when listed with_count, in the recycle bin and by status, then each count is read from them, not from the shares, and is the listing's", async () => {
+    const binned = (record: ShareRecord) =>
+      record.project_id === PROJECT && record.scheduled_to_be_deleted_at !== undefined;
+    const counted = async (query: Record<string, string>) => {
+      store.asked.splice(0);
+      const count = await (await list({ ...query, limit: '5' })).count();
+      const asked = store.asked.filter(({ options }) => options.count === true);
+      return {
+        count,
+        plans: asked.map(({ filter }) =>
+          store.queryPlan(SHARES, filter, { count: true }).join('\n'),
+        ),
+      };
+    };
+
+    const all = await counted({});
+    const bin = await counted({ is_soft_deleted: 'true' });
+    const available = await counted({ status: 'available' });
+
+    expect(all.count).toBe(records.filter(listed).length);
+    expect(bin.count).toBe(records.filter(binned).length);
+    expect(available.count).toBe(
+      records.filter((record) => listed(record) && record.status === 'available').length,
+    );
+    for (const { plans } of [all, bin, available]) {
+      expect(plans).toEqual([
+        expect.stringMatching(
+          /USING INDEX counts:shares:project_id,scheduled_to_be_deleted_at,status:by:keys/,
+        ),
+      ]);
+    }
+  });
+
   it('given a marker that is not listed, then the listing is refused with a 400', async () => {
     await expect(list({ marker: shareId(9_999) })).rejects.toMatchObject({
       status: 400,
@@ -297,14 +332,14 @@ describe('the share listing, answered by the store', () => {
     [{ name: 'share-3' }],
     [{ limit: '50', offset: '120' }],
   ])(
-    'given the declared indexes, when listed with %j, then every query the store runs walks an index and sorts nothing',
+    'given the declared indexes and kept counts, when listed with %j, then every query the store runs walks an index and sorts nothing',
     async (query) => {
       await list(query);
 
       expect(store.asked.length).toBeGreaterThan(0);
       for (const { filter, options } of store.asked) {
         const plan = store.queryPlan(SHARES, filter, options).join('\n');
-        expect(plan).toMatch(/USING (COVERING )?INDEX "?collection:shares:by:/);
+        expect(plan).toMatch(/USING (COVERING )?INDEX "?(collection:shares:by:|counts:shares:)/);
         expect(plan).not.toMatch(/TEMP B-TREE/);
       }
     },

@@ -34,6 +34,17 @@ export const SHARE_LISTING_INDEXES: readonly (readonly string[])[] = [
 ];
 
 /**
+ * What a listing's `with_count` and the metrics count by, kept as the shares are written (see
+ * `DocumentStore.ensureCount`) so that a count costs the same in a project of ten shares and
+ * of a hundred thousand: a project's shares in or out of the recycle bin, by status or not,
+ * and every share by status.
+ */
+export const SHARE_COUNTS: readonly (readonly string[])[] = [
+  ['project_id', IN_RECYCLE_BIN, 'status'],
+  ['status'],
+];
+
+/**
  * Indexes a store written before holds and these no longer need: the two the status index
  * above replaces, and the instances' index on their share (read from its record instead).
  */
@@ -57,6 +68,7 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
     ...ACCESS_RULE_INDEXES,
   },
   retiredIndexes: RETIRED_INDEXES,
+  counts: { [SHARES]: SHARE_COUNTS },
   evolve: (record, event) => {
     const state = foldShare(record && shareStateOf(record), event);
     return state && toShareRecord(state, event.revision);

@@ -88,7 +88,7 @@ export class ProjectionRunner {
   }
 
   /**
-   * Creates declared indexes, loads checkpoints and starts every worker; does not wait for
+   * Creates declared indexes and kept counts, loads checkpoints and starts every worker; does not wait for
    * catch-up. A projection's first catch-up fills empty collections: its indexes are built
    * once, as it reaches the head of the log, which costs less than keeping them on every
    * write; until then its reads are complete, only slower.
@@ -102,6 +102,9 @@ export class ProjectionRunner {
         }
         for (const [collection, indexes] of Object.entries(projection.indexes ?? {})) {
           for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
+        }
+        for (const [collection, counts] of Object.entries(projection.counts ?? {})) {
+          for (const fields of counts) await this.documents.ensureCount(collection, fields);
         }
       };
       if (await isFirstCatchUp(this.documents, projection.name, projection.collections)) {

@@ -16,6 +16,8 @@ export interface Projection {
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Indexes declared before and no longer, dropped when the runner starts (`dropIndex`). */
   readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  /** Kept counts per collection (see `DocumentStore.ensureCount`), kept with the indexes. */
+  readonly counts?: Readonly<Record<string, readonly (readonly string[])[]>>;
   handle(event: RecordedEvent, ctx: ProjectionContext): void | Promise<void>;
 }
 

@@ -76,6 +76,7 @@ export interface SingleStreamProjectionOptions<D extends StreamDocument, E exten
   readonly filter: EventFilter;
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly counts?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Turns a recorded event into the typed event `evolve` takes (or refuses it). */
   readonly decode: (event: RecordedEvent) => E;
   /** The id of the stream document an event belongs to. */
@@ -101,6 +102,7 @@ export const singleStreamProjection = <D extends StreamDocument, E extends Recor
     filter: options.filter,
     ...(options.indexes ? { indexes: options.indexes } : {}),
     ...(options.retiredIndexes ? { retiredIndexes: options.retiredIndexes } : {}),
+    ...(options.counts ? { counts: options.counts } : {}),
     async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {
       const event = options.decode(recorded);
       const id = options.documentId(event);

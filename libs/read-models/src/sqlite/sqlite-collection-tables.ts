@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { isGenerationAddress } from '../generation-id.js';
 import { valueSql } from './sqlite-filter.js';
+import { countsTableName, countsTableSql, keptCountsSql } from './sqlite-kept-counts.js';
 import { READ_COLUMNS_SQL, STORED_DOC_SQL } from './sqlite-stored-document.js';
 
 /** The prepared statements of one collection's table. */
@@ -40,10 +41,17 @@ export class CollectionTables {
   private readonly selectDeclared: Database.Statement;
   private readonly insertDeclared: Database.Statement;
   private readonly deleteDeclared: Database.Statement;
+  private readonly selectCounted: Database.Statement;
+  private readonly insertCounted: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS collection_indexes (
+        collection TEXT NOT NULL,
+        fields     TEXT NOT NULL,
+        PRIMARY KEY (collection, fields)
+      );
+      CREATE TABLE IF NOT EXISTS collection_counts (
         collection TEXT NOT NULL,
         fields     TEXT NOT NULL,
         PRIMARY KEY (collection, fields)
@@ -60,6 +68,12 @@ export class CollectionTables {
     );
     this.deleteDeclared = db.prepare(
       'DELETE FROM collection_indexes WHERE collection = ? AND fields = ?',
+    );
+    this.selectCounted = db
+      .prepare('SELECT fields FROM collection_counts WHERE collection = ?')
+      .pluck();
+    this.insertCounted = db.prepare(
+      'INSERT INTO collection_counts (collection, fields) VALUES (?, ?) ON CONFLICT DO NOTHING',
     );
   }
 
@@ -117,11 +131,34 @@ export class CollectionTables {
     this.deleteDeclared.run(logical, JSON.stringify(fields));
   }
 
-  /** Creates the declared indexes of the table's logical name that it lacks. */
+  /** Records kept counts for every table of the logical name (present and future). */
+  declareCount(logical: string, fields: readonly string[]): void {
+    this.insertCounted.run(logical, JSON.stringify(fields));
+  }
+
+  /** The fields each kept count of the collection's logical name is kept by. */
+  countedFields(collection: string): string[][] {
+    return (this.selectCounted.all(logicalOf(collection)) as string[]).map(
+      (fields) => JSON.parse(fields) as string[],
+    );
+  }
+
+  /** Creates the declared indexes and kept counts of the table's logical name that it lacks. */
   indexAsDeclared(physical: string): void {
     for (const fields of this.selectDeclared.all(logicalOf(physical)) as string[]) {
       this.index(physical, JSON.parse(fields) as string[]);
     }
+    for (const fields of this.countedFields(physical)) this.keepCounts(physical, fields);
+  }
+
+  /**
+   * Counts of the table's documents by `fields`, filled from what it holds and kept by triggers
+   * from then on (see `keptCountsSql`); nothing when the table keeps them already. Run inside a
+   * transaction, so no write falls between the fill and the triggers.
+   */
+  keepCounts(physical: string, fields: readonly string[]): void {
+    if (this.selectTable.get(countsTableName(physical, fields)) !== undefined) return;
+    this.db.exec(keptCountsSql(tableSql(physical), physical, fields));
   }
 
   /**
@@ -132,7 +169,7 @@ export class CollectionTables {
   index(physical: string, fields: readonly string[]): void {
     const columns = indexColumns(fields);
     this.db.exec(
-      `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns))} ON ${tableSql(physical)} (${columns.map(valueSql).join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns))} ON ${tableSql(physical)} (${columns.map((field) => valueSql(field)).join(', ')})`,
     );
   }
 
@@ -148,8 +185,12 @@ export class CollectionTables {
     this.known.clear();
   }
 
+  /** Drops the table, its triggers and its kept counts. */
   drop(physical: string): void {
     this.db.exec(`DROP TABLE IF EXISTS ${tableSql(physical)}`);
+    for (const fields of this.countedFields(physical)) {
+      this.db.exec(`DROP TABLE IF EXISTS ${countsTableSql(physical, fields)}`);
+    }
     this.known.delete(physical);
   }
 
@@ -181,7 +222,7 @@ const indexName = (physical: string, columns: readonly string[]): string =>
   `${tableName(physical)}:by:${columns.join(',')}`;
 
 /** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */
-function isMissingTable(error: unknown): boolean {
+export function isMissingTable(error: unknown): boolean {
   const failure = error as { code?: unknown; message?: unknown } | null;
   return (
     failure?.code === 'SQLITE_ERROR' &&

@@ -259,6 +259,37 @@ describe('SQLite document store tables', () => {
     await writer.close();
   });
 
+  it("given counts kept by project, when another process writes and rebuilds the collection, then a count here is read from the live generation's kept counts and sees every write", async () => {
+    const reader = new SqliteDocumentStore({ file });
+    const writer = new SqliteDocumentStore({ file });
+    const put = (store: SqliteDocumentStore, collection: string, id: string, project: string) =>
+      store.write([{ kind: 'put', collection, document: { id, project_id: project } }]);
+    await put(writer, 'shares', 'before', 'p');
+    await writer.ensureCount('shares', ['project_id']);
+    await put(writer, 'shares', 'after', 'p');
+    await put(writer, 'shares', 'other', 'q');
+    const counted = await reader.count('shares', { project_id: 'p' });
+    const plan = reader.queryPlan('shares', { project_id: 'p' }, { count: true }).join('\n');
+
+    const generation = await writer.prepareGeneration(['shares']);
+    await put(writer, `shares@${generation}`, 'rebuilt', 'p');
+    await writer.swap(['shares'], generation);
+    await put(writer, 'shares', 'later', 'p');
+
+    expect(counted).toBe(2);
+    expect(plan).toMatch(/USING INDEX counts:shares:project_id:by:keys/);
+    expect(await reader.count('shares', { project_id: 'p' })).toBe(2);
+    expect(await reader.count('shares')).toBe(2);
+    expect(reader.queryPlan('shares', {}, { count: true }).join('\n')).toMatch(
+      `counts:shares@${generation}:project_id`,
+    );
+    expect(schema().tables.filter((table) => table.startsWith('counts:'))).toEqual([
+      `counts:shares@${generation}:project_id`,
+    ]);
+    await reader.close();
+    await writer.close();
+  });
+
   it('a file of the shared-table layout is moved to one table per collection on open', async () => {
     const old = new Database(file);
     old.exec(`

@@ -14,8 +14,14 @@ import {
   type VersionedId,
 } from '../document-store.port.js';
 import { generationCollection, isGenerationAddress, newGenerationId } from '../generation-id.js';
-import { CollectionTables, tableSql, type TableStatements } from './sqlite-collection-tables.js';
-import { findSql, valueSql, whereSql } from './sqlite-filter.js';
+import {
+  CollectionTables,
+  isMissingTable,
+  tableSql,
+  type TableStatements,
+} from './sqlite-collection-tables.js';
+import { findSql, valueSql, whereSql, type SqlWhere } from './sqlite-filter.js';
+import { countsTableSql, keptCountWhere } from './sqlite-kept-counts.js';
 import { migrateSharedDocumentsTable } from './sqlite-layout-migration.js';
 import { documentOf, storedText, type StoredRow } from './sqlite-stored-document.js';
 
@@ -210,6 +216,8 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async count(collection: string, filter?: Filter): Promise<number> {
+    const kept = this.keptCount(collection, filter);
+    if (kept !== undefined) return kept;
     const where = whereSql(filter);
     return this.read(
       collection,
@@ -220,6 +228,37 @@ export class SqliteDocumentStore implements DocumentStore {
       0,
       (physical) => countSql(tableSql(physical), where.sql),
     );
+  }
+
+  /**
+   * The count of the documents `filter` selects from the counts the collection keeps (see
+   * `ensureCount`), or undefined when none of them covers the filter or the live table does
+   * not keep them yet (a store written before, until its projection starts).
+   */
+  private keptCount(collection: string, filter: Filter | undefined): number | undefined {
+    const kept = this.keptCountQuery(collection, filter);
+    if (kept === undefined) return undefined;
+    try {
+      return this.statement(kept.sql)
+        .pluck()
+        .get(...kept.params) as number;
+    } catch (error) {
+      if (isMissingTable(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private keptCountQuery(collection: string, filter: Filter | undefined): SqlWhere | undefined {
+    for (const fields of this.tables.countedFields(collection)) {
+      const where = keptCountWhere(fields, filter);
+      if (where === undefined) continue;
+      const counts = countsTableSql(this.physical(collection), fields);
+      return {
+        sql: `SELECT CAST(total(n) AS INTEGER) FROM ${counts}${where.sql}`,
+        params: where.params,
+      };
+    }
+    return undefined;
   }
 
   /**
@@ -234,7 +273,10 @@ export class SqliteDocumentStore implements DocumentStore {
     const table = tableSql(this.physical(collection));
     const where = whereSql(filter);
     const query = options.count
-      ? { sql: countSql(table, where.sql), params: where.params }
+      ? (this.keptCountQuery(collection, filter) ?? {
+          sql: countSql(table, where.sql),
+          params: where.params,
+        })
       : findSql(table, filter, options);
     return this.db
       .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
@@ -267,6 +309,18 @@ export class SqliteDocumentStore implements DocumentStore {
       this.tables.ensure(this.physical(collection));
       this.tables.index(this.physical(collection), fields);
     })();
+  }
+
+  /** Declared for the logical name, and kept on the table of its live generation. */
+  async ensureCount(collection: string, fields: readonly string[]): Promise<void> {
+    if (fields.length === 0) return;
+    this.db
+      .transaction(() => {
+        if (!isGenerationAddress(collection)) this.tables.declareCount(collection, fields);
+        this.tables.ensure(this.physical(collection));
+        this.tables.keepCounts(this.physical(collection), fields);
+      })
+      .immediate();
   }
 
   async dropIndex(collection: string, fields: readonly string[]): Promise<void> {
