@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import Database from 'better-sqlite3';
 import { SqliteEventStore } from '#hawser/eventstore';
-import { HawserProcess, freePort } from './test-support/hawser-process.js';
+import { WriteLockHolder } from '../../../libs/eventstore/src/test-support/write-lock-holder.js';
+import { startSimulatedHawser, type HawserProcess } from './test-support/hawser-process.js';
 import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
 import { manilaRequest } from './test-support/manila-http.js';
-import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '77777777777777777777777777777777';
 const TOKEN = `admin:${PROJECT}`;
@@ -24,7 +23,7 @@ describe('the all-in-one service when another process holds the event log write 
   let dir: string;
   let base: string;
   let service: HawserProcess;
-  let holder: Database.Database;
+  let holder: WriteLockHolder;
   const call = (method: string, route: string, body?: unknown) =>
     manilaRequest(base, method, route, body, { token: TOKEN });
   const createShare = () =>
@@ -36,25 +35,15 @@ describe('the all-in-one service when another process holds the event log write 
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-busy-store-'));
-    fs.writeFileSync(path.join(dir, 'backends.json'), JSON.stringify(simulatedBackends()));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    service = new HawserProcess({
-      PORT: String(port),
-      HAWSER_DATA_DIR: path.join(dir, 'data'),
-      HAWSER_BACKENDS: path.join(dir, 'backends.json'),
-      HAWSER_AUTH: 'noauth',
-    });
-    await service.start();
+    ({ service, base } = await startSimulatedHawser(dir));
     const type = await call('POST', '/v2/types', {
       share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
     });
     expect(type.status).toBe(200);
-    holder = new Database(path.join(dir, 'data', 'events.sqlite'));
+    holder = new WriteLockHolder(path.join(dir, 'data', 'events.sqlite'));
   }, 60_000);
 
   afterAll(async () => {
-    if (holder?.inTransaction) holder.exec('ROLLBACK');
     holder?.close();
     await service?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -62,13 +51,13 @@ describe('the all-in-one service when another process holds the event log write 
 
   it('given the write lock held past the busy time-out, when a share is created, then it is a 503 with Retry-After, nothing is recorded, no quota is counted, and the create goes through once the lock is free', async () => {
     const quotaBefore = await quotaOf();
-    holder.exec('BEGIN IMMEDIATE');
+    holder.hold();
     const started = performance.now();
 
     const refused = await createShare();
 
     const waited = performance.now() - started;
-    holder.exec('ROLLBACK');
+    holder.release();
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.body).toEqual({
@@ -100,7 +89,7 @@ describe('the all-in-one service when another process holds the event log write 
  */
 describe('a create whose request cannot be recorded after its quota was reserved', () => {
   let server: HawserTestServer;
-  let holder: Database.Database;
+  let holder: WriteLockHolder;
   const call = (method: string, route: string, body?: unknown) =>
     server.request(method, route, body, { token: TOKEN });
 
@@ -110,11 +99,10 @@ describe('a create whose request cannot be recorded after its quota was reserved
       share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
     });
     expect(type.status).toBe(200);
-    holder = new Database(path.join(server.dataDir, 'events.sqlite'));
+    holder = new WriteLockHolder(path.join(server.dataDir, 'events.sqlite'));
   }, 60_000);
   afterAll(async () => {
     jest.restoreAllMocks();
-    if (holder?.inTransaction) holder.exec('ROLLBACK');
     holder?.close();
     await server?.close();
   });
@@ -130,10 +118,10 @@ describe('a create whose request cannot be recorded after its quota was reserved
       const onShare = streamId.startsWith('share-');
       try {
         const result = await append.call(this, streamId, events, options);
-        if (events.some((event) => event.type === 'QuotaReserved')) holder.exec('BEGIN IMMEDIATE');
+        if (events.some((event) => event.type === 'QuotaReserved')) holder.hold();
         return result;
       } catch (error) {
-        if (onShare && holder.inTransaction) holder.exec('ROLLBACK');
+        if (onShare) holder.release();
         throw error;
       }
     });

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HawserProcess, freePort } from './test-support/hawser-process.js';
+import { startSimulatedHawser, type HawserProcess } from './test-support/hawser-process.js';
 import { eventually } from './test-support/hawser-test-server.js';
 import { ADMIN_TOKEN, manilaRequest } from './test-support/manila-http.js';
 import { logLines, metricValue, type LogLine } from './test-support/observability.js';
-import { simulatedBackends } from './test-support/simulated-backends.js';
 
 const PROJECT = '11111111111111111111111111111111';
 
@@ -44,17 +43,7 @@ describe('Logs and metrics of a running service', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-observability-'));
-    fs.writeFileSync(path.join(dir, 'backends.json'), JSON.stringify(simulatedBackends()));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    service = new HawserProcess({
-      PORT: String(port),
-      HAWSER_DATA_DIR: path.join(dir, 'data'),
-      HAWSER_BACKENDS: path.join(dir, 'backends.json'),
-      HAWSER_AUTH: 'noauth',
-      HAWSER_LOG_LEVEL: 'info',
-    });
-    await service.start();
+    ({ service, base } = await startSimulatedHawser(dir, { HAWSER_LOG_LEVEL: 'info' }));
     for (const [name, extraSpecs] of [
       ['default', {}],
       // No pool has this vendor: the scheduler finds no valid host.

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { DomainError, type DomainErrorKind } from '#hawser/domain';
 import {
+  passesByItself,
   storageFailureOf,
   WrongExpectedRevisionError,
   type StorageFailureKind,
@@ -28,8 +29,8 @@ const STORAGE_FAILURE_MESSAGES: Readonly<Record<StorageFailureKind, string>> = {
   busy: "The service's data store is busy with other writes: the request could not be recorded and was not carried out. Please try again.",
 };
 
-/** Seconds a caller may wait before retrying: the lock of a busy store is free within moments. */
-const BUSY_RETRY_AFTER_S = '1';
+/** Seconds a caller may wait before retrying a failure that passes by itself (a busy store's lock). */
+const PASSING_FAILURE_RETRY_AFTER_S = '1';
 
 /**
  * Every error leaves as Manila's fault body; only a real fault is a 500, and it is logged. In a
@@ -48,7 +49,10 @@ export class ManilaExceptionFilter implements ExceptionFilter {
     const message =
       (routeMissed && unsupportedResourceMessage(http.getRequest<Request>().path)) || described;
     if (status === 413) res.setHeader('Retry-After', '0');
-    if (storageFailureOf(error) === 'busy') res.setHeader('Retry-After', BUSY_RETRY_AFTER_S);
+    const storageFailure = storageFailureOf(error);
+    if (storageFailure && passesByItself(storageFailure)) {
+      res.setHeader('Retry-After', PASSING_FAILURE_RETRY_AFTER_S);
+    }
     res.status(status).json(faultBody(status, message));
   }
 

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '#hawser/platform';
+import { simulatedBackends } from './simulated-backends.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 /** What `npm start` runs: the bundled all-in-one service. */
@@ -23,7 +26,7 @@ export const ENTRY_POINTS = {
 
 export type EntryPoint = (typeof ENTRY_POINTS)[keyof typeof ENTRY_POINTS];
 
-export { freePort } from '#hawser/platform';
+export { freePort };
 
 /** A built service's output and exit code when it runs to its end (a refusal, `--help`). */
 export const runUntilExit = (
@@ -115,3 +118,31 @@ export class HawserProcess {
     });
   }
 }
+
+/**
+ * The all-in-one service as a child process on a free port, without authentication, on the
+ * simulated back ends: its back ends' file and data directory (`<dir>/data`) under `dir`.
+ * `env` adds to or overrides its settings. A service that fails to start is stopped.
+ */
+export const startSimulatedHawser = async (
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ service: HawserProcess; base: string }> => {
+  const backends = path.join(dir, 'backends.json');
+  fs.writeFileSync(backends, JSON.stringify(simulatedBackends()));
+  const port = await freePort();
+  const service = new HawserProcess({
+    PORT: String(port),
+    HAWSER_DATA_DIR: path.join(dir, 'data'),
+    HAWSER_BACKENDS: backends,
+    HAWSER_AUTH: 'noauth',
+    ...env,
+  });
+  try {
+    await service.start();
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+  return { service, base: `http://127.0.0.1:${port}` };
+};

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { NewEvent } from '../event-store.port.js';
 import { storageFailureOf } from '../storage/storage-failure.js';
+import { WriteLockHolder } from '../test-support/write-lock-holder.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
 const BUSY_TIMEOUT_MS = 200;
@@ -19,19 +19,17 @@ describe('the SQLite event store when another connection holds the write lock', 
   let dir: string;
   let file: string;
   let store: SqliteEventStore;
-  let other: Database.Database;
-  const holdWriteLock = () => other.exec('BEGIN IMMEDIATE');
-  const releaseWriteLock = () => other.exec('ROLLBACK');
-  const eventsInFile = () => other.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
+  let other: WriteLockHolder;
+  const eventsInFile = () =>
+    other.connection.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-busy-'));
     file = path.join(dir, 'events.sqlite');
     store = new SqliteEventStore({ file, busyTimeoutMs: BUSY_TIMEOUT_MS });
-    other = new Database(file);
+    other = new WriteLockHolder(file);
   });
   afterEach(async () => {
-    if (other.inTransaction) releaseWriteLock();
     other.close();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -39,7 +37,7 @@ describe('the SQLite event store when another connection holds the write lock', 
 
   it('given the lock held past the busy time-out, when a batch of appends is submitted, then each fails as busy and the log holds none of their events', async () => {
     await store.append('share-a', [newEvent()], { expectedRevision: 'no_stream' });
-    holdWriteLock();
+    other.hold();
     const started = performance.now();
 
     const outcomes = await Promise.allSettled([
@@ -61,12 +59,12 @@ describe('the SQLite event store when another connection holds the write lock', 
 
   it('given an append refused as busy, when the lock is released and it is retried with the same events, then it is written once', async () => {
     const events = [newEvent(), newEvent()];
-    holdWriteLock();
+    other.hold();
     await expect(
       store.append('share-a', events, { expectedRevision: 'no_stream' }),
     ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
 
-    releaseWriteLock();
+    other.release();
     const retried = await store.append('share-a', events, { expectedRevision: 'no_stream' });
 
     expect(retried.nextRevision).toBe(1);
@@ -76,7 +74,7 @@ describe('the SQLite event store when another connection holds the write lock', 
 
   it('given the lock held, when the log is read, then reads answer with what was committed', async () => {
     await store.append('share-a', [newEvent()], { expectedRevision: 'no_stream' });
-    holdWriteLock();
+    other.hold();
 
     const read = await store.readStream('share-a');
 

@@ -5,6 +5,21 @@
  */
 export type StorageFailureKind = 'full' | 'unwritable' | 'io' | 'busy';
 
+/**
+ * Whether a kind passes by itself, once another connection lets go of the lock (`busy`), rather
+ * than lasting until someone acts (space freed, the file made writable). One that passes does
+ * not make the store unready, is not tried again at once (that would only wait as long again)
+ * and tells the caller when to retry. Declared for every kind, so a new kind says which it is.
+ */
+const PASSES_BY_ITSELF: Readonly<Record<StorageFailureKind, boolean>> = {
+  full: false,
+  unwritable: false,
+  io: false,
+  busy: true,
+};
+
+export const passesByItself = (kind: StorageFailureKind): boolean => PASSES_BY_ITSELF[kind];
+
 const SQLITE_PREFIXES: readonly (readonly [string, StorageFailureKind])[] = [
   ['SQLITE_FULL', 'full'],
   ['SQLITE_READONLY', 'unwritable'],

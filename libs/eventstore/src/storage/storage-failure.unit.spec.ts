@@ -1,4 +1,4 @@
-import { storageFailureOf } from './storage-failure.js';
+import { passesByItself, storageFailureOf, type StorageFailureKind } from './storage-failure.js';
 
 const withCode = (code: string, message = code) => Object.assign(new Error(message), { code });
 
@@ -36,4 +36,18 @@ describe('storageFailureOf', () => {
   ])('given %s, then it is not a storage failure', (_what, error) => {
     expect(storageFailureOf(error)).toBeUndefined();
   });
+});
+
+describe('passesByItself', () => {
+  it.each([
+    ['busy', true],
+    ['full', false],
+    ['unwritable', false],
+    ['io', false],
+  ] as const)(
+    'given a %s store, then whether the failure passes by itself (the lock let go) is %s',
+    (kind: StorageFailureKind, passes) => {
+      expect(passesByItself(kind)).toBe(passes);
+    },
+  );
 });

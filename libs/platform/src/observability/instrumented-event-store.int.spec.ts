@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { SqliteEventStore, type EventStore } from '#hawser/eventstore';
 import { eventsAppended } from '#hawser/observability';
 import { instrumentedEventStore, lastAppendFailure } from './instrumented-event-store.js';
+import { WriteLockHolder } from '../../../eventstore/src/test-support/write-lock-holder.js';
 
 const appendedTo = async (category: string): Promise<number> =>
   (await eventsAppended.get()).values.find((value) => value.labels.category === category)?.value ??
@@ -59,15 +59,14 @@ describe('the instrumented event store (real SQLite log in memory)', () => {
 describe('the instrumented event store when another connection holds the write lock', () => {
   let dir: string;
   let store: SqliteEventStore;
-  let holder: Database.Database;
+  let holder: WriteLockHolder;
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-instrumented-'));
     const file = path.join(dir, 'events.sqlite');
     store = new SqliteEventStore({ file, busyTimeoutMs: 50 });
-    holder = new Database(file);
+    holder = new WriteLockHolder(file);
   });
   afterEach(async () => {
-    if (holder.inTransaction) holder.exec('ROLLBACK');
     holder.close();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -75,7 +74,7 @@ describe('the instrumented event store when another connection holds the write l
 
   it('given an append refused as busy, then it fails as busy but leaves no append failure: the store stays ready', async () => {
     const instrumented = instrumentedEventStore(store);
-    holder.exec('BEGIN IMMEDIATE');
+    holder.hold();
 
     const refused = instrumented.append('share-a', [{ id: randomUUID(), type: 'A', data: {} }], {
       expectedRevision: 'no_stream',

@@ -1,5 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { storageFailureOf, type EventStore, type NewEvent } from '#hawser/eventstore';
+import {
+  passesByItself,
+  storageFailureOf,
+  type EventStore,
+  type NewEvent,
+} from '#hawser/eventstore';
 import { eventAppendDuration, eventsAppended, secondsSince } from '#hawser/observability';
 
 const categoryOf = (streamId: string): string => streamId.split('-')[0] ?? streamId;
@@ -53,8 +58,7 @@ export const instrumentedEventStore = (store: EventStore): EventStore => {
     } catch (error) {
       eventAppendDuration.observe({ outcome: 'error' }, secondsSince(started));
       const kind = storageFailureOf(error);
-      // A busy store is contention, not a store that cannot write: it does not make it unready.
-      if (kind && kind !== 'busy') {
+      if (kind && !passesByItself(kind)) {
         const message = error instanceof Error ? error.message : String(error);
         appendFailures.set(instrumented, { kind, message, at: new Date().toISOString() });
       }

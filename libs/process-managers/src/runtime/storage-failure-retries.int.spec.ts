@@ -9,6 +9,7 @@ import { SqliteDocumentStore } from '#hawser/read-models';
 import type { ParkedEvent } from './parked-event.js';
 import type { ProcessManager } from './process-manager.js';
 import { ProcessManagerRunner } from './process-manager-runner.js';
+import { WriteLockHolder } from '../../../eventstore/src/test-support/write-lock-holder.js';
 
 const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: {} });
 
@@ -117,8 +118,8 @@ describe('events parked by a storage failure', () => {
   });
 
   it('given its store locked by another connection past the busy time-out, then its event is parked as busy and goes through by itself once the lock is free', async () => {
-    const locker = new Database(path.join(dir, 'outbox.sqlite'));
-    locker.exec('BEGIN IMMEDIATE');
+    const locker = new WriteLockHolder(path.join(dir, 'outbox.sqlite'));
+    locker.hold();
     try {
       await events.append('order-1', [event('Ship')], { expectedRevision: 'no_stream' });
       await runner.start();
@@ -130,7 +131,6 @@ describe('events parked by a storage failure', () => {
       ]);
       expect(box.shipped()).toBe(0);
     } finally {
-      locker.exec('ROLLBACK');
       locker.close();
     }
 

@@ -2,7 +2,6 @@ import { jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { SqliteEventStore } from '#hawser/eventstore';
 import { ReadModelChanges } from '../changes/read-model-changes.js';
 import type { DocumentWrite } from '../document-store.port.js';
@@ -14,6 +13,7 @@ import {
 } from '../test-support/counting-projection.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
+import { WriteLockHolder } from '../../../eventstore/src/test-support/write-lock-holder.js';
 
 describe('ProjectionRunner', () => {
   let dir: string;
@@ -185,14 +185,13 @@ describe('ProjectionRunner', () => {
     await documents.close();
     const file = path.join(dir, 'read-models.sqlite');
     documents = new SqliteDocumentStore({ file, busyTimeoutMs: 50 });
-    const holder = new Database(file);
+    const holder = new WriteLockHolder(file);
     const runner = runnerFor([countingProjection('counts', 'counts')]);
     await runner.start();
-    holder.exec('BEGIN IMMEDIATE');
+    holder.hold();
 
     await givenThings(3, 4);
     const whileLocked = await runner.waitForPosition(await eventStore.headPosition(), 300);
-    holder.exec('ROLLBACK');
     holder.close();
 
     expect(whileLocked).toBe(false);

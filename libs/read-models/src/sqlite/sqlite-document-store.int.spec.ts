@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { documentStoreContract } from '../document-store.contract.js';
 import { SqliteDocumentStore } from './sqlite-document-store.js';
 import { findSql } from './sqlite-filter.js';
+import { WriteLockHolder } from '../../../eventstore/src/test-support/write-lock-holder.js';
 
 describe('SQLite document store', () => {
   documentStoreContract(async () => {
@@ -343,23 +344,22 @@ describe('SQLite document store while another connection holds its write lock', 
   const BUSY_TIMEOUT_MS = 1_000;
   let dir: string;
   let store: SqliteDocumentStore;
-  let holder: Database.Database;
+  let holder: WriteLockHolder;
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
     const file = path.join(dir, 'read-models.sqlite');
     store = new SqliteDocumentStore({ file, busyTimeoutMs: BUSY_TIMEOUT_MS });
-    holder = new Database(file);
+    holder = new WriteLockHolder(file);
   });
   afterEach(async () => {
-    if (holder.inTransaction) holder.exec('ROLLBACK');
     holder.close();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('given the lock held past the busy time-out, when batches are committed, then they fail as busy after one time-out, not two, and write nothing', async () => {
-    holder.exec('BEGIN IMMEDIATE');
+    holder.hold();
     const started = performance.now();
 
     const committed = store.commitAll([
@@ -371,7 +371,7 @@ describe('SQLite document store while another connection holds its write lock', 
 
     await expect(committed).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     expect(performance.now() - started).toBeLessThan(BUSY_TIMEOUT_MS * 1.8);
-    holder.exec('ROLLBACK');
+    holder.release();
     expect(await store.readCheckpoint('p')).toBeUndefined();
     expect(await store.find('things')).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { storageFailureOf } from '#hawser/eventstore';
+import { passesByItself, storageFailureOf } from '#hawser/eventstore';
 import {
   CheckpointConflictError,
   type CheckpointMove,
@@ -134,7 +134,8 @@ export class SqliteDocumentStore implements DocumentStore {
         return this.forgettingTablesOnFailure(() => commitChecked.immediate(batches));
       } catch (error) {
         // The lock was not had in time: trying again at once would only wait as long again.
-        if (storageFailureOf(error) === 'busy') throw error;
+        const failure = storageFailureOf(error);
+        if (failure && passesByItself(failure)) throw error;
         return this.forgettingTablesOnFailure(() => commitInSavepoints.immediate(batches));
       }
     };
