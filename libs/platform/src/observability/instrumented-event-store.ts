@@ -2,7 +2,11 @@ import { Logger } from '@nestjs/common';
 import { storageFailureOf, type EventStore, type NewEvent } from '#hawser/eventstore';
 import { eventAppendDuration, eventsAppended, secondsSince } from '#hawser/observability';
 
-const categoryOf = (streamId: string): string => streamId.split('-')[0] ?? streamId;
+/** The stream's name up to its first `-`, cut out without splitting the whole id. */
+const categoryOf = (streamId: string): string => {
+  const end = streamId.indexOf('-');
+  return end === -1 ? streamId : streamId.slice(0, end);
+};
 
 /** What the user reads about a failure (every `...Failed` event carries its message). */
 const reasonOf = (event: NewEvent): string | undefined => {
