@@ -35,7 +35,17 @@ import {
 const READ_RULE =
   /:(get\w*|index|show|detail|default|access_get\w*|access_list|list_project_access)$/;
 
-const isReadRule = (rule: string): boolean => READ_RULE.test(rule);
+/** Each rule's answer, kept: the rules are a fixed set, and the guard asks on every request. */
+const readRules = new Map<string, boolean>();
+
+const isReadRule = (rule: string): boolean => {
+  let read = readRules.get(rule);
+  if (read === undefined) {
+    read = READ_RULE.test(rule);
+    readRules.set(rule, read);
+  }
+  return read;
+};
 
 /**
  * The one place where policy is enforced, for every REST route, Manila action, GraphQL field and

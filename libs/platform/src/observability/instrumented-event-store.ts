@@ -7,7 +7,11 @@ import {
 } from '#hawser/eventstore';
 import { eventAppendDuration, eventsAppended, secondsSince } from '#hawser/observability';
 
-const categoryOf = (streamId: string): string => streamId.split('-')[0] ?? streamId;
+/** The stream's name up to its first `-`, cut out without splitting the whole id. */
+const categoryOf = (streamId: string): string => {
+  const end = streamId.indexOf('-');
+  return end === -1 ? streamId : streamId.slice(0, end);
+};
 
 /** What the user reads about a failure (every `...Failed` event carries its message). */
 const reasonOf = (event: NewEvent): string | undefined => {
