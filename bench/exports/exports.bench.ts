@@ -8,18 +8,22 @@ import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from '../../apps/hawser/src/hawser.app.js';
 import { freePort } from '../../libs/drivers/src/local/test-support/nfs-tools.js';
 import { median, round } from '../scheduler/bench-statistics.js';
+import { exitWithUsageIfAsked } from '../usage.js';
 
-/**
- * Real exports on a local back end served by the share node's own ganesha.nfsd and smbd:
- * - `throughput`: one file of `--size-mib` MiB (default 1024) copied into the share and back out
- *   to the local disk with libnfs' nfs-cp, against the same two copies from disk to disk
- *   (fsync'd; reads of a file just written come from the page cache on both sides);
- * - `cifs throughput`: the same file into a CIFS share and back out with smbclient (a guest let
- *   in by an ip rule);
- * - `allow`: `--samples` times (default 5), the time from POST allow_access to the first client
- *   let in (nfs-ls polled every 20 ms), over HTTP against the all-in-one service.
- * Needs ganesha.nfsd, nfs-cp, smbd, smbclient and root; prints one JSON line per measure.
- */
+/** What the bench does and its options, printed by `--help`. */
+const USAGE = `
+Real exports on a local back end served by the share node's own ganesha.nfsd and smbd:
+- \`throughput\`: one file of \`--size-mib\` MiB (default 1024) copied into the share and back out
+  to the local disk with libnfs' nfs-cp, against the same two copies from disk to disk
+  (fsync'd; reads of a file just written come from the page cache on both sides);
+- \`cifs throughput\`: the same file into a CIFS share and back out with smbclient (a guest let
+  in by an ip rule);
+- \`allow\`: \`--samples\` times (default 5), the time from POST allow_access to the first client
+  let in (nfs-ls polled every 20 ms), over HTTP against the all-in-one service.
+Needs ganesha.nfsd, nfs-cp, smbd, smbclient and root; prints one JSON line per measure.
+`;
+exitWithUsageIfAsked(USAGE);
+
 const argument = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name);
   return index >= 0 ? Number(process.argv[index + 1]) : fallback;

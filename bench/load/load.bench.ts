@@ -9,20 +9,24 @@ import {
   startLoadServices,
   type Service,
 } from './load-services.js';
+import { exitWithUsageIfAsked } from '../usage.js';
 
-/**
- * The mixed read/write load of 50 keep-alive clients against the API as one process and as
- * N processes on one port (with a scheduler and a share node over NATS, on a simulated back
- * end), printing every interval the throughput, p50/p99 latency, the CPU, resident memory and
- * live heap (after its last full collection) of every process, and the machine's load average;
- * then a summary per run.
- *
- *   npm run bench:load -- --seconds 60 --clients 50 --processes 2
- *   npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
- *   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
- *   npm run bench:load -- --projector-process (N serving processes and a projector process)
- *   npm run bench:load -- --node-args '--max-semi-space-size=4' (node's options for every service)
- */
+/** What the bench does and its options, printed by `--help`. */
+const USAGE = `
+The mixed read/write load of 50 keep-alive clients against the API as one process and as
+N processes on one port (with a scheduler and a share node over NATS, on a simulated back
+end), printing every interval the throughput, p50/p99 latency, the CPU, resident memory and
+live heap (after its last full collection) of every process, and the machine's load average;
+then a summary per run.
+
+  npm run bench:load -- --seconds 60 --clients 50 --processes 2
+  npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
+  npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
+  npm run bench:load -- --projector-process (N serving processes and a projector process)
+  npm run bench:load -- --node-args '--max-semi-space-size=4' (node's options for every service)
+`;
+exitWithUsageIfAsked(USAGE);
+
 const PROJECT = '77777777777777777777777777777777';
 const TOKEN = `admin:${PROJECT}`;
 

@@ -5,14 +5,18 @@ import path from 'node:path';
 import type { BackendConfig } from '#hawser/drivers';
 import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from '../../apps/hawser/src/hawser.app.js';
+import { exitWithUsageIfAsked } from '../usage.js';
 
-/**
- * A host-assisted migration of a share holding `--mib` MiB (1024 by default: 1 GiB) between two
- * local back ends under one root, over HTTP against the all-in-one service: the time from
- * migration_start to data_copying_completed, the copy rate, the total_progress values that
- * migration_get_progress answered, then migration_complete to migration_success, with the
- * destination's checksum compared to the source's. Prints one JSON line.
- */
+/** What the bench does and its options, printed by `--help`. */
+const USAGE = `
+A host-assisted migration of a share holding \`--mib\` MiB (1024 by default: 1 GiB) between two
+local back ends under one root, over HTTP against the all-in-one service: the time from
+migration_start to data_copying_completed, the copy rate, the total_progress values that
+migration_get_progress answered, then migration_complete to migration_success, with the
+destination's checksum compared to the source's. Prints one JSON line.
+`;
+exitWithUsageIfAsked(USAGE);
+
 const MIB = 1024 * 1024;
 const argument = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name);

@@ -13,17 +13,21 @@ import { SqliteEventStore, SqliteSnapshotStore } from '#hawser/eventstore';
 import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from '../../apps/hawser/src/hawser.app.js';
 import { median, round } from '../scheduler/bench-statistics.js';
+import { exitWithUsageIfAsked } from '../usage.js';
 
-/**
- * The cost of a project's quota as it grows: N shares created one after another in ONE project,
- * and the time of the first and the last `--window` creates. Each is measured twice in one run,
- * with the quota stream replayed whole on every load (HAWSER_AGGREGATE_SNAPSHOTS=false, how every
- * load worked before snapshots) and from its snapshot:
- * - `reserve`: the quota reservation alone, through the command handler on a SQLite log;
- * - `http`: POST /v2/shares over HTTP against the all-in-one service on simulated back ends.
- * Prints one JSON line per measure. `--layers reserve,http` and `--modes replay,snapshot` choose
- * (replaying whole streams grows with the square of N: about 1 min per layer at N = 1,000).
- */
+/** What the bench does and its options, printed by `--help`. */
+const USAGE = `
+The cost of a project's quota as it grows: N shares created one after another in ONE project,
+and the time of the first and the last \`--window\` creates. Each is measured twice in one run,
+with the quota stream replayed whole on every load (HAWSER_AGGREGATE_SNAPSHOTS=false, how every
+load worked before snapshots) and from its snapshot:
+- \`reserve\`: the quota reservation alone, through the command handler on a SQLite log;
+- \`http\`: POST /v2/shares over HTTP against the all-in-one service on simulated back ends.
+Prints one JSON line per measure. \`--layers reserve,http\` and \`--modes replay,snapshot\` choose
+(replaying whole streams grows with the square of N: about 1 min per layer at N = 1,000).
+`;
+exitWithUsageIfAsked(USAGE);
+
 const argument = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name);
   return index >= 0 ? Number(process.argv[index + 1]) : fallback;

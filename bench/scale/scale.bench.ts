@@ -4,18 +4,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { exitWithUsageIfAsked } from '../usage.js';
 
-/**
- * One project filled with N shares over HTTP by concurrent clients, against the all-in-one
- * server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
- * prints one JSON line: the create rate in that project and, side by side in alternating
- * rounds, in a fresh project; the median latency of sorted, counted, filtered and large pages;
- * read-model and event-log bytes per share; the server's resident memory; the load average.
- *
- *   npm run bench:scale -- --shares 100000 --clients 16 --checkpoints 1000,10000,100000
- *   (--rate-shares, --rate-rounds, --page-samples; --profile-dir DIR for the server's profile;
- *   --data-dir DIR to keep the filled data)
- */
+/** What the bench does and its options, printed by `--help`. */
+const USAGE = `
+One project filled with N shares over HTTP by concurrent clients, against the all-in-one
+server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
+prints one JSON line: the create rate in that project and, side by side in alternating
+rounds, in a fresh project; the median latency of sorted, counted, filtered and large pages;
+read-model and event-log bytes per share; the server's resident memory; the load average.
+
+  npm run bench:scale -- --shares 100000 --clients 16 --checkpoints 1000,10000,100000
+  (--rate-shares, --rate-rounds, --page-samples; --profile-dir DIR for the server's profile;
+  --data-dir DIR to keep the filled data)
+`;
+exitWithUsageIfAsked(USAGE);
+
 const argument = (name: string, fallback: string): string => {
   const index = process.argv.indexOf(name);
   return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;

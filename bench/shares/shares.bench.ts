@@ -14,23 +14,27 @@ import {
   type PhaseResult,
 } from './manila-workload.js';
 import { loadAverage } from './process-cpu.js';
+import { exitWithUsageIfAsked } from '../usage.js';
 
-/**
- * The create path end to end, on simulated back ends with no latency: N shares requested at
- * once until every one is `available`, M replicas requested at once until every one is
- * `in_sync`, and once a large batch (1,000 shares). Prints one JSON line per phase (with the
- * load average, since the machine may be shared) and a summary with the median of the rounds.
- *
- * --external          the server in a child process, the client here (real HTTP, keep-alive)
- * --against URL       also drive a Manila endpoint (…/v2/<project>, noauth) in the same run,
- *                     and print the ratio of the rates; --against-pids 1,2 or
- *                     --against-pid-dir DIR (files of pids) for its CPU per share
- *                     (--against-connections C: 8 by default, as Manila's bench.py)
- * --shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
- * --server-node-options "…"   node options of the external server (e.g. --heap-prof)
- * --profile-dir DIR   a CPU profile of the external server (node --cpu-prof) written to DIR;
- *                     `node cpu-profile-stages.js DIR/*.cpuprofile` summarises it
- */
+/** What the bench does and its options, printed by `--help`. */
+const USAGE = `
+The create path end to end, on simulated back ends with no latency: N shares requested at
+once until every one is \`available\`, M replicas requested at once until every one is
+\`in_sync\`, and once a large batch (1,000 shares). Prints one JSON line per phase (with the
+load average, since the machine may be shared) and a summary with the median of the rounds.
+
+--external          the server in a child process, the client here (real HTTP, keep-alive)
+--against URL       also drive a Manila endpoint (…/v2/<project>, noauth) in the same run,
+                    and print the ratio of the rates; --against-pids 1,2 or
+                    --against-pid-dir DIR (files of pids) for its CPU per share
+                    (--against-connections C: 8 by default, as Manila's bench.py)
+--shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
+--server-node-options "…"   node options of the external server (e.g. --heap-prof)
+--profile-dir DIR   a CPU profile of the external server (node --cpu-prof) written to DIR;
+                    \`node cpu-profile-stages.js DIR/*.cpuprofile\` summarises it
+`;
+exitWithUsageIfAsked(USAGE);
+
 const flag = (name: string) => process.argv.includes(name);
 const option = (name: string): string | undefined => {
   const index = process.argv.indexOf(name);
