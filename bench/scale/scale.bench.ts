@@ -34,6 +34,8 @@ const CHECKPOINTS = argument('--checkpoints', `1000,${TOTAL}`)
 const RATE_SHARES = Number(argument('--rate-shares', '200'));
 const RATE_ROUNDS = Number(argument('--rate-rounds', '4'));
 const PAGE_SAMPLES = Number(argument('--page-samples', '15'));
+/** How long the rounds wait for the fill's creates to settle before giving up. */
+const SETTLE_TIMEOUT_MS = 120_000;
 /** A data folder to fill and keep (a fresh temporary one, removed at the end, otherwise). */
 const KEPT_DATA_DIR = argument('--data-dir', '');
 /** A folder for the server's CPU profile (node --cpu-prof), written when it stops. */
@@ -162,9 +164,15 @@ const main = async () => {
    */
   const settled = async () => {
     const pending = '/v2/shares/detail?all_tenants=1&status=creating&limit=1';
+    const deadline = performance.now() + SETTLE_TIMEOUT_MS;
     for (;;) {
       const { shares } = (await call('GET', pending, admin)) as { shares: unknown[] };
       if (shares.length === 0) return;
+      if (performance.now() > deadline) {
+        throw new Error(
+          `shares still creating after ${SETTLE_TIMEOUT_MS} ms: the figures would mean nothing`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };

@@ -49,8 +49,7 @@ export class ManilaExceptionFilter implements ExceptionFilter {
     const message =
       (routeMissed && unsupportedResourceMessage(http.getRequest<Request>().path)) || described;
     if (status === 413) res.setHeader('Retry-After', '0');
-    const storageFailure = storageFailureOf(error);
-    if (storageFailure && passesByItself(storageFailure)) {
+    if (passesByItself(storageFailureOf(error))) {
       res.setHeader('Retry-After', PASSING_FAILURE_RETRY_AFTER_S);
     }
     res.status(status).json(faultBody(status, message));

@@ -18,7 +18,9 @@ const PASSES_BY_ITSELF: Readonly<Record<StorageFailureKind, boolean>> = {
   busy: true,
 };
 
-export const passesByItself = (kind: StorageFailureKind): boolean => PASSES_BY_ITSELF[kind];
+/** False for no storage failure at all (`storageFailureOf` found none). */
+export const passesByItself = (kind: StorageFailureKind | undefined): boolean =>
+  kind !== undefined && PASSES_BY_ITSELF[kind];
 
 const SQLITE_PREFIXES: readonly (readonly [string, StorageFailureKind])[] = [
   ['SQLITE_FULL', 'full'],

@@ -50,4 +50,8 @@ describe('passesByItself', () => {
       expect(passesByItself(kind)).toBe(passes);
     },
   );
+
+  it('given no storage failure, then there is nothing to pass', () => {
+    expect(passesByItself(storageFailureOf(new Error('boom')))).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { isGenerationAddress } from '../generation-id.js';
-import { valueSql } from './sqlite-filter.js';
+import { quoted, valueSql } from './sqlite-filter.js';
 import { countsTableName, countsTableSql, keptCountsSql } from './sqlite-kept-counts.js';
 import { READ_COLUMNS_SQL, STORED_DOC_SQL } from './sqlite-stored-document.js';
 
@@ -13,9 +13,6 @@ export interface TableStatements {
   readonly upsert: Database.Statement;
   readonly remove: Database.Statement;
 }
-
-/** An identifier in double quotes, safe whatever the collection name holds. */
-const quoted = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
 
 const tableName = (physical: string): string => `collection:${physical}`;
 

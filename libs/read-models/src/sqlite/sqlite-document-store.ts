@@ -134,8 +134,7 @@ export class SqliteDocumentStore implements DocumentStore {
         return this.forgettingTablesOnFailure(() => commitChecked.immediate(batches));
       } catch (error) {
         // The lock was not had in time: trying again at once would only wait as long again.
-        const failure = storageFailureOf(error);
-        if (failure && passesByItself(failure)) throw error;
+        if (passesByItself(storageFailureOf(error))) throw error;
         return this.forgettingTablesOnFailure(() => commitInSavepoints.immediate(batches));
       }
     };

@@ -10,6 +10,9 @@ export interface SqlWhere {
   readonly params: readonly SqlParam[];
 }
 
+/** An identifier (a table's or an index's name) in double quotes, safe whatever it holds. */
+export const quoted = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
+
 /**
  * The SQL value of a field (of a trigger's `NEW` or `OLD` row when given). Paths are inlined
  * (not bound) so that an expression index on the same text (`ensureIndex`) serves the query;

@@ -1,7 +1,6 @@
 import type { FieldCondition, Filter } from '../document-store.port.js';
 import { operatorOf } from '../field-name.js';
-import type { SqlParam, SqlWhere } from './sqlite-filter.js';
-import { valueSql } from './sqlite-filter.js';
+import { quoted, valueSql, type SqlParam, type SqlWhere } from './sqlite-filter.js';
 
 /**
  * Counts of a collection table's documents per value of some fields, kept by triggers on the
@@ -13,18 +12,13 @@ import { valueSql } from './sqlite-filter.js';
  * zero are removed, so the table holds one row per key in use.
  */
 
-/** An identifier in double quotes, safe whatever the name holds. */
-const quoted = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
-
-const countsName = (physical: string, fields: readonly string[]): string =>
+/** The name SQLite knows the counts table by (`sqlite_schema.name`). */
+export const countsTableName = (physical: string, fields: readonly string[]): string =>
   `counts:${physical}:${fields.join(',')}`;
 
 /** The counts table of a physical collection table, quoted for SQL. */
 export const countsTableSql = (physical: string, fields: readonly string[]): string =>
-  quoted(countsName(physical, fields));
-
-/** The name SQLite knows the counts table by (`sqlite_schema.name`). */
-export const countsTableName = countsName;
+  quoted(countsTableName(physical, fields));
 
 const key = (index: number): string => `k${index}`;
 
@@ -56,7 +50,7 @@ export const keptCountsSql = (
   fields: readonly string[],
 ): string => {
   const counts = countsTableSql(physical, fields);
-  const name = countsName(physical, fields);
+  const name = countsTableName(physical, fields);
   const keys = fields.map((_, i) => key(i));
   const values = fields.map((field) => valueSql(field));
   const changed = fields
