@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { OperationJournal, type SimulatedBackendConfig } from '#hawser/drivers';
 import { SqliteEventStore } from '#hawser/eventstore';
-import { HawserProcess, freePort } from './test-support/hawser-process.js';
+import { SHARES as SHARES_COLLECTION } from '#hawser/projections';
+import { SqliteDocumentStore } from '#hawser/read-models';
+import { HawserProcess, freePort, startSimulatedHawser } from './test-support/hawser-process.js';
 import { manilaRequest } from './test-support/manila-http.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
@@ -115,6 +117,57 @@ describe('crash recovery of the all-in-one service', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 120_000);
+
+  it('given the tables of a rebuild whose process died before its swap, when the service starts, then it drops them, says so, and answers from the live generation', async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-rebuild-crash-'));
+    try {
+      const first = await startSimulatedHawser(own);
+      let created: Awaited<ReturnType<typeof call>>;
+      try {
+        const type = await call(first.base, 'POST', '/v2/types', {
+          share_type: { name: 'default', extra_specs: { driver_handles_share_servers: 'false' } },
+        });
+        expect(type.status).toBe(200);
+        created = await call(first.base, 'POST', '/v2/shares', {
+          share: { share_proto: 'NFS', size: 1, share_type: 'default' },
+        });
+        expect(created.status).toBe(200);
+      } finally {
+        expect(await first.service.stop()).toBe(0);
+      }
+      // What a rebuild leaves when its process dies after loading, before its swap.
+      const file = path.join(own, 'data', 'read-models.sqlite');
+      const store = new SqliteDocumentStore({ file });
+      const generation = await store.prepareGeneration([SHARES_COLLECTION]);
+      await store.write([
+        {
+          kind: 'put',
+          collection: `${SHARES_COLLECTION}@${generation}`,
+          document: { id: 'half-built' },
+        },
+      ]);
+      await store.close();
+
+      const second = await startSimulatedHawser(own);
+      try {
+        const listed = await call(second.base, 'GET', '/v2/shares');
+        expect(second.service.output).toContain(
+          `dropped generation ${generation}, prepared by a rebuild that never ended`,
+        );
+        expect((listed.body.shares as { id: string }[]).map((share) => share.id)).toEqual([
+          created.body.share.id,
+        ]);
+      } finally {
+        expect(await second.service.stop()).toBe(0);
+      }
+      const after = new SqliteDocumentStore({ file });
+      expect(await after.discardPreparedGenerations()).toEqual([]);
+      expect(await after.count(`${SHARES_COLLECTION}@${generation}`)).toBe(0);
+      await after.close();
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   const listAll = async (base: string) =>
     (await call(base, 'GET', '/v2/shares/detail?all_tenants=1&sort_key=id&sort_dir=asc')).body

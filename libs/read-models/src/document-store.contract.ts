@@ -495,6 +495,34 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       expect(await store.count(`shares@${first}`)).toBe(0);
     });
 
+    it('discarding drops the generations prepared and never swapped, and never a live one', async () => {
+      const live = await store.prepareGeneration(['shares']);
+      await store.write([{ kind: 'put', collection: `shares@${live}`, document: { id: 'kept' } }]);
+      await store.swap(['shares'], live);
+      const left = await store.prepareGeneration(['shares', 'instances']);
+      await store.write([{ kind: 'put', collection: `shares@${left}`, document: { id: 'lost' } }]);
+
+      expect(await store.discardPreparedGenerations()).toEqual([left]);
+
+      expect(ids(await store.find('shares'))).toEqual(['kept']);
+      expect(await store.count(`shares@${left}`)).toBe(0);
+      await expect(store.swap(['shares'], left)).rejects.toThrow(/was not prepared/);
+      expect(await store.discardPreparedGenerations()).toEqual([]);
+    });
+
+    it('discarding one generation leaves another prepared one to be swapped in', async () => {
+      const failed = await store.prepareGeneration(['shares']);
+      const running = await store.prepareGeneration(['shares']);
+      await store.write([{ kind: 'put', collection: `shares@${running}`, document: { id: 'r' } }]);
+
+      expect(await store.discardPreparedGenerations(failed)).toEqual([failed]);
+      await store.swap(['shares'], running);
+
+      expect(ids(await store.find('shares'))).toEqual(['r']);
+      expect(await store.discardPreparedGenerations(running)).toEqual([]);
+      expect(ids(await store.find('shares'))).toEqual(['r']);
+    });
+
     it('a commit to the logical name after a swap lands in the new generation', async () => {
       const generation = await store.prepareGeneration(['shares']);
       await store.swap(['shares'], generation);

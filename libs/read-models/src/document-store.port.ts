@@ -158,6 +158,12 @@ export interface DocumentStore {
    * index they still lack first), dropping the old ones.
    */
   swap(collections: readonly string[], generation: string): Promise<void>;
+  /**
+   * Drops the collections of generations prepared and never swapped in (a rebuild that failed,
+   * or whose process died), never a live one: the generation given, or every one. Returns the
+   * generations dropped. The projector calls it as it starts, since it alone rebuilds.
+   */
+  discardPreparedGenerations(generation?: string): Promise<string[]>;
 
   close(): Promise<void>;
 }

@@ -103,6 +103,10 @@ export class CountingDocumentStore implements DocumentStore {
     return this.real.swap(collections, generation);
   }
 
+  discardPreparedGenerations(generation?: string): Promise<string[]> {
+    return this.real.discardPreparedGenerations(generation);
+  }
+
   close(): Promise<void> {
     return this.real.close();
   }

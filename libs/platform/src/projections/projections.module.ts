@@ -35,6 +35,8 @@ const PROJECTOR_BUS = Symbol('PROJECTOR_BUS');
  * once in a single process, or when this process becomes the projector among several.
  */
 class ProjectionLifecycle implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger('projections');
+
   constructor(
     private readonly runner: ProjectionRunner,
     private readonly role: ProjectorRole,
@@ -45,7 +47,12 @@ class ProjectionLifecycle implements OnModuleInit, BeforeApplicationShutdown {
   async onModuleInit(): Promise<void> {
     await this.bus?.open(this.changes);
     await this.role.whenActive(async () => {
-      await this.runner.start();
+      const { discardedGenerations } = await this.runner.start();
+      for (const generation of discardedGenerations) {
+        this.logger.warn(
+          `dropped generation ${generation}, prepared by a rebuild that never ended`,
+        );
+      }
       await this.bus?.serve(this.runner, this.changes, RELAYED_COLLECTIONS);
     });
     await this.role.begin();

@@ -327,6 +327,27 @@ export class MongoDbDocumentStore implements DocumentStore {
     return this.db.collection<StoredDocument>(await this.physical(collection, session));
   }
 
+  /**
+   * A generation's collections no alias points at: prepared and never swapped in, or replaced
+   * by a swap whose process died before it dropped them.
+   */
+  async discardPreparedGenerations(generation?: string): Promise<string[]> {
+    const live = new Set(
+      (await this.db.collection<AliasRecord>(ALIASES).find().toArray()).map(
+        (alias) => alias.physical,
+      ),
+    );
+    const discarded = new Set<string>();
+    for (const { name } of await this.db.listCollections({}, { nameOnly: true }).toArray()) {
+      if (!isGenerationAddress(name) || live.has(name)) continue;
+      const of = name.slice(name.indexOf('@') + 1);
+      if (generation !== undefined && of !== generation) continue;
+      await this.db.dropCollection(name).catch(ignoreMissingCollection);
+      discarded.add(of);
+    }
+    return [...discarded];
+  }
+
   private async physical(collection: string, session?: ClientSession): Promise<string> {
     if (isGenerationAddress(collection)) return collection;
     // Read on every call: another process may have swapped the collection since.

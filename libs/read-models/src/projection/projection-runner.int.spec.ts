@@ -418,6 +418,51 @@ describe('ProjectionRunner', () => {
       expect(runner.status()[0]).toEqual({ name: 'counts', position: head, rebuilding: false });
     });
 
+    it('given a rebuild that fails, then its generation is dropped and the live one answers as before', async () => {
+      await givenThings(4, 5);
+      const projection = countingProjection('counts', 'counts');
+      let failing = false;
+      const flaky: Projection = {
+        ...projection,
+        async handle(event, ctx) {
+          if (failing) throw new Error('projection failed during the rebuild');
+          await projection.handle(event, ctx);
+        },
+      };
+      const runner = runnerFor([flaky]);
+      await runner.start();
+      await caughtUp(runner);
+      const before = await storedCounts();
+      const prepare = jest.spyOn(documents, 'prepareGeneration');
+
+      failing = true;
+      await expect(runner.rebuild('counts')).rejects.toThrow(/failed during the rebuild/);
+      failing = false;
+
+      const generation = await prepare.mock.results[0]?.value;
+      expect(typeof generation).toBe('string');
+      await expect(documents.swap(['counts'], generation as string)).rejects.toThrow(
+        /was not prepared/,
+      );
+      expect(await storedCounts()).toEqual(before);
+    });
+
+    it('given a generation a crashed rebuild left prepared, when a runner starts, then it is dropped', async () => {
+      await givenThings(2, 3);
+      const left = await documents.prepareGeneration(['counts']);
+      await documents.write([
+        { kind: 'put', collection: `counts@${left}`, document: { id: 'half', count: 1 } },
+      ]);
+      const runner = runnerFor([countingProjection('counts', 'counts')]);
+
+      expect(await runner.start()).toEqual({ discardedGenerations: [left] });
+      await caughtUp(runner);
+
+      expect(await documents.count(`counts@${left}`)).toBe(0);
+      await expect(documents.swap(['counts'], left)).rejects.toThrow(/was not prepared/);
+      expect(await storedCounts()).toEqual(await expectedCounts());
+    });
+
     it('refuses an unknown projection and a second rebuild of the same one', async () => {
       const runner = runnerFor([countingProjection('counts', 'counts')]);
       await runner.start();

@@ -93,7 +93,10 @@ export class ProjectionRunner {
    * once, as it reaches the head of the log, which costs less than keeping them on every
    * write; until then its reads are complete, only slower.
    */
-  async start(): Promise<void> {
+  async start(): Promise<{ discardedGenerations: string[] }> {
+    // Whoever starts a runner projects, and so alone rebuilds: a generation still prepared is
+    // what a rebuild left when it failed or its process died, and nobody will swap it in.
+    const discardedGenerations = await this.documents.discardPreparedGenerations();
     await this.workers.start(async (worker) => {
       const { projection } = worker;
       const createIndexes = async () => {
@@ -113,6 +116,7 @@ export class ProjectionRunner {
         await createIndexes();
       }
     });
+    return { discardedGenerations };
   }
 
   /** Lets running batches finish and stops; pending waits resolve with whether they were reached. */
@@ -133,7 +137,8 @@ export class ProjectionRunner {
    * while the live generation keeps answering reads and following the log. Once the rebuild
    * has caught up, its indexes are built, then the live worker pauses briefly, the rebuild takes the last events up to the
    * same position, and the new generation is swapped in; the live worker then continues on it.
-   * Resolves when swapped. If it fails, the live generation stays as it was.
+   * Resolves when swapped. If it fails, the live generation stays as it was and the new one is
+   * dropped.
    */
   async rebuild(name: string): Promise<void> {
     const live = this.workers.get(name);
@@ -145,43 +150,55 @@ export class ProjectionRunner {
     try {
       const { collections } = live.projection;
       const generation = await this.documents.prepareGeneration(collections);
-      const rebuild = new ProjectionWorker(
-        live.projection,
-        this.events,
-        this.documents,
-        new GenerationTarget(this.documents, generation),
-        this.workerOptions,
-      );
-      const reportProgress = async () => {
-        const head = await this.events.headPosition();
-        this.rebuilding.set(name, rebuildProgress(rebuild.examined, head));
-      };
-      // Catch up without ever passing the live worker, so both end on the same position.
-      const catchUp = async () => {
-        while (!(await rebuild.step(live.examined))) {
-          this.assertRunning();
-          await reportProgress();
-          // SQLite answers synchronously: without a turn of the event loop between batches,
-          // requests (reads, the rebuild's own progress) would wait for the whole rebuild.
-          await setImmediate();
-        }
-        await reportProgress();
-      };
-      await catchUp();
-      // Indexes are built once over the loaded generation (cheaper than maintained on every
-      // write), before the pause, so the live worker waits only for what came in meanwhile.
-      await this.documents.indexGeneration(collections, generation);
-      await catchUp();
-      await live.pause();
       try {
-        this.assertRunning();
-        while (rebuild.examined < live.examined) await rebuild.step(live.examined);
-        await this.documents.swap(collections, generation);
-      } finally {
-        live.resume();
+        await this.rebuildInto(live, generation);
+      } catch (error) {
+        // The rebuild's own failure is the one to report; a generation that cannot be dropped
+        // now is dropped when a runner next starts.
+        await this.documents.discardPreparedGenerations(generation).catch(() => undefined);
+        throw error;
       }
     } finally {
       this.rebuilding.delete(name);
+    }
+  }
+
+  private async rebuildInto(live: ProjectionWorker, generation: string): Promise<void> {
+    const { name, collections } = live.projection;
+    const rebuild = new ProjectionWorker(
+      live.projection,
+      this.events,
+      this.documents,
+      new GenerationTarget(this.documents, generation),
+      this.workerOptions,
+    );
+    const reportProgress = async () => {
+      const head = await this.events.headPosition();
+      this.rebuilding.set(name, rebuildProgress(rebuild.examined, head));
+    };
+    // Catch up without ever passing the live worker, so both end on the same position.
+    const catchUp = async () => {
+      while (!(await rebuild.step(live.examined))) {
+        this.assertRunning();
+        await reportProgress();
+        // SQLite answers synchronously: without a turn of the event loop between batches,
+        // requests (reads, the rebuild's own progress) would wait for the whole rebuild.
+        await setImmediate();
+      }
+      await reportProgress();
+    };
+    await catchUp();
+    // Indexes are built once over the loaded generation (cheaper than maintained on every
+    // write), before the pause, so the live worker waits only for what came in meanwhile.
+    await this.documents.indexGeneration(collections, generation);
+    await catchUp();
+    await live.pause();
+    try {
+      this.assertRunning();
+      while (rebuild.examined < live.examined) await rebuild.step(live.examined);
+      await this.documents.swap(collections, generation);
+    } finally {
+      live.resume();
     }
   }
 

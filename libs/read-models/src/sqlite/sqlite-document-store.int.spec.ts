@@ -208,6 +208,36 @@ describe('SQLite document store tables', () => {
     expect(found).toEqual([{ id: 'new', project_id: 'p' }]);
   });
 
+  it('given a generation prepared, indexed and counted but never swapped, when discarded after a restart, then no table, index or count of it is left', async () => {
+    const before = new SqliteDocumentStore({ file });
+    await before.ensureIndex('shares', ['project_id']);
+    await before.ensureCount('shares', ['status']);
+    const generation = await before.prepareGeneration(['shares']);
+    await before.write([
+      { kind: 'put', collection: `shares@${generation}`, document: { id: 'n', status: 'x' } },
+    ]);
+    await before.indexGeneration(['shares'], generation);
+    await before.close();
+    const prepared = schema();
+
+    const after = new SqliteDocumentStore({ file });
+    const discarded = await after.discardPreparedGenerations();
+    await after.close();
+
+    const ofGeneration = (names: string[]) => names.filter((name) => name.includes(generation));
+    expect(ofGeneration(prepared.tables)).toEqual([
+      `collection:shares@${generation}`,
+      `counts:shares@${generation}:status`,
+    ]);
+    expect(ofGeneration(prepared.indexes)).toEqual([
+      `collection:shares@${generation}:by:project_id,id`,
+      `counts:shares@${generation}:status:by:keys`,
+    ]);
+    expect(discarded).toEqual([generation]);
+    expect(ofGeneration(schema().tables)).toEqual([]);
+    expect(ofGeneration(schema().indexes)).toEqual([]);
+  });
+
   it('a read after another process swapped the collection away sees the new generation', async () => {
     const reader = new SqliteDocumentStore({ file });
     const writer = new SqliteDocumentStore({ file });

@@ -357,6 +357,28 @@ export class SqliteDocumentStore implements DocumentStore {
     this.swapTransaction(collections, generation);
   }
 
+  async discardPreparedGenerations(generation?: string): Promise<string[]> {
+    const select = this.db.prepare(
+      'SELECT collection, generation FROM prepared_generations' +
+        (generation === undefined ? '' : ' WHERE generation = ?'),
+    );
+    const forget = this.db.prepare(
+      'DELETE FROM prepared_generations WHERE collection = ? AND generation = ?',
+    );
+    const discard = this.db.transaction(() => {
+      const prepared = (generation === undefined ? select.all() : select.all(generation)) as {
+        collection: string;
+        generation: string;
+      }[];
+      for (const row of prepared) {
+        this.tables.drop(generationCollection(row.collection, row.generation));
+        forget.run(row.collection, row.generation);
+      }
+      return [...new Set(prepared.map((row) => row.generation))];
+    });
+    return this.forgettingTablesOnFailure(() => discard.immediate());
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
