@@ -37,7 +37,7 @@ export class CreatingFromSnapshotPoll {
 
   private async pollAll(): Promise<void> {
     const instances = await findShareInstances(this.documents, {
-      status: 'creating_from_snapshot',
+      transitional_status: 'creating_from_snapshot',
     });
     for (const instance of instances) {
       if (!this.operations.driverFor(instance.host)) continue;
@@ -49,7 +49,7 @@ export class CreatingFromSnapshotPoll {
     }
     // A migration's host-assisted copy is followed the same way, on its destination instance.
     const destinations = await findShareInstances(this.documents, {
-      status: 'migrating_to',
+      transitional_status: 'migrating_to',
     });
     for (const instance of destinations) {
       if (!this.operations.driverFor(instance.host)) continue;

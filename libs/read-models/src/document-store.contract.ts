@@ -172,6 +172,58 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
     });
   });
 
+  describe('sparse indexes', () => {
+    const SPARSE = [['description'], ['name', 'created_at'], ['project.id']];
+    const givenSparseIndexes = async () => {
+      for (const fields of SPARSE) await store.ensureIndex('shares', fields, { sparse: true });
+    };
+
+    it.each(FILTER_CASES)(
+      'given sparse indexes on some of the fields, when found with %s, then the documents are those without them',
+      async (_name, filter, expected) => {
+        await givenShares();
+        await givenSparseIndexes();
+
+        expect(ids(await store.find('shares', filter))).toEqual(expected);
+        expect(await store.count('shares', filter)).toBe(expected.length);
+      },
+    );
+
+    it('given a sparse index, when its field is set, changed and taken away, then a find by its value follows', async () => {
+      await givenSparseIndexes();
+      await givenShares();
+      const withDescription = async (description: string) =>
+        ids(await store.find('shares', { description: { $in: [description] } }));
+
+      await store.write([
+        { kind: 'put', collection: 'shares', document: { id: 's3', description: 'first' } },
+        { kind: 'put', collection: 'shares', document: { id: 's1', description: 'later' } },
+        { kind: 'put', collection: 'shares', document: { id: 's4' } },
+      ]);
+
+      expect(await withDescription('first')).toEqual(['s3']);
+      expect(await withDescription('later')).toEqual(['s1']);
+      expect(await withDescription('20')).toEqual([]);
+      expect(ids(await store.find('shares', { description: null }))).toEqual(['s2', 's4']);
+    });
+
+    it('a sparse index and a full one on the same fields are two: dropping one keeps the other, and a rebuilt generation gets what is declared', async () => {
+      await store.ensureIndex('shares', ['description']);
+      await store.ensureIndex('shares', ['description'], { sparse: true });
+      await store.dropIndex('shares', ['description'], { sparse: true });
+      await store.dropIndex('shares', ['description'], { sparse: true });
+      const generation = await store.prepareGeneration(['shares']);
+      await store.write(
+        shares.map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
+      );
+
+      await store.swap(['shares'], generation);
+
+      expect(ids(await store.find('shares', { description: 'first' }))).toEqual(['s1']);
+      expect(ids(await store.find('shares', { description: null }))).toEqual(['s2', 's3']);
+    });
+  });
+
   describe('kept counts', () => {
     const COUNTED = ['project.id', 'name', 'description'];
     /** Each filter's count against what a find of it returns. */

@@ -130,7 +130,7 @@ export interface DocumentStore {
    * Makes finds on a logical collection that filter on the leading fields by equality and sort
    * on the next ones fast, in every generation (present and future). Idempotent.
    */
-  ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
+  ensureIndex(collection: string, fields: readonly string[], options?: IndexOptions): Promise<void>;
 
   /**
    * Keeps a count of a logical collection's documents per value of `fields`, in every
@@ -144,7 +144,7 @@ export interface DocumentStore {
    * Forgets an index `ensureIndex` declared and drops it from the live generation, so a store
    * written before stops keeping an index no longer declared. Idempotent.
    */
-  dropIndex(collection: string, fields: readonly string[]): Promise<void>;
+  dropIndex(collection: string, fields: readonly string[], options?: IndexOptions): Promise<void>;
 
   /**
    * Creates empty physical collections for a rebuild and returns their generation. They may
@@ -166,6 +166,16 @@ export interface DocumentStore {
   discardPreparedGenerations(generation?: string): Promise<string[]>;
 
   close(): Promise<void>;
+}
+
+export interface IndexOptions {
+  /**
+   * Holds only the documents whose first field is present and not null, so it costs nothing
+   * for the others: for a field few documents have (the instances still in flight), found by
+   * equality or `$in` with values that are not null. A sparse and a full index on the same
+   * fields are two indexes.
+   */
+  readonly sparse?: boolean;
 }
 
 export class CheckpointConflictError extends Error {

@@ -8,6 +8,7 @@ import type {
   Filter,
   FindOptions,
   Identified,
+  IndexOptions,
   VersionedId,
 } from '#hawser/read-models';
 
@@ -79,16 +80,20 @@ export class CountingDocumentStore implements DocumentStore {
     return this.real.readCheckpoint(name);
   }
 
-  ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
-    return this.real.ensureIndex(collection, fields);
+  ensureIndex(
+    collection: string,
+    fields: readonly string[],
+    options?: IndexOptions,
+  ): Promise<void> {
+    return this.real.ensureIndex(collection, fields, options);
   }
 
   ensureCount(collection: string, fields: readonly string[]): Promise<void> {
     return this.real.ensureCount(collection, fields);
   }
 
-  dropIndex(collection: string, fields: readonly string[]): Promise<void> {
-    return this.real.dropIndex(collection, fields);
+  dropIndex(collection: string, fields: readonly string[], options?: IndexOptions): Promise<void> {
+    return this.real.dropIndex(collection, fields, options);
   }
 
   prepareGeneration(collections: readonly string[]): Promise<string> {

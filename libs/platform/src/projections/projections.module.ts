@@ -54,6 +54,15 @@ class ProjectionLifecycle implements OnModuleInit, BeforeApplicationShutdown {
         );
       }
       await this.bus?.serve(this.runner, this.changes, RELAYED_COLLECTIONS);
+      // In the background: the live read models answer meanwhile, as during any rebuild.
+      void this.runner.rebuildOutdated().then(
+        (rebuilt) => {
+          for (const name of rebuilt) {
+            this.logger.log(`rebuilt ${name}, written before by an earlier version of it`);
+          }
+        },
+        (error: unknown) => this.logger.error(`rebuilding outdated read models: ${String(error)}`),
+      );
     });
     await this.role.begin();
   }

@@ -171,6 +171,36 @@ describe('shares and share-instances projections', () => {
         });
       }));
 
+  it("given one instance in flight and one settled, then the in-flight one keeps its status apart, and the share node's polls find it on a sparse index", () =>
+    projectionSpec(sharesProjection)
+      .given({
+        ...creationClaimedByNode,
+        'share-s2': [requested('s2', 'i2'), scheduled('i2'), created('i2')],
+      })
+      .then(async (docs) => {
+        expect(await docs.get(SHARE_INSTANCES, 'i1')).toMatchObject({
+          status: 'creating',
+          transitional_status: 'creating',
+        });
+        expect(await docs.get(SHARE_INSTANCES, 'i2')).not.toHaveProperty('transitional_status');
+        const inFlight = await findShareInstances(docs, { transitional_status: 'creating' });
+        expect(inFlight.map((instance) => instance.id)).toEqual(['i1']);
+
+        const polls = [
+          [{ transitional_status: 'creating_from_snapshot' }, 'transitional_status'],
+          [{ transitional_status: 'migrating_to' }, 'transitional_status'],
+          [
+            { replica_state: { $in: ['active', 'in_sync', 'out_of_sync', 'error'] } },
+            'replica_state',
+          ],
+        ] as const;
+        for (const [filter, field] of polls) {
+          expect(docs.queryPlan(SHARE_INSTANCES, filter).join('\n')).toMatch(
+            `USING INDEX collection:${SHARE_INSTANCES}:by:${field},id:sparse (<expr>=?)`,
+          );
+        }
+      }));
+
   it('given an instance document stored whole (before instances were stored by what finds them), when it is read, then it reads from its share all the same', () =>
     projectionSpec(sharesProjection)
       .given({ 'share-s1': [requested('s1', 'i1'), scheduled('i1')] })

@@ -45,6 +45,16 @@ export const SHARE_COUNTS: readonly (readonly string[])[] = [
 ];
 
 /**
+ * The share node's periodic reads (instances creating from a snapshot or a migration's
+ * destination, every minute; replicas, at each refresh) find the few instances they want on
+ * indexes that hold only those, so they cost the same whatever the number of shares.
+ */
+export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly (readonly string[])[] = [
+  ['transitional_status'],
+  ['replica_state'],
+];
+
+/**
  * Indexes a store written before holds and these no longer need: the two the status index
  * above replaces, and the instances' index on their share (read from its record instead).
  */
@@ -61,12 +71,16 @@ const RETIRED_INDEXES = {
 export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamEvent>({
   name: 'shares',
   collection: SHARES,
+  // 2: an instance in flight keeps its status apart (`transitional_status`), which the share
+  // node's polls find it by; an instance written before would not be found until rewritten.
+  version: 2,
   ...shareStream,
   indexes: {
     [SHARES]: SHARE_LISTING_INDEXES,
     ...SNAPSHOT_INDEXES,
     ...ACCESS_RULE_INDEXES,
   },
+  sparseIndexes: { [SHARE_INSTANCES]: SHARE_INSTANCES_IN_FLIGHT_INDEXES },
   retiredIndexes: RETIRED_INDEXES,
   counts: { [SHARES]: SHARE_COUNTS },
   evolve: (record, event) => {

@@ -1,4 +1,9 @@
-import type { ActiveShare, ShareInstanceState } from '#hawser/domain';
+import {
+  TRANSITIONAL_STATUSES,
+  type ActiveShare,
+  type ShareInstanceState,
+  type ShareStatus,
+} from '#hawser/domain';
 import type { DocumentStore, Filter, FindOptions } from '#hawser/read-models';
 import {
   SHARE_INSTANCES,
@@ -14,19 +19,32 @@ import {
  * status, host, replica state, a claimed operation; the project for a replica, since only the
  * replica listing finds instances by project) and sort them on. Everything else an instance
  * shows is its share's, so it is read from the share's record rather than repeated: read
- * through `getShareInstance` / `findShareInstances`. A missing `replica_state` or
- * `pending_operation` filters as null.
+ * through `getShareInstance` / `findShareInstances`. A missing `replica_state`,
+ * `pending_operation` or `transitional_status` filters as null.
  */
 export interface StoredShareInstance {
   readonly id: string;
   readonly share_id: string;
   readonly project_id?: string;
   readonly status: string;
+  /**
+   * The status again while it is one an instance passes through (`IN_FLIGHT_STATUSES`), absent
+   * once settled: the share node's polls find the few instances in flight on its sparse index
+   * rather than walk every instance.
+   */
+  readonly transitional_status?: string;
   readonly host: string;
   readonly replica_state?: string;
   readonly pending_operation?: ShareInstanceDocument['pending_operation'];
   readonly created_at: string;
 }
+
+/** Manila's transitional statuses, and the two an instance waits in for a driver or a peer. */
+export const IN_FLIGHT_STATUSES: ReadonlySet<ShareStatus> = new Set<ShareStatus>([
+  ...TRANSITIONAL_STATUSES,
+  'creating_from_snapshot',
+  'replication_change',
+]);
 
 export const toStoredShareInstance = (
   share: ActiveShare,
@@ -35,6 +53,7 @@ export const toStoredShareInstance = (
   id: instance.id,
   share_id: share.id,
   status: instance.status,
+  ...(IN_FLIGHT_STATUSES.has(instance.status) && { transitional_status: instance.status }),
   host: instance.host,
   ...(instance.replicaState !== null && {
     project_id: share.projectId,

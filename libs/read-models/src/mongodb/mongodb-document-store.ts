@@ -17,6 +17,7 @@ import {
   type DocumentWrite,
   type Filter,
   type FindOptions,
+  type IndexOptions,
   type VersionedId,
 } from '../document-store.port.js';
 import { fieldValue } from '../field-name.js';
@@ -47,6 +48,7 @@ interface IndexRecord {
   _id: string;
   collection: string;
   fields: string[];
+  sparse?: boolean;
 }
 
 const ALIASES = 'hawser_collection_aliases';
@@ -183,16 +185,20 @@ export class MongoDbDocumentStore implements DocumentStore {
   }
 
   /** Records the index so later generations get it too, and builds it on the live one. */
-  async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+  async ensureIndex(
+    collection: string,
+    fields: readonly string[],
+    options: IndexOptions = {},
+  ): Promise<void> {
     if (fields.length === 0) return;
     await this.db
       .collection<IndexRecord>(INDEXES)
       .updateOne(
-        { _id: `${collection}|${fields.join(',')}` },
-        { $set: { collection, fields: [...fields] } },
+        { _id: indexRecordId(collection, fields, options) },
+        { $set: { collection, fields: [...fields], sparse: options.sparse === true } },
         { upsert: true },
       );
-    await this.buildIndex(await this.physical(collection), fields);
+    await this.buildIndex(await this.physical(collection), fields, options);
   }
 
   /**
@@ -202,15 +208,16 @@ export class MongoDbDocumentStore implements DocumentStore {
    */
   async ensureCount(): Promise<void> {}
 
-  async dropIndex(collection: string, fields: readonly string[]): Promise<void> {
+  async dropIndex(
+    collection: string,
+    fields: readonly string[],
+    options: IndexOptions = {},
+  ): Promise<void> {
     await this.db
       .collection<IndexRecord>(INDEXES)
-      .deleteOne({ _id: `${collection}|${fields.join(',')}` });
+      .deleteOne({ _id: indexRecordId(collection, fields, options) });
     const physical = this.db.collection(await this.physical(collection));
-    // The name createIndex gave it: each key and its direction, joined by underscores.
-    const name = indexKeys(fields)
-      .map(([field, direction]) => `${field}_${direction}`)
-      .join('_');
+    const name = indexName(fields, options);
     if (await physical.indexExists(name).catch(() => false)) await physical.dropIndex(name);
   }
 
@@ -228,7 +235,9 @@ export class MongoDbDocumentStore implements DocumentStore {
       .find({ collection: { $in: [...collections] } })
       .toArray();
     for (const index of indexes) {
-      await this.buildIndex(generationCollection(index.collection, generation), index.fields);
+      await this.buildIndex(generationCollection(index.collection, generation), index.fields, {
+        sparse: index.sparse === true,
+      });
     }
   }
 
@@ -357,8 +366,17 @@ export class MongoDbDocumentStore implements DocumentStore {
     return alias?.physical ?? collection;
   }
 
-  private async buildIndex(physical: string, fields: readonly string[]): Promise<void> {
-    await this.db.collection(physical).createIndex(indexKeys(fields));
+  private async buildIndex(
+    physical: string,
+    fields: readonly string[],
+    options: IndexOptions,
+  ): Promise<void> {
+    const first = mongoField(fields[0] as string);
+    await this.db.collection(physical).createIndex(indexKeys(fields), {
+      name: indexName(fields, options),
+      // Equality and `$in` on the field imply `$exists`, so the planner can use it for them.
+      ...(options.sparse ? { partialFilterExpression: { [first]: { $exists: true } } } : {}),
+    });
   }
 
   private async inTransactionIfSupported(
@@ -405,3 +423,15 @@ const indexKeys = (fields: readonly string[]): [string, 1][] => {
   if (!keys.some(([field]) => field === '_id')) keys.push(['_id', 1]);
   return keys;
 };
+
+/** The name MongoDB would give the keys (each and its direction, joined by underscores). */
+const indexName = (fields: readonly string[], options: IndexOptions): string =>
+  indexKeys(fields)
+    .map(([field, direction]) => `${field}_${direction}`)
+    .join('_') + (options.sparse ? '_sparse' : '');
+
+const indexRecordId = (
+  collection: string,
+  fields: readonly string[],
+  options: IndexOptions,
+): string => `${collection}|${fields.join(',')}${options.sparse ? '|sparse' : ''}`;

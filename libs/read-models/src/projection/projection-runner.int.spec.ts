@@ -12,7 +12,7 @@ import {
   type StreamCount,
 } from '../test-support/counting-projection.js';
 import type { Projection } from './projection.js';
-import { ProjectionRunner } from './projection-runner.js';
+import { PROJECTION_VERSIONS, ProjectionRunner } from './projection-runner.js';
 import { WriteLockHolder } from '../../../eventstore/src/test-support/write-lock-holder.js';
 
 describe('ProjectionRunner', () => {
@@ -461,6 +461,57 @@ describe('ProjectionRunner', () => {
       expect(await documents.count(`counts@${left}`)).toBe(0);
       await expect(documents.swap(['counts'], left)).rejects.toThrow(/was not prepared/);
       expect(await storedCounts()).toEqual(await expectedCounts());
+    });
+
+    it('given a read model written by an earlier version of its projection, when a runner of the new version starts, then it is rebuilt once in the new shape', async () => {
+      await givenThings(3, 2);
+      await givenCountsCaughtUpAndStopped();
+      const counts = countingProjection('counts', 'counts');
+      // Version 2 also keeps how many events a stream had at its first look, say.
+      const reshaped: Projection = {
+        ...counts,
+        version: 2,
+        async handle(event, ctx) {
+          await counts.handle(event, ctx);
+          const stored = await ctx.get<StreamCount>('counts', event.streamId);
+          ctx.put('counts', { ...(stored as StreamCount), shape: 2 });
+        },
+      };
+      const runner = runnerFor([reshaped]);
+      await runner.start();
+      const before = await documents.find('counts', { shape: 2 });
+
+      expect(await runner.rebuildOutdated()).toEqual(['counts']);
+
+      expect(before).toEqual([]);
+      expect(await documents.count('counts', { shape: 2 })).toBe(3);
+      expect(await storedCounts()).toEqual(await expectedCounts());
+      expect(await documents.get(PROJECTION_VERSIONS, 'counts')).toEqual({
+        id: 'counts',
+        version: 2,
+      });
+      await runner.stop();
+      const again = runnerFor([reshaped]);
+      await again.start();
+      const rebuild = jest.spyOn(again, 'rebuild');
+      expect(await again.rebuildOutdated()).toEqual([]);
+      expect(rebuild).not.toHaveBeenCalled();
+    });
+
+    it('given an empty store, when a projection of a later version first catches up, then its version is recorded and nothing is rebuilt', async () => {
+      await givenThings(2, 2);
+      const runner = runnerFor([{ ...countingProjection('counts', 'counts'), version: 3 }]);
+      const rebuild = jest.spyOn(runner, 'rebuild');
+
+      await runner.start();
+      await caughtUp(runner);
+
+      expect(await runner.rebuildOutdated()).toEqual([]);
+      expect(rebuild).not.toHaveBeenCalled();
+      expect(await documents.get(PROJECTION_VERSIONS, 'counts')).toEqual({
+        id: 'counts',
+        version: 3,
+      });
     });
 
     it('refuses an unknown projection and a second rebuild of the same one', async () => {

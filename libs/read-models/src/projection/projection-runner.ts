@@ -46,6 +46,16 @@ export const rebuildProgress = (position: number, head: number): RebuildProgress
 
 const DEFAULTS = { batchSize: 1_000, pollIntervalMs: 1_000, idleCheckpointGap: 10_000 };
 
+/** Each projection's version its read model was last written at, by projection name. */
+export const PROJECTION_VERSIONS = 'projection_versions';
+
+interface StoredVersion {
+  readonly id: string;
+  readonly version: number;
+}
+
+const versionOf = (projection: Projection): number => projection.version ?? 1;
+
 /**
  * Keeps read models up to date: one worker per projection, each catching up from its stored
  * checkpoint in large batches and then following the log live. Queries that must see a write
@@ -106,17 +116,40 @@ export class ProjectionRunner {
         for (const [collection, indexes] of Object.entries(projection.indexes ?? {})) {
           for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
         }
+        for (const [collection, indexes] of Object.entries(projection.sparseIndexes ?? {})) {
+          for (const fields of indexes) {
+            await this.documents.ensureIndex(collection, fields, { sparse: true });
+          }
+        }
         for (const [collection, counts] of Object.entries(projection.counts ?? {})) {
           for (const fields of counts) await this.documents.ensureCount(collection, fields);
         }
       };
       if (await isFirstCatchUp(this.documents, projection.name, projection.collections)) {
+        // Empty collections are filled in the current shape: nothing written before to rebuild.
+        await this.recordVersion(projection);
         worker.onceCaughtUp(createIndexes);
       } else {
         await createIndexes();
       }
     });
     return { discardedGenerations };
+  }
+
+  /**
+   * Rebuilds, one after another, the projections whose read model was written at a lower
+   * version than theirs (see `Projection.version`), recording the version once swapped; a store
+   * that never recorded one was written at version 1. Resolves with the names rebuilt.
+   */
+  async rebuildOutdated(): Promise<string[]> {
+    const rebuilt: string[] = [];
+    for (const { projection } of this.workers.all()) {
+      const stored = await this.documents.get<StoredVersion>(PROJECTION_VERSIONS, projection.name);
+      if ((stored?.version ?? 1) >= versionOf(projection)) continue;
+      await this.rebuild(projection.name);
+      rebuilt.push(projection.name);
+    }
+    return rebuilt;
   }
 
   /** Lets running batches finish and stops; pending waits resolve with whether they were reached. */
@@ -158,6 +191,7 @@ export class ProjectionRunner {
         await this.documents.discardPreparedGenerations(generation).catch(() => undefined);
         throw error;
       }
+      await this.recordVersion(live.projection);
     } finally {
       this.rebuilding.delete(name);
     }
@@ -229,6 +263,12 @@ export class ProjectionRunner {
         ...(worker.lastError ? { error: worker.lastError.message } : {}),
       };
     });
+  }
+
+  /** A crash before this is recorded only means one more rebuild at the next start. */
+  private async recordVersion(projection: Projection): Promise<void> {
+    const document: StoredVersion = { id: projection.name, version: versionOf(projection) };
+    await this.documents.write([{ kind: 'put', collection: PROJECTION_VERSIONS, document }]);
   }
 
   private assertRunning(): void {

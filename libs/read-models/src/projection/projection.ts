@@ -10,10 +10,18 @@ export interface Projection {
   readonly name: string;
   /** The logical collections it owns (and writes); a rebuild replaces all of them. */
   readonly collections: readonly string[];
+  /**
+   * The shape of what it writes (1 when absent), raised when documents written before must be
+   * written again to be found or read: a store written at a lower version is rebuilt once, online
+   * (`ProjectionRunner.rebuildOutdated`).
+   */
+  readonly version?: number;
   /** Which events it needs; all events when absent. */
   readonly filter?: EventFilter;
   /** Indexes per collection (see `DocumentStore.ensureIndex`), created when the runner starts. */
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  /** Sparse indexes per collection (`ensureIndex` with `sparse`), created with the others. */
+  readonly sparseIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Indexes declared before and no longer, dropped when the runner starts (`dropIndex`). */
   readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Kept counts per collection (see `DocumentStore.ensureCount`), kept with the indexes. */

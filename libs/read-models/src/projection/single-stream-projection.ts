@@ -74,7 +74,9 @@ export interface SingleStreamProjectionOptions<D extends StreamDocument, E exten
   /** Holds one document per stream: what `evolve` folds. */
   readonly collection: string;
   readonly filter: EventFilter;
+  readonly version?: number;
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly sparseIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   readonly counts?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Turns a recorded event into the typed event `evolve` takes (or refuses it). */
@@ -100,7 +102,9 @@ export const singleStreamProjection = <D extends StreamDocument, E extends Recor
     name: options.name,
     collections: [options.collection, ...derived.map((d) => d.collection)],
     filter: options.filter,
+    ...(options.version ? { version: options.version } : {}),
     ...(options.indexes ? { indexes: options.indexes } : {}),
+    ...(options.sparseIndexes ? { sparseIndexes: options.sparseIndexes } : {}),
     ...(options.retiredIndexes ? { retiredIndexes: options.retiredIndexes } : {}),
     ...(options.counts ? { counts: options.counts } : {}),
     async handle(recorded: RecordedEvent, ctx: ProjectionContext): Promise<void> {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { IndexOptions } from '../document-store.port.js';
 import { isGenerationAddress } from '../generation-id.js';
 import { quoted, valueSql } from './sqlite-filter.js';
 import { countsTableName, countsTableSql, keptCountsSql } from './sqlite-kept-counts.js';
@@ -26,7 +27,8 @@ const logicalOf = (physical: string): string => physical.split('@')[0] as string
  * One table per physical collection (`"collection:shares"`, `"collection:shares@<generation>"`),
  * holding only that collection's indexes, so a write maintains no index of another collection
  * and a rebuild's generation loads unindexed until `indexAsDeclared`. Declared indexes are
- * kept per logical name in `collection_indexes` and given to every table of that name.
+ * kept per logical name in `collection_indexes` and given to every table of that name: its
+ * `fields` is the JSON list of fields, or `{"fields": [...], "sparse": true}` for a sparse one.
  *
  * Tables are created on first write and dropped at a swap, possibly by another process
  * sharing the file: what this connection knows exists is cached, and a read that finds its
@@ -120,12 +122,12 @@ export class CollectionTables {
   }
 
   /** Records an index for every table of the logical name (present and future). */
-  declare(logical: string, fields: readonly string[]): void {
-    this.insertDeclared.run(logical, JSON.stringify(fields));
+  declare(logical: string, fields: readonly string[], options: IndexOptions = {}): void {
+    this.insertDeclared.run(logical, declarationOf(fields, options));
   }
 
-  undeclare(logical: string, fields: readonly string[]): void {
-    this.deleteDeclared.run(logical, JSON.stringify(fields));
+  undeclare(logical: string, fields: readonly string[], options: IndexOptions = {}): void {
+    this.deleteDeclared.run(logical, declarationOf(fields, options));
   }
 
   /** Records kept counts for every table of the logical name (present and future). */
@@ -142,8 +144,9 @@ export class CollectionTables {
 
   /** Creates the declared indexes and kept counts of the table's logical name that it lacks. */
   indexAsDeclared(physical: string): void {
-    for (const fields of this.selectDeclared.all(logicalOf(physical)) as string[]) {
-      this.index(physical, JSON.parse(fields) as string[]);
+    for (const declaration of this.selectDeclared.all(logicalOf(physical)) as string[]) {
+      const { fields, options } = declaredIndexOf(declaration);
+      this.index(physical, fields, options);
     }
     for (const fields of this.countedFields(physical)) this.keepCounts(physical, fields);
   }
@@ -163,15 +166,20 @@ export class CollectionTables {
    * the id (as MongoDB's does with `_id`): a page sorted on the fields and then the id, the
    * order every listing asks for, walks the index instead of sorting the ties.
    */
-  index(physical: string, fields: readonly string[]): void {
+  index(physical: string, fields: readonly string[], options: IndexOptions = {}): void {
     const columns = indexColumns(fields);
+    // SQLite uses a partial index for a query whose terms imply its WHERE: `x = ?` and
+    // `x IN (...)` imply `x IS NOT NULL`.
+    const where = options.sparse ? ` WHERE ${valueSql(fields[0] as string)} IS NOT NULL` : '';
     this.db.exec(
-      `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns))} ON ${tableSql(physical)} (${columns.map((field) => valueSql(field)).join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns, options))} ON ${tableSql(physical)} (${columns.map((field) => valueSql(field)).join(', ')})${where}`,
     );
   }
 
-  dropIndex(physical: string, fields: readonly string[]): void {
-    this.db.exec(`DROP INDEX IF EXISTS ${quoted(indexName(physical, indexColumns(fields)))}`);
+  dropIndex(physical: string, fields: readonly string[], options: IndexOptions = {}): void {
+    this.db.exec(
+      `DROP INDEX IF EXISTS ${quoted(indexName(physical, indexColumns(fields), options))}`,
+    );
   }
 
   /**
@@ -215,8 +223,21 @@ export class CollectionTables {
 const indexColumns = (fields: readonly string[]): readonly string[] =>
   fields.includes('id') ? fields : [...fields, 'id'];
 
-const indexName = (physical: string, columns: readonly string[]): string =>
-  `${tableName(physical)}:by:${columns.join(',')}`;
+const indexName = (physical: string, columns: readonly string[], options: IndexOptions): string =>
+  `${tableName(physical)}:by:${columns.join(',')}${options.sparse ? ':sparse' : ''}`;
+
+/** The text `collection_indexes` keeps for an index: a full one as before sparse ones were. */
+const declarationOf = (fields: readonly string[], options: IndexOptions): string =>
+  JSON.stringify(options.sparse ? { fields, sparse: true } : fields);
+
+const declaredIndexOf = (
+  declaration: string,
+): { fields: readonly string[]; options: IndexOptions } => {
+  const parsed = JSON.parse(declaration) as string[] | { fields: string[]; sparse: boolean };
+  return Array.isArray(parsed)
+    ? { fields: parsed, options: {} }
+    : { fields: parsed.fields, options: { sparse: parsed.sparse } };
+};
 
 /** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */
 export function isMissingTable(error: unknown): boolean {

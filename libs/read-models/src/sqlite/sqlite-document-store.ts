@@ -11,6 +11,7 @@ import {
   type DocumentWrite,
   type Filter,
   type FindOptions,
+  type IndexOptions,
   type VersionedId,
 } from '../document-store.port.js';
 import { generationCollection, isGenerationAddress, newGenerationId } from '../generation-id.js';
@@ -302,12 +303,16 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /** Declared for the logical name, and built on the table of its live generation. */
-  async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+  async ensureIndex(
+    collection: string,
+    fields: readonly string[],
+    options: IndexOptions = {},
+  ): Promise<void> {
     if (fields.length === 0) return;
     this.db.transaction(() => {
-      if (!isGenerationAddress(collection)) this.tables.declare(collection, fields);
+      if (!isGenerationAddress(collection)) this.tables.declare(collection, fields, options);
       this.tables.ensure(this.physical(collection));
-      this.tables.index(this.physical(collection), fields);
+      this.tables.index(this.physical(collection), fields, options);
     })();
   }
 
@@ -323,10 +328,14 @@ export class SqliteDocumentStore implements DocumentStore {
       .immediate();
   }
 
-  async dropIndex(collection: string, fields: readonly string[]): Promise<void> {
+  async dropIndex(
+    collection: string,
+    fields: readonly string[],
+    options: IndexOptions = {},
+  ): Promise<void> {
     this.db.transaction(() => {
-      this.tables.undeclare(collection, fields);
-      this.tables.dropIndex(this.physical(collection), fields);
+      this.tables.undeclare(collection, fields, options);
+      this.tables.dropIndex(this.physical(collection), fields, options);
     })();
   }
 
