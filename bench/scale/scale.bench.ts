@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { findShareInstances } from '#hawser/projections';
+import { SqliteDocumentStore, type Filter } from '#hawser/read-models';
 import { exitWithUsageIfAsked } from '../usage.js';
 
 /** What the bench does and its options, printed by `--help`. */
@@ -12,7 +14,9 @@ One project filled with N shares over HTTP by concurrent clients, against the al
 server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
 prints one JSON line: the create rate in that project and, side by side in alternating
 rounds, in a fresh project; the median latency of sorted, counted, filtered and large pages;
-read-model and event-log bytes per share; the server's resident memory; the load average.
+the median time of the share node's periodic reads of instances in flight, on their sparse
+indexes and (for comparison) by status over every instance; read-model and event-log bytes
+per share; the server's resident memory; the load average.
 
   npm run bench:scale -- --shares 100000 --clients 16 --checkpoints 1000,10000,100000
   (--rate-shares, --rate-rounds, --page-samples; --profile-dir DIR for the server's profile;
@@ -188,6 +192,35 @@ const main = async () => {
     return Number((times[Math.floor(times.length / 2)] ?? 0).toFixed(1));
   };
 
+  /** The share node's periodic reads, through a connection of the bench's own to the file. */
+  const medianFind = async (store: SqliteDocumentStore, filter: Filter): Promise<number> => {
+    const times: number[] = [];
+    for (let i = 0; i < PAGE_SAMPLES; i++) {
+      const started = performance.now();
+      await findShareInstances(store, filter);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return Number((times[Math.floor(times.length / 2)] ?? 0).toFixed(2));
+  };
+  const nodePolls = async () => {
+    const store = new SqliteDocumentStore({ file: path.join(dataDir, 'read-models.sqlite') });
+    try {
+      return {
+        creatingFromSnapshotMs: await medianFind(store, {
+          transitional_status: 'creating_from_snapshot',
+        }),
+        migratingToMs: await medianFind(store, { transitional_status: 'migrating_to' }),
+        replicasMs: await medianFind(store, {
+          replica_state: { $in: ['active', 'in_sync', 'out_of_sync', 'error'] },
+        }),
+        byStatusOverEveryInstanceMs: await medianFind(store, { status: 'creating_from_snapshot' }),
+      };
+    } finally {
+      await store.close();
+    }
+  };
+
   const storedBytes = (file: string): number => {
     const db = new Database(path.join(dataDir, file), { readonly: true, fileMustExist: true });
     try {
@@ -264,6 +297,7 @@ const main = async () => {
             ratio: Number((bigRate / freshRate).toFixed(2)),
           },
           pages,
+          nodePolls: await nodePolls(),
           readModelBytesPerShare: Math.round(readModels / created),
           eventLogBytesPerShare: Math.round(events / created),
           serverRssMiB: residentMiB(),
