@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { loadConfig } from '#hawser/platform';
 import { createHawserApp } from './hawser.app.js';
 import {
@@ -386,29 +387,37 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
 });
 
 describe('a restart while a share is being created from a snapshot', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-restart-'));
-  const config = loadConfig({
-    HAWSER_DATA_DIR: dataDir,
-    HAWSER_AUTH: 'noauth',
-    HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
-    HAWSER_SHARE_STATUS_POLL_MS: '100',
-  });
-  /** Hawser on the same data directory each time, as after a process restart. */
-  const start = async () => {
-    const app = await createHawserApp(config, fromSnapshotBackends(dataDir, MIB), {
-      logger: false,
+  const dataDirs: string[] = [];
+  /** Starts Hawser on the data directory it is given, as after a process restart. */
+  const restartable = () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-restart-'));
+    dataDirs.push(dataDir);
+    const config = loadConfig({
+      HAWSER_DATA_DIR: dataDir,
+      HAWSER_AUTH: 'noauth',
+      HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'true',
+      HAWSER_SHARE_STATUS_POLL_MS: '100',
     });
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as { port: number };
-    const url = `http://127.0.0.1:${port}`;
-    return {
-      app,
-      request: (...args: Parameters<HawserTestServer['request']>) => manilaRequest(url, ...args),
+    const start = async () => {
+      const app = await createHawserApp(config, fromSnapshotBackends(dataDir, MIB), {
+        logger: false,
+      });
+      await app.listen(0, '127.0.0.1');
+      const { port } = app.getHttpServer().address() as { port: number };
+      const url = `http://127.0.0.1:${port}`;
+      return {
+        app,
+        request: (...args: Parameters<HawserTestServer['request']>) => manilaRequest(url, ...args),
+      };
     };
+    return { dataDir, start };
   };
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    for (const dataDir of dataDirs) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('goes on after the restart: the new node polls it from the log, the copy resumes, it ends available with the data', async () => {
+    const { start } = restartable();
     const first = await start();
     let f = fixtures(first);
     await f.createType('restartable', { ...CLONABLE, share_backend_name: 'alpha' });
@@ -451,5 +460,62 @@ describe('a restart while a share is being created from a snapshot', () => {
     } finally {
       await second.app.close();
     }
+  }, 90_000);
+
+  it('given the read models of an earlier version, written before instances in flight kept their status apart, when restarted, then they are rebuilt and the poll still finds the copy', async () => {
+    const { dataDir, start } = restartable();
+    const first = await start();
+    let f = fixtures(first);
+    await f.createType('upgraded', { ...CLONABLE, share_backend_name: 'alpha' });
+    const source = await f.sourceWithSnapshot('upgraded', 6 * MIB);
+    const created = await f.clone({ snapshot_id: source.snapshotId, availability_zone: 'az-2' });
+    expect(created.status).toBe(200);
+    const id = created.body.share.id as string;
+    await eventually(
+      async () => {
+        const share = (await first.request('GET', `/v2/shares/${id}`)).body.share as {
+          status: string;
+        };
+        return share.status === 'creating_from_snapshot' ? share : undefined;
+      },
+      20_000,
+      'the copy to be under way',
+    );
+    await first.app.close();
+    // What the earlier version left: instances without `transitional_status`, no version.
+    const file = new Database(path.join(dataDir, 'read-models.sqlite'));
+    const stripped = file
+      .prepare(
+        `UPDATE "collection:share_instances" SET doc = jsonb_remove(doc, '$.transitional_status') ` +
+          `WHERE json_extract(doc, '$.transitional_status') IS NOT NULL`,
+      )
+      .run().changes;
+    file.prepare(`DELETE FROM "collection:projection_versions"`).run();
+    file.close();
+    expect(stripped).toBeGreaterThan(0);
+
+    const second = await start();
+    try {
+      f = fixtures(second);
+      const share = await f.waitForShare(id, 'available');
+      expect(share.progress).toBe('100%');
+      const copied = fs.readFileSync(path.join(await f.directoryOf(id), 'data.bin'));
+      expect(copied.equals(source.data)).toBe(true);
+    } finally {
+      await second.app.close();
+    }
+    const after = new Database(path.join(dataDir, 'read-models.sqlite'), { readonly: true });
+    const alias = after
+      .prepare(`SELECT physical FROM collection_aliases WHERE logical = 'projection_versions'`)
+      .pluck()
+      .get() as string | undefined;
+    const versions = after
+      .prepare(`SELECT json(doc) FROM "collection:${alias ?? 'projection_versions'}"`)
+      .pluck()
+      .all();
+    after.close();
+    expect(versions.map((doc) => JSON.parse(doc as string))).toContainEqual(
+      expect.objectContaining({ version: 2 }),
+    );
   }, 90_000);
 });
