@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SimulatedBackendConfig } from '#hawser/drivers';
 import { freePort } from '#hawser/platform';
 import { FullGcTrace, type HeapAfterGc } from './gc-trace.js';
 
@@ -75,36 +76,44 @@ export interface LoadServices {
   stop(): Promise<void>;
 }
 
+export interface LoadServicesOptions {
+  /** Node's options for the API processes alone. */
+  readonly apiNodeArguments?: readonly string[];
+  /** Added to the API processes' environment. */
+  readonly apiEnvironment?: Record<string, string>;
+  /** Node's options for every service (a cluster's workers inherit them). */
+  readonly nodeArguments?: readonly string[];
+  /** The share node's back ends: one simulated back end in one zone unless given. */
+  readonly backends?: readonly SimulatedBackendConfig[];
+}
+
+const ONE_BACKEND: readonly SimulatedBackendConfig[] = [
+  {
+    name: 'load@sim',
+    driver: 'simulated',
+    availabilityZone: 'nova',
+    pools: [{ name: 'p1', totalCapacityGb: 10_000_000 }],
+  },
+];
+
 /**
  * The multi-process setup of the README on simulated back ends without latency: nats-server,
  * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
  * output (warnings and errors, and V8's line after each full collection) written to files in
- * `logDir`; `nodeArguments` go to node for every service (a cluster's workers inherit them),
- * `apiNodeArguments` for the API processes alone, `apiEnvironment` to their environment.
+ * `logDir`.
  */
 export const startLoadServices = async (
   dataDir: string,
   apiProcesses: number,
   logDir: string,
-  apiNodeArguments: readonly string[] = [],
-  apiEnvironment: Record<string, string> = {},
-  nodeArguments: readonly string[] = [],
+  options: LoadServicesOptions = {},
 ): Promise<LoadServices> => {
+  const { apiNodeArguments = [], apiEnvironment = {}, nodeArguments = [] } = options;
   const natsPort = await freePort();
   const port = await freePort();
   const backendsFile = path.join(dataDir, 'backends.json');
   fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(
-    backendsFile,
-    JSON.stringify([
-      {
-        name: 'load@sim',
-        driver: 'simulated',
-        availabilityZone: 'nova',
-        pools: [{ name: 'p1', totalCapacityGb: 10_000_000 }],
-      },
-    ]),
-  );
+  fs.writeFileSync(backendsFile, JSON.stringify(options.backends ?? ONE_BACKEND));
   const env = {
     HAWSER_DATA_DIR: path.join(dataDir, 'data'),
     HAWSER_AUTH: 'noauth',

@@ -88,14 +88,11 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'))
 
 const runAgainst = async (apiProcesses: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
-  const setup = await startLoadServices(
-    dir,
-    apiProcesses,
-    logDir,
+  const setup = await startLoadServices(dir, apiProcesses, logDir, {
     apiNodeArguments,
-    { HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess) },
-    nodeArguments.filter(Boolean),
-  );
+    apiEnvironment: { HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess) },
+    nodeArguments: nodeArguments.filter(Boolean),
+  });
   const load = new MixedLoad(setup.base, clients, TOKEN);
   const services: readonly Service[] = setup.services;
   try {

@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBenchServer } from './bench-server.js';
+import { startLoadServices } from '../load/load-services.js';
+import { benchBackends, startBenchServer } from './bench-server.js';
 import { keepAliveAgent, type BenchProject, type BenchTarget } from './manila-workload.js';
 import { treeCpuSeconds } from './process-cpu.js';
 
@@ -68,6 +72,31 @@ export const externalHawser = async (
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+  };
+};
+
+/**
+ * The multi-process setup (nats-server, `apiProcesses` API processes on one port, a scheduler
+ * and a share node over NATS, each in its own process) on the same back ends; the CPU is every
+ * one of their processes'.
+ */
+export const servicesHawser = async (
+  pollMs: number,
+  apiProcesses: number,
+): Promise<ClosableTarget> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-services-'));
+  const setup = await startLoadServices(dir, apiProcesses, dir, { backends: benchBackends() });
+  const pids = setup.services.map((service) => service.child.pid as number);
+  return {
+    name: `hawser (${apiProcesses} API process(es), a scheduler, a share node; external client)`,
+    zones: HAWSER_ZONES,
+    projects: freshProjects(`${setup.base}/v2`),
+    cpuSeconds: () => treeCpuSeconds(pids),
+    pollMs,
+    close: async () => {
+      await setup.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 };
 

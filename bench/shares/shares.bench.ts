@@ -4,6 +4,7 @@ import {
   againstManila,
   externalHawser,
   inProcessHawser,
+  servicesHawser,
   type ClosableTarget,
 } from './bench-targets.js';
 import {
@@ -24,6 +25,8 @@ once until every one is \`available\`, M replicas requested at once until every 
 load average, since the machine may be shared) and a summary with the median of the rounds.
 
 --external          the server in a child process, the client here (real HTTP, keep-alive)
+--services N        instead, the multi-process setup: nats-server, N API processes on one
+                    port, a scheduler and a share node, each a process of its own
 --against URL       also drive a Manila endpoint (…/v2/<project>, noauth) in the same run,
                     and print the ratio of the rates; --against-pids 1,2 or
                     --against-pid-dir DIR (files of pids) for its CPU per share
@@ -129,9 +132,13 @@ const main = async () => {
     throw new Error('--profile-dir profiles the external server: add --external');
   }
   const pollMs = count('--poll-ms', 25);
-  const hawser: ClosableTarget = flag('--external')
-    ? await externalHawser(pollMs, serverNodeOptions())
-    : await inProcessHawser(pollMs);
+  const services = option('--services');
+  const hawser: ClosableTarget =
+    services !== undefined
+      ? await servicesHawser(pollMs, Number(services))
+      : flag('--external')
+        ? await externalHawser(pollMs, serverNodeOptions())
+        : await inProcessHawser(pollMs);
   const url = option('--against');
   const manila =
     url === undefined
