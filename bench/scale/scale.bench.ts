@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { findShareInstances } from '#hawser/projections';
-import { SqliteDocumentStore, type Filter } from '#hawser/read-models';
+import { SqliteDocumentStore, type Filter, type FindOptions } from '#hawser/read-models';
 import { exitWithUsageIfAsked } from '../usage.js';
 
 /** What the bench does and its options, printed by `--help`. */
@@ -14,9 +14,9 @@ One project filled with N shares over HTTP by concurrent clients, against the al
 server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
 prints one JSON line: the create rate in that project and, side by side in alternating
 rounds, in a fresh project; the median latency of sorted, counted, filtered and large pages;
-the median time of the share node's periodic reads of instances in flight, on their sparse
-indexes and (for comparison) by status over every instance; read-model and event-log bytes
-per share; the server's resident memory; the load average.
+the median time of the share node's periodic reads of instances in flight and of its recovery
+read at start, on their sparse indexes, and (for comparison) by status over every instance;
+read-model and event-log bytes per share; the server's resident memory; the load average.
 
   npm run bench:scale -- --shares 100000 --clients 16 --checkpoints 1000,10000,100000
   (--rate-shares, --rate-rounds, --page-samples; --profile-dir DIR for the server's profile;
@@ -193,11 +193,15 @@ const main = async () => {
   };
 
   /** The share node's periodic reads, through a connection of the bench's own to the file. */
-  const medianFind = async (store: SqliteDocumentStore, filter: Filter): Promise<number> => {
+  const medianFind = async (
+    store: SqliteDocumentStore,
+    filter: Filter,
+    options: FindOptions = {},
+  ): Promise<number> => {
     const times: number[] = [];
     for (let i = 0; i < PAGE_SAMPLES; i++) {
       const started = performance.now();
-      await findShareInstances(store, filter);
+      await findShareInstances(store, filter, options);
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
@@ -214,6 +218,11 @@ const main = async () => {
         replicasMs: await medianFind(store, {
           replica_state: { $in: ['active', 'in_sync', 'out_of_sync', 'error'] },
         }),
+        recoveryAtStartMs: await medianFind(
+          store,
+          { pending_operation: { $ne: null } },
+          { sort: [['pending_operation', 1]] },
+        ),
         byStatusOverEveryInstanceMs: await medianFind(store, { status: 'creating_from_snapshot' }),
       };
     } finally {

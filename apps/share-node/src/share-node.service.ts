@@ -211,9 +211,13 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
   /** Operations claimed before a crash and never reported on: ask the driver, then finish them. */
   private async recover(operations: ShareDriverOperations): Promise<void> {
     await this.readModels.waitForPosition(await this.events.headPosition(), 60_000);
-    const pending = await findShareInstances(this.documents, {
-      pending_operation: { $ne: null },
-    });
+    // Sorted on the field, SQLite reads the sparse index that holds only these (without
+    // statistics it would otherwise walk every instance in id order).
+    const pending = await findShareInstances(
+      this.documents,
+      { pending_operation: { $ne: null } },
+      { sort: [['pending_operation', 1]] },
+    );
     for (const instance of pending) {
       if (!operations.driverFor(instance.host)) continue;
       await operations.recover(instance.share_id, instance.id);

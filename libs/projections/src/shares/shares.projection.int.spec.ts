@@ -1,4 +1,5 @@
 import { capabilitiesOf, type ShareEvent } from '#hawser/domain';
+import type { Filter, FindOptions } from '#hawser/read-models';
 import { projectionSpec } from '../test-support/projection-spec.js';
 import {
   SHARE_INSTANCES,
@@ -186,17 +187,24 @@ describe('shares and share-instances projections', () => {
         const inFlight = await findShareInstances(docs, { transitional_status: 'creating' });
         expect(inFlight.map((instance) => instance.id)).toEqual(['i1']);
 
-        const polls = [
-          [{ transitional_status: 'creating_from_snapshot' }, 'transitional_status'],
-          [{ transitional_status: 'migrating_to' }, 'transitional_status'],
+        const reads: [Filter, string, FindOptions][] = [
+          [{ transitional_status: 'creating_from_snapshot' }, 'transitional_status', {}],
+          [{ transitional_status: 'migrating_to' }, 'transitional_status', {}],
           [
             { replica_state: { $in: ['active', 'in_sync', 'out_of_sync', 'error'] } },
             'replica_state',
+            {},
           ],
-        ] as const;
-        for (const [filter, field] of polls) {
-          expect(docs.queryPlan(SHARE_INSTANCES, filter).join('\n')).toMatch(
-            `USING INDEX collection:${SHARE_INSTANCES}:by:${field},id:sparse (<expr>=?)`,
+          // The start-up recovery, sorted on its field as the share node asks it.
+          [
+            { pending_operation: { $ne: null } },
+            'pending_operation',
+            { sort: [['pending_operation', 1]] },
+          ],
+        ];
+        for (const [filter, field, options] of reads) {
+          expect(docs.queryPlan(SHARE_INSTANCES, filter, options).join('\n')).toMatch(
+            `USING INDEX collection:${SHARE_INSTANCES}:by:${field},id:sparse`,
           );
         }
       }));

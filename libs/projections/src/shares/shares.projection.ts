@@ -52,6 +52,7 @@ export const SHARE_COUNTS: readonly (readonly string[])[] = [
 export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly (readonly string[])[] = [
   ['transitional_status'],
   ['replica_state'],
+  ['pending_operation'],
 ];
 
 /**

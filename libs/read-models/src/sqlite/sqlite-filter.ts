@@ -51,6 +51,8 @@ function conditionSql(field: string, condition: FieldCondition, params: SqlParam
   const value = valueSql(field);
   switch (operator) {
     case '$ne':
+      // The same as below, said so that a sparse index on the field can serve it.
+      if (operand === null) return `${value} IS NOT NULL`;
       // A missing field compares as NULL, and MongoDB counts it as different.
       return `NOT IFNULL(${equalsSql(field, operand as Scalar, params)}, 0)`;
     case '$in': {
