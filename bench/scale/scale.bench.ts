@@ -181,32 +181,21 @@ const main = async () => {
     }
   };
 
-  const median = async (route: string): Promise<number> => {
+  /** The median of PAGE_SAMPLES timings of `work`, in ms to `digits` decimals. */
+  const medianMs = async (work: () => Promise<unknown>, digits: number): Promise<number> => {
     const times: number[] = [];
     for (let i = 0; i < PAGE_SAMPLES; i++) {
       const started = performance.now();
-      await call('GET', route, tokenOf(BIG));
+      await work();
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    return Number((times[Math.floor(times.length / 2)] ?? 0).toFixed(1));
+    return Number((times[Math.floor(times.length / 2)] ?? 0).toFixed(digits));
   };
-
+  const median = (route: string) => medianMs(() => call('GET', route, tokenOf(BIG)), 1);
   /** The share node's periodic reads, through a connection of the bench's own to the file. */
-  const medianFind = async (
-    store: SqliteDocumentStore,
-    filter: Filter,
-    options: FindOptions = {},
-  ): Promise<number> => {
-    const times: number[] = [];
-    for (let i = 0; i < PAGE_SAMPLES; i++) {
-      const started = performance.now();
-      await findShareInstances(store, filter, options);
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    return Number((times[Math.floor(times.length / 2)] ?? 0).toFixed(2));
-  };
+  const medianFind = (store: SqliteDocumentStore, filter: Filter, options: FindOptions = {}) =>
+    medianMs(() => findShareInstances(store, filter, options), 2);
   const nodePolls = async () => {
     const store = new SqliteDocumentStore({ file: path.join(dataDir, 'read-models.sqlite') });
     try {
