@@ -221,6 +221,24 @@ export function eventStoreContract(createStore: EventStoreFactory): void {
       expect(await store.readStream(stream)).toEqual(before);
     });
 
+    it('a retry expecting any revision writes nothing and returns the original result', async () => {
+      const store = await openStore();
+      const stream = `${uniqueTag()}-share-1`;
+      await store.append(stream, [newEvent('ShareRequested', {})], { expectedRevision: 'any' });
+      for (const batch of [
+        [newEvent('ShareScheduled', {})],
+        [newEvent('ShareCreated', {}), newEvent('ShareUpdated', {})],
+      ]) {
+        const original = await store.append(stream, batch, { expectedRevision: 'any' });
+        const before = await store.readStream(stream);
+
+        const retried = await store.append(stream, batch, { expectedRevision: 'any' });
+
+        expect(retried).toEqual(original);
+        expect(await store.readStream(stream)).toEqual(before);
+      }
+    });
+
     it('a retry that arrives after later appends still writes nothing', async () => {
       const store = await openStore();
       const stream = `${uniqueTag()}-share-1`;

@@ -3,6 +3,7 @@ import { invalid, overLimit } from '../shared/domain-error.js';
 import type { QuotaCommand } from './quota.commands.js';
 import type { QuotaEvent } from './quota.events.js';
 import { validateLimits } from './quota.limits.js';
+import { isRecent } from './recent-ids.js';
 import type {
   QuotaDeltas,
   QuotaLimits,
@@ -133,7 +134,7 @@ const scopeFields = (scope: QuotaScope) =>
       : {};
 
 const seen = (state: QuotaState, id: string) =>
-  state.counted.includes(id) || state.released.includes(id);
+  isRecent(state.counted, id) || isRecent(state.released, id);
 
 /**
  * Reservations and releases are idempotent by holder id, adjustments and reverts by adjustment

@@ -8,6 +8,7 @@ import {
   type QuotaResource,
   type QuotaSubjects,
 } from './quota.resources.js';
+import { withRecent } from './recent-ids.js';
 
 /** What a scope counts now, per resource (absent: 0). */
 export type QuotaUsage = Readonly<Partial<Record<QuotaResource, number>>>;
@@ -76,9 +77,6 @@ const addFloored = (base: QuotaUsage, change: QuotaDeltas, sign: 1 | -1): QuotaU
   return sum;
 };
 
-const withRecent = (ids: readonly string[], id: string): readonly string[] =>
-  [...ids, id].slice(-RECENT_WINDOW);
-
 /** The counters after a change named for a project, and its user and type when named. */
 const counting = (
   state: QuotaState,
@@ -141,19 +139,28 @@ export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState =>
       return resetLimits(state, event.data);
     case 'QuotaReserved': {
       const counted = counting(state, event.data, event.data.deltas, 1);
-      return { ...counted, counted: withRecent(state.counted, event.data.holderId) };
+      return { ...counted, counted: withRecent(state.counted, event.data.holderId, RECENT_WINDOW) };
     }
     case 'QuotaAdjusted': {
       const counted = counting(state, event.data, event.data.deltas, 1);
-      return { ...counted, counted: withRecent(state.counted, event.data.adjustmentId) };
+      return {
+        ...counted,
+        counted: withRecent(state.counted, event.data.adjustmentId, RECENT_WINDOW),
+      };
     }
     case 'QuotaReleased': {
       const counted = counting(state, event.data, event.data.deltas, -1);
-      return { ...counted, released: withRecent(state.released, event.data.holderId) };
+      return {
+        ...counted,
+        released: withRecent(state.released, event.data.holderId, RECENT_WINDOW),
+      };
     }
     case 'QuotaAdjustmentReverted': {
       const counted = counting(state, event.data, event.data.deltas, -1);
-      return { ...counted, released: withRecent(state.released, event.data.adjustmentId) };
+      return {
+        ...counted,
+        released: withRecent(state.released, event.data.adjustmentId, RECENT_WINDOW),
+      };
     }
     case 'QuotaClassLimitsSet':
       // A class's own stream: never on a project's.

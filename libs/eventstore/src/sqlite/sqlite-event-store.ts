@@ -242,31 +242,51 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
+  /**
+   * A retry of an append that committed is recognised only where the stream disagrees: its
+   * revision moved past the one expected, or (expecting any revision) the first id is stored.
+   * An append that goes through pays for no look-up.
+   */
   private appendWithinTransaction({ streamId, events, expected }: AppendRequest): AppendDone {
-    const retried = this.findEarlierAppend(streamId, events);
-    if (retried !== undefined) return { result: retried, written: false };
-
     const head = this.selectStreamHead.get(streamId) as StreamHeadRow | undefined;
     const current = head?.[0] ?? NO_STREAM;
-    assertExpectedRevision(streamId, expected, current);
+    if (!matchesExpected(expected, current)) {
+      const retried = this.findEarlierAppend(streamId, events);
+      if (retried !== undefined) return { result: retried, written: false };
+      throw new WrongExpectedRevisionError(
+        streamId,
+        expected,
+        current === NO_STREAM ? 'no_stream' : current,
+      );
+    }
     if (events.length === 0) {
       return { result: { nextRevision: current, position: head?.[1] ?? 0 }, written: false };
     }
 
     const recordedAt = new Date().toISOString();
     let position = 0;
-    events.forEach((event, index) => {
+    for (const [index, event] of events.entries()) {
       const metadata = completeMetadata(event.type, event.metadata, this.upcasters, recordedAt);
-      const info = this.insertEvent.run(
-        streamId,
-        current + 1 + index,
-        event.id,
-        event.type,
-        JSON.stringify(event.data ?? null),
-        JSON.stringify(metadata),
-      );
-      position = Number(info.lastInsertRowid);
-    });
+      try {
+        const info = this.insertEvent.run(
+          streamId,
+          current + 1 + index,
+          event.id,
+          event.type,
+          JSON.stringify(event.data ?? null),
+          JSON.stringify(metadata),
+        );
+        position = Number(info.lastInsertRowid);
+      } catch (error) {
+        // SQLite took the failed INSERT back, and nothing before it was written.
+        const retried =
+          index === 0 && isEventIdClash(error)
+            ? this.findEarlierAppend(streamId, events)
+            : undefined;
+        if (retried === undefined) throw error;
+        return { result: retried, written: false };
+      }
+    }
     return { result: { nextRevision: current + events.length, position }, written: true };
   }
 
@@ -307,16 +327,7 @@ export class SqliteEventStore implements EventStore {
     events: readonly NewEvent[],
     error: unknown,
   ): unknown {
-    // Judged by shape, not `instanceof`: the native addon keeps the SqliteError class of the
-    // first realm that loaded it (a Jest worker running several files has one realm per file).
-    const failure = error as { code?: unknown; message?: unknown } | null;
-    const isEventIdClash =
-      typeof failure === 'object' &&
-      failure !== null &&
-      failure.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-      typeof failure.message === 'string' &&
-      failure.message.includes('events.event_id');
-    if (!isEventIdClash) return error;
+    if (!isEventIdClash(error)) return error;
     const stored = events
       .filter((event) => this.selectByEventId.get(streamId, event.id) !== undefined)
       .map((event) => event.id);
@@ -373,21 +384,25 @@ function sqlLimit(maxCount: number | undefined): number {
   return Math.min(Math.floor(maxCount), Number.MAX_SAFE_INTEGER);
 }
 
-function assertExpectedRevision(
-  streamId: string,
-  expected: ExpectedRevision,
-  current: number,
-): void {
-  const matches =
+function matchesExpected(expected: ExpectedRevision, current: number): boolean {
+  return (
     expected === 'any' ||
     (expected === 'no_stream' && current === NO_STREAM) ||
     (expected === 'stream_exists' && current !== NO_STREAM) ||
-    expected === current;
-  if (!matches) {
-    throw new WrongExpectedRevisionError(
-      streamId,
-      expected,
-      current === NO_STREAM ? 'no_stream' : current,
-    );
-  }
+    expected === current
+  );
+}
+
+/** A unique-id failure on insert: an id of the batch the stream holds already. */
+function isEventIdClash(error: unknown): boolean {
+  // Judged by shape, not `instanceof`: the native addon keeps the SqliteError class of the
+  // first realm that loaded it (a Jest worker running several files has one realm per file).
+  const failure = error as { code?: unknown; message?: unknown } | null;
+  return (
+    typeof failure === 'object' &&
+    failure !== null &&
+    failure.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    typeof failure.message === 'string' &&
+    failure.message.includes('events.event_id')
+  );
 }
