@@ -498,6 +498,49 @@ describe('ProjectionRunner', () => {
       expect(rebuild).not.toHaveBeenCalled();
     });
 
+    it('given a rebuild of an outdated read model under way, when the runner stops, then it ends quietly and the next start rebuilds it', async () => {
+      await givenThings(3, 2);
+      await givenCountsCaughtUpAndStopped();
+      const counts = countingProjection('counts', 'counts');
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let hold = false;
+      let reached = () => {};
+      const holding = new Promise<void>((resolve) => (reached = resolve));
+      const reshaped: Projection = {
+        ...counts,
+        version: 2,
+        async handle(event, ctx) {
+          if (hold) {
+            reached();
+            await held;
+          }
+          await counts.handle(event, ctx);
+        },
+      };
+      const runner = runnerFor([reshaped]);
+      await runner.start();
+      hold = true;
+
+      const outdated = runner.rebuildOutdated();
+      await holding;
+      const stopped = runner.stop();
+      release();
+      await stopped;
+
+      await expect(outdated).resolves.toEqual([]);
+      expect(await documents.get(PROJECTION_VERSIONS, 'counts')).toEqual({
+        id: 'counts',
+        version: 1,
+      });
+      hold = false;
+      const next = runnerFor([reshaped]);
+      await next.start();
+      expect(await next.rebuildOutdated()).toEqual(['counts']);
+      expect(await storedCounts()).toEqual(await expectedCounts());
+      await next.stop();
+    });
+
     it('given an empty store, when a projection of a later version first catches up, then its version is recorded and nothing is rebuilt', async () => {
       await givenThings(2, 2);
       const runner = runnerFor([{ ...countingProjection('counts', 'counts'), version: 3 }]);

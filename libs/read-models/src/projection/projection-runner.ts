@@ -139,14 +139,22 @@ export class ProjectionRunner {
   /**
    * Rebuilds, one after another, the projections whose read model was written at a lower
    * version than theirs (see `Projection.version`), recording the version once swapped; a store
-   * that never recorded one was written at version 1. Resolves with the names rebuilt.
+   * that never recorded one was written at version 1. Resolves with the names rebuilt; a stop
+   * meanwhile (a shutdown) ends it quietly, and what it did not finish is rebuilt at the next
+   * start, since only a swapped rebuild records its version.
    */
   async rebuildOutdated(): Promise<string[]> {
     const rebuilt: string[] = [];
     for (const { projection } of this.workers.all()) {
+      if (!this.workers.running) break;
       const stored = await this.documents.get<StoredVersion>(PROJECTION_VERSIONS, projection.name);
       if ((stored?.version ?? 1) >= versionOf(projection)) continue;
-      await this.rebuild(projection.name);
+      try {
+        await this.rebuild(projection.name);
+      } catch (error) {
+        if (!this.workers.running) break;
+        throw error;
+      }
       rebuilt.push(projection.name);
     }
     return rebuilt;
