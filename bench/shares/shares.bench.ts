@@ -133,6 +133,9 @@ const main = async () => {
   }
   const pollMs = count('--poll-ms', 25);
   const services = option('--services');
+  if (services !== undefined && !(Number.isInteger(Number(services)) && Number(services) >= 1)) {
+    throw new Error(`--services takes a number of API processes (1 or more), not ${services}`);
+  }
   const hawser: ClosableTarget =
     services !== undefined
       ? await servicesHawser(pollMs, Number(services))
