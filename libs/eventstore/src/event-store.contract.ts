@@ -205,6 +205,25 @@ export function eventStoreContract(createStore: EventStoreFactory): void {
         'ShareCreated',
       ]);
     });
+
+    it('a revision ahead of the stream fails without writing, leaving no gap', async () => {
+      const store = await openStore();
+      const stream = `${uniqueTag()}-share-1`;
+      await store.append(stream, [newEvent('ShareRequested', {})], {
+        expectedRevision: 'no_stream',
+      });
+      const missing = `${uniqueTag()}-share-2`;
+
+      const ahead = store.append(stream, [newEvent('ShareCreated', {})], { expectedRevision: 3 });
+      const onMissing = store.append(missing, [newEvent('ShareCreated', {})], {
+        expectedRevision: 0,
+      });
+
+      await expect(ahead).rejects.toMatchObject({ expected: 3, actual: 0 });
+      await expect(onMissing).rejects.toMatchObject({ expected: 0, actual: 'no_stream' });
+      expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0]);
+      expect(await store.readStream(missing)).toEqual([]);
+    });
   });
 
   describe('idempotence by event id', () => {

@@ -58,7 +58,8 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly aliases = new Map<string, string>();
   private readonly selectAlias: Database.Statement;
   private readonly selectCheckpoint: Database.Statement;
-  private readonly upsertCheckpoint: Database.Statement;
+  private readonly insertCheckpoint: Database.Statement;
+  private readonly moveCheckpoint: Database.Statement;
   private readonly commitTransaction: (
     writes: readonly DocumentWrite[],
     checkpoint: CheckpointMove,
@@ -103,9 +104,13 @@ export class SqliteDocumentStore implements DocumentStore {
     this.selectCheckpoint = this.db
       .prepare('SELECT position FROM checkpoints WHERE name = ?')
       .pluck();
-    this.upsertCheckpoint = this.db.prepare(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ' +
-        'ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+    // The compare-and-set of a checkpoint, each one statement: a first one is inserted unless
+    // another writer stored it; a stored one moves only from the position expected.
+    this.insertCheckpoint = this.db.prepare(
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO NOTHING',
+    );
+    this.moveCheckpoint = this.db.prepare(
+      'UPDATE checkpoints SET position = ? WHERE name = ? AND position = ?',
     );
 
     // IMMEDIATE takes the write lock before the checkpoint is read, so the compare-and-set
@@ -417,24 +422,33 @@ export class SqliteDocumentStore implements DocumentStore {
     writes: readonly DocumentWrite[],
     checkpoint: CheckpointMove,
   ): void {
-    const actual = this.storedCheckpoint(checkpoint.name);
-    if (actual !== checkpoint.expectedPosition) {
-      throw new CheckpointConflictError(checkpoint.name, checkpoint.expectedPosition, actual);
-    }
+    if (!this.movedCheckpoint(checkpoint)) throw this.conflictOf(checkpoint);
     this.applyWrites(writes);
-    this.upsertCheckpoint.run(checkpoint.name, checkpoint.position);
   }
 
   /** One batch of several, refused without writing anything when its checkpoint has moved. */
   private commitUnlessRefused(batch: CheckpointedWrites): CommitOutcome {
-    const { name, expectedPosition } = batch.checkpoint;
-    const actual = this.storedCheckpoint(name);
-    if (actual !== expectedPosition) {
-      return { ok: false, error: new CheckpointConflictError(name, expectedPosition, actual) };
+    if (!this.movedCheckpoint(batch.checkpoint)) {
+      return { ok: false, error: this.conflictOf(batch.checkpoint) };
     }
     this.applyWrites(batch.writes);
-    this.upsertCheckpoint.run(name, batch.checkpoint.position);
     return { ok: true };
+  }
+
+  /**
+   * Moves the checkpoint on from the position the batch expects, before the batch's writes (all
+   * in one transaction): false, with nothing written, when another writer moved it.
+   */
+  private movedCheckpoint({ name, expectedPosition, position }: CheckpointMove): boolean {
+    const moved =
+      expectedPosition === undefined
+        ? this.insertCheckpoint.run(name, position)
+        : this.moveCheckpoint.run(position, name, expectedPosition);
+    return moved.changes === 1;
+  }
+
+  private conflictOf({ name, expectedPosition }: CheckpointMove): CheckpointConflictError {
+    return new CheckpointConflictError(name, expectedPosition, this.storedCheckpoint(name));
   }
 
   /**
