@@ -215,4 +215,49 @@ describe('command handling under concurrency (real SQLite log)', () => {
     expect(loaded.state).toMatchObject({ name: 'a' });
     expect(counted).toEqual({ state: 1, revision: 0 });
   });
+  it('given a new stream, when a command on it is decided and handled, then its stream is not read', async () => {
+    const reads: (ReadStreamOptions | undefined)[] = [];
+    const handler = new CommandHandler(readsNotedIn(store, reads));
+
+    const decided = await handler.decideOnly(shareDecider, shareStream('s1'), request, {
+      newStream: true,
+    });
+    const handled = await handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      request,
+      { commandId: 'c0' },
+      { newStream: true },
+    );
+
+    expect(reads).toEqual([]);
+    expect(decided.map((e) => e.type)).toEqual(['ShareRequested']);
+    expect(handled.revision).toBe(0);
+    expect((await store.readStream(shareStream('s1'))).map((e) => e.type)).toEqual([
+      'ShareRequested',
+    ]);
+  });
+  it('given a stream said to be new that exists, when the command is handled, then the append fails, or a retry decides on the stream as read', async () => {
+    const handler = new CommandHandler(store);
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+
+    const once = handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      request,
+      { commandId: 'c1' },
+      { newStream: true },
+    );
+    const retried = handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      request,
+      { commandId: 'c2' },
+      { newStream: true, retryOnConflict: 1 },
+    );
+
+    await expect(once).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(retried).rejects.toThrow('Share s1 exists already.');
+    expect(await store.readStream(shareStream('s1'))).toHaveLength(1);
+  });
 });

@@ -40,6 +40,12 @@ export interface HandleOptions {
    * commands do not, so two requests decided on the same revision end in one 409.
    */
   readonly retryOnConflict?: number;
+  /**
+   * The stream cannot exist yet: its id was made up for this command (a random UUID). It is
+   * then decided on the initial state without a read, and appended expecting no stream; should
+   * the stream exist after all, the append fails and a retry decides on the stream as read.
+   */
+  readonly newStream?: boolean;
 }
 
 /**
@@ -86,6 +92,13 @@ const domainEvent = <Event>(recorded: RecordedEvent): Event => {
   return { type, data } as Event;
 };
 
+/** A stream before its first event. */
+const unborn = <State>(decider: Pick<Folding<State, never>, 'initialState'>): Loaded<State> => ({
+  state: decider.initialState(),
+  revision: -1,
+  unsnapshotted: 0,
+});
+
 /**
  * Loads a stream, folds it, decides, and appends at the revision the decision was made on.
  * With a snapshot store, a decider that has a snapshot policy is loaded from the latest state
@@ -123,7 +136,7 @@ export class CommandHandler {
         ? await this.recent.start<State>(decider, streamId)
         : undefined;
     const tail = start ? start.after : await this.store.readStream(streamId);
-    const from = start?.folded ?? { state: decider.initialState(), revision: -1, unsnapshotted: 0 };
+    const from = start?.folded ?? unborn(decider);
     const last = tail[tail.length - 1];
     if (!last) return from;
     const folded: FoldedState<State> = {
@@ -162,8 +175,11 @@ export class CommandHandler {
     decider: Decider<State, Command, Event>,
     streamId: string,
     command: Command,
+    options: Pick<HandleOptions, 'newStream'> = {},
   ): Promise<readonly Event[]> {
-    const { state } = await this.loadFolded(decider, streamId);
+    const { state } = options.newStream
+      ? unborn(decider)
+      : await this.loadFolded(decider, streamId);
     return decider.decide(command, state);
   }
 
@@ -176,7 +192,10 @@ export class CommandHandler {
   ): Promise<CommandResult<State, Event>> {
     currentLogContext()?.step?.commands.push(`${commandName(command)} ${streamId}`);
     for (let attempt = 0; ; attempt += 1) {
-      const loaded = await this.loadFolded(decider, streamId);
+      const loaded =
+        attempt === 0 && options.newStream
+          ? unborn(decider)
+          : await this.loadFolded(decider, streamId);
       const { state, revision } = loaded;
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: undefined, revision };

@@ -135,7 +135,8 @@ export class ShareCreation {
       createdAt: new Date().toISOString(),
     };
     // Whatever the decision refuses (metadata, size, ...) is refused before anything is counted.
-    await this.changes.decideOnly(shareId, request);
+    // The id is new, so neither the decision nor the record reads the share's (empty) stream.
+    await this.changes.decideOnly(shareId, request, { newStream: true });
     // The quota counts the share before it exists; a request that then fails gives it back.
     const quotaContext = requester.commandContext();
     const replicated = Boolean(shareType.extra_specs.replication_type);
@@ -150,6 +151,7 @@ export class ShareCreation {
     await this.quotas.reserve(holder, shareId, quotaContext);
     const requested = this.changes.record(shareId, request, requester.commandContext(), {
       decider: requestHolding(shareId),
+      newStream: true,
     });
     const result = await requested.catch(async (error: unknown) => {
       const releaseId = derivedId(quotaContext.commandId, 'release');

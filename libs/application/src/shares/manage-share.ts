@@ -126,6 +126,7 @@ export class ManageShareHandler implements ICommandHandler<ManageShare, ShareDoc
         createdAt: new Date().toISOString(),
       },
       requester.commandContext(),
+      { newStream: true },
     );
     return this.shares.find(shareId, caller);
   }

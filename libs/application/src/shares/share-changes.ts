@@ -84,9 +84,16 @@ export class ShareChanges {
     return this.readYourWrites.waitFor(result.position);
   }
 
-  /** The events `command` would bring, or its refusal, appending nothing (validate first). */
-  decideOnly(shareId: string, command: ShareCommand): Promise<readonly ShareEvent[]> {
-    return this.commands.decideOnly(shareDecider, shareStream(shareId), command);
+  /**
+   * The events `command` would bring, or its refusal, appending nothing (validate first).
+   * `newStream`: the share's id was just made up, so its stream is not read (see HandleOptions).
+   */
+  decideOnly(
+    shareId: string,
+    command: ShareCommand,
+    options: Pick<HandleOptions, 'newStream'> = {},
+  ): Promise<readonly ShareEvent[]> {
+    return this.commands.decideOnly(shareDecider, shareStream(shareId), command, options);
   }
 }
 
