@@ -42,12 +42,22 @@ export class DisabledBackends {
     }
   }
 
-  /** The process manager, reading the disabled back ends before each event it handles. */
+  /**
+   * The process manager, reading the disabled back ends before each event it handles. The events
+   * of one page, handled side by side, ask at once: one read, started by the first of them after
+   * the page was read, answers them all. Each manager keeps its own, since another manager's
+   * pages are read at other times.
+   */
   guard(manager: ProcessManager): ProcessManager {
+    let refreshing: Promise<void> | undefined;
+    const refreshOnce = () =>
+      (refreshing ??= this.refresh().finally(() => {
+        refreshing = undefined;
+      }));
     return {
       ...manager,
       handle: async (event) => {
-        await this.refresh();
+        await refreshOnce();
         return manager.handle(event);
       },
     };
