@@ -84,7 +84,6 @@ export class SqliteEventStore implements EventStore {
   private readonly decoded = new DecodedEvents(DECODED_EVENTS);
 
   private readonly insertEvent: Database.Statement;
-  private readonly insertEventAtHead: Database.Statement;
   private readonly selectByEventId: Database.Statement;
   private readonly selectStreamHead: Database.Statement;
   private readonly selectHead: Database.Statement;
@@ -98,16 +97,7 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
 
     this.insertEvent = this.db.prepare(
-      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) ' +
-        'VALUES (@streamId, @revision, @eventId, @type, @data, @metadata)',
-    );
-    // The first event of an append that names its stream's head: inserted only if the stream is
-    // still there, so the check and the insert are one statement (SQLite's `IS` matches a missing
-    // stream's NULL head to the NULL bound for `no_stream`).
-    this.insertEventAtHead = this.db.prepare(
-      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) ' +
-        'SELECT @streamId, @revision, @eventId, @type, @data, @metadata ' +
-        'WHERE (SELECT revision FROM events WHERE stream_id = @streamId ORDER BY revision DESC LIMIT 1) IS @head',
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.selectByEventId = this.db
       .prepare('SELECT revision, position FROM events WHERE stream_id = ? AND event_id = ?')
@@ -253,23 +243,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * An append expecting a revision (or no stream) inserts its first event on condition that the
-   * stream's head is that revision: one statement, no read before it. Only when the stream
-   * disagrees is its head read, and a retry of an append that committed looked for (its revision
-   * moved past the one expected, or, expecting any revision, its first id is stored already).
+   * A retry of an append that committed is recognised only where the stream disagrees: its
+   * revision moved past the one expected, or (expecting any revision) the first id is stored.
+   * An append that goes through pays for no look-up.
    */
-  private appendWithinTransaction(request: AppendRequest): AppendDone {
-    const named = namedHead(request.expected);
-    if (named !== undefined && request.events.length > 0) {
-      const written = this.insertEvents(request, named);
-      if (written !== undefined) return written;
-    }
-    return this.appendAfterHead(request);
-  }
-
-  /** The append decided on the stream's head as read: the path of a disagreeing stream. */
-  private appendAfterHead(request: AppendRequest): AppendDone {
-    const { streamId, events, expected } = request;
+  private appendWithinTransaction({ streamId, events, expected }: AppendRequest): AppendDone {
     const head = this.selectStreamHead.get(streamId) as StreamHeadRow | undefined;
     const current = head?.[0] ?? NO_STREAM;
     if (!matchesExpected(expected, current)) {
@@ -284,37 +262,20 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) {
       return { result: { nextRevision: current, position: head?.[1] ?? 0 }, written: false };
     }
-    const written = this.insertEvents(request, current);
-    if (written === undefined) throw new Error(`stream ${streamId} moved inside its transaction`);
-    return written;
-  }
 
-  /**
-   * The events inserted after `head`. Where the request named that head itself, the first
-   * insert checks it, and nothing is written (undefined) when the stream is elsewhere.
-   */
-  private insertEvents(
-    { streamId, events, expected }: AppendRequest,
-    head: number,
-  ): AppendDone | undefined {
     const recordedAt = new Date().toISOString();
     let position = 0;
     for (const [index, event] of events.entries()) {
       const metadata = completeMetadata(event.type, event.metadata, this.upcasters, recordedAt);
-      const row = {
-        streamId,
-        revision: head + 1 + index,
-        eventId: event.id,
-        type: event.type,
-        data: JSON.stringify(event.data ?? null),
-        metadata: JSON.stringify(metadata),
-      };
       try {
-        const info =
-          index === 0 && namedHead(expected) === head
-            ? this.insertEventAtHead.run({ ...row, head: head === NO_STREAM ? null : head })
-            : this.insertEvent.run(row);
-        if (info.changes === 0) return undefined;
+        const info = this.insertEvent.run(
+          streamId,
+          current + 1 + index,
+          event.id,
+          event.type,
+          JSON.stringify(event.data ?? null),
+          JSON.stringify(metadata),
+        );
         position = Number(info.lastInsertRowid);
       } catch (error) {
         // SQLite took the failed INSERT back, and nothing before it was written.
@@ -326,7 +287,7 @@ export class SqliteEventStore implements EventStore {
         return { result: retried, written: false };
       }
     }
-    return { result: { nextRevision: head + events.length, position }, written: true };
+    return { result: { nextRevision: current + events.length, position }, written: true };
   }
 
   /**
@@ -421,12 +382,6 @@ export class SqliteEventStore implements EventStore {
 function sqlLimit(maxCount: number | undefined): number {
   if (maxCount === undefined || !(maxCount >= 0)) return NO_LIMIT;
   return Math.min(Math.floor(maxCount), Number.MAX_SAFE_INTEGER);
-}
-
-/** The head an expected revision names: a revision, or none for `no_stream`; else undefined. */
-function namedHead(expected: ExpectedRevision): number | undefined {
-  if (expected === 'no_stream') return NO_STREAM;
-  return typeof expected === 'number' ? expected : undefined;
 }
 
 function matchesExpected(expected: ExpectedRevision, current: number): boolean {
