@@ -445,6 +445,18 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       expect(await store.find('c')).toEqual([{ id: 'a', v: 1 }]);
     });
 
+    it('a commit expecting a position of a checkpoint never stored fails and writes nothing', async () => {
+      const unknown = store.commit([{ kind: 'put', collection: 'c', document: { id: 'a' } }], {
+        name: 'never',
+        position: 9,
+        expectedPosition: 3,
+      });
+
+      await expect(unknown).rejects.toMatchObject({ expected: 3, actual: undefined });
+      expect(await store.readCheckpoint('never')).toBeUndefined();
+      expect(await store.find('c')).toEqual([]);
+    });
+
     it('checkpoints are independent by name', async () => {
       await store.commit([], { name: 'a', position: 1, expectedPosition: undefined });
       await store.commit([], { name: 'b', position: 2, expectedPosition: undefined });
