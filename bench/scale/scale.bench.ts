@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { findShareInstances } from '#hawser/projections';
 import { SqliteDocumentStore, type Filter, type FindOptions } from '#hawser/read-models';
+import { median as medianOf } from '../scheduler/bench-statistics.js';
 import { exitWithUsageIfAsked } from '../usage.js';
 
 /** What the bench does and its options, printed by `--help`. */
@@ -36,7 +37,7 @@ const CHECKPOINTS = argument('--checkpoints', `1000,${TOTAL}`)
   .filter((n) => n > 0 && n <= TOTAL);
 /** Creates per project and round of the side-by-side rate, and rounds per checkpoint. */
 const RATE_SHARES = Number(argument('--rate-shares', '200'));
-const RATE_ROUNDS = Number(argument('--rate-rounds', '4'));
+const RATE_ROUNDS = Number(argument('--rate-rounds', '8'));
 const PAGE_SAMPLES = Number(argument('--page-samples', '15'));
 /** How long the rounds wait for the fill's creates to settle before giving up. */
 const SETTLE_TIMEOUT_MS = 120_000;
@@ -256,20 +257,24 @@ const main = async () => {
       // the same load on the machine. Which goes first alternates too: a round's answers come
       // before the scheduling and the projections they cause, so the round after it shares the
       // machine with that tail.
-      let freshRate = 0;
-      let bigRate = 0;
-      const inFresh = () => createShares(project(freshProject++), RATE_SHARES);
-      const inFull = () => createShares(BIG, RATE_SHARES);
+      const freshRates: number[] = [];
+      const fullRates: number[] = [];
+      const inFresh = async () =>
+        freshRates.push(await createShares(project(freshProject++), RATE_SHARES));
+      const inFull = async () => fullRates.push(await createShares(BIG, RATE_SHARES));
       for (let round = 0; round < RATE_ROUNDS; round++) {
         if (round % 2 === 0) {
-          freshRate += await inFresh();
-          bigRate += await inFull();
+          await inFresh();
+          await inFull();
         } else {
-          bigRate += await inFull();
-          freshRate += await inFresh();
+          await inFull();
+          await inFresh();
         }
         inBig += RATE_SHARES;
       }
+      // Each pair of rounds ran side by side; the median of their ratios is not moved by a
+      // round the machine's other work slowed, as a mean of rates is.
+      const pairRatios = fullRates.map((full, i) => full / (freshRates[i] as number));
       const middle = `share-${Math.floor(created / 2)}`;
       const pages = {
         sortedBySizeMs: await median('/v2/shares/detail?limit=50&sort_key=size'),
@@ -290,9 +295,10 @@ const main = async () => {
           fillSeconds: Math.round((performance.now() - fillStarted) / 1000),
           settledAfterMs,
           createsPerSecond: {
-            freshProject: Math.round(freshRate / RATE_ROUNDS),
-            fullProject: Math.round(bigRate / RATE_ROUNDS),
-            ratio: Number((bigRate / freshRate).toFixed(2)),
+            freshProject: Math.round(medianOf(freshRates)),
+            fullProject: Math.round(medianOf(fullRates)),
+            ratio: Number(medianOf(pairRatios).toFixed(2)),
+            pairRatios: pairRatios.map((ratio) => Number(ratio.toFixed(2))),
           },
           pages,
           nodePolls: await nodePolls(),
