@@ -16,6 +16,8 @@ const backend = (disabled: boolean): BackendDocument => ({
   driver: 'simulated',
   pools: ['p1'],
   disabled,
+  created_at: '2026-11-27T09:00:00.000Z',
+  updated_at: '2026-11-27T09:00:00.000Z',
 });
 
 const event = (position: number): RecordedEvent =>
