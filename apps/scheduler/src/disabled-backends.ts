@@ -26,7 +26,7 @@ export class DisabledBackends {
     return this.disabled.has(backend);
   }
 
-  async refresh(): Promise<void> {
+  private async refresh(): Promise<void> {
     const checkpoint = await this.documents.readCheckpoint(backendsProjection.name);
     if (checkpoint === this.readAt) return;
     this.readAt = checkpoint;

@@ -150,6 +150,15 @@ export class CommandHandler {
     return folded;
   }
 
+  /** The stream folded, or, for one said to be new (`HandleOptions.newStream`), unread. */
+  private loadUnlessNew<State, Event extends DomainEvent>(
+    decider: Folding<State, Event>,
+    streamId: string,
+    newStream: boolean | undefined,
+  ): Promise<Loaded<State>> {
+    return newStream ? Promise.resolve(unborn(decider)) : this.loadFolded(decider, streamId);
+  }
+
   /** The latest folded state and the events after it, when the log still holds its event. */
   private async checkedStart<State>(
     cache: AggregateSnapshots,
@@ -177,9 +186,7 @@ export class CommandHandler {
     command: Command,
     options: Pick<HandleOptions, 'newStream'> = {},
   ): Promise<readonly Event[]> {
-    const { state } = options.newStream
-      ? unborn(decider)
-      : await this.loadFolded(decider, streamId);
+    const { state } = await this.loadUnlessNew(decider, streamId, options.newStream);
     return decider.decide(command, state);
   }
 
@@ -192,10 +199,12 @@ export class CommandHandler {
   ): Promise<CommandResult<State, Event>> {
     currentLogContext()?.step?.commands.push(`${commandName(command)} ${streamId}`);
     for (let attempt = 0; ; attempt += 1) {
-      const loaded =
-        attempt === 0 && options.newStream
-          ? unborn(decider)
-          : await this.loadFolded(decider, streamId);
+      // A retry after a conflict reads the stream, new or not.
+      const loaded = await this.loadUnlessNew(
+        decider,
+        streamId,
+        attempt === 0 && options.newStream,
+      );
       const { state, revision } = loaded;
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: undefined, revision };

@@ -77,6 +77,10 @@ const addFloored = (base: QuotaUsage, change: QuotaDeltas, sign: 1 | -1): QuotaU
   return sum;
 };
 
+/** A window of the last RECENT_WINDOW ids counted or given back, with `id` added. */
+const remembered = (ids: readonly string[], id: string): readonly string[] =>
+  withRecent(ids, id, RECENT_WINDOW);
+
 /** The counters after a change named for a project, and its user and type when named. */
 const counting = (
   state: QuotaState,
@@ -139,27 +143,27 @@ export const evolveQuota = (state: QuotaState, event: QuotaEvent): QuotaState =>
       return resetLimits(state, event.data);
     case 'QuotaReserved': {
       const counted = counting(state, event.data, event.data.deltas, 1);
-      return { ...counted, counted: withRecent(state.counted, event.data.holderId, RECENT_WINDOW) };
+      return { ...counted, counted: remembered(state.counted, event.data.holderId) };
     }
     case 'QuotaAdjusted': {
       const counted = counting(state, event.data, event.data.deltas, 1);
       return {
         ...counted,
-        counted: withRecent(state.counted, event.data.adjustmentId, RECENT_WINDOW),
+        counted: remembered(state.counted, event.data.adjustmentId),
       };
     }
     case 'QuotaReleased': {
       const counted = counting(state, event.data, event.data.deltas, -1);
       return {
         ...counted,
-        released: withRecent(state.released, event.data.holderId, RECENT_WINDOW),
+        released: remembered(state.released, event.data.holderId),
       };
     }
     case 'QuotaAdjustmentReverted': {
       const counted = counting(state, event.data, event.data.deltas, -1);
       return {
         ...counted,
-        released: withRecent(state.released, event.data.adjustmentId, RECENT_WINDOW),
+        released: remembered(state.released, event.data.adjustmentId),
       };
     }
     case 'QuotaClassLimitsSet':
