@@ -62,7 +62,10 @@ import { VersionsController } from './versions/versions.controller.js';
     GraphqlApiModule,
     TerminusModule.forRoot({ logger: false }),
   ],
+  // Express walks the routes in this order for every request: the busiest come first.
   controllers: [
+    SharesController,
+    ShareReplicasController,
     VersionsController,
     HealthController,
     MetricsController,
@@ -70,7 +73,6 @@ import { VersionsController } from './versions/versions.controller.js';
     ShareTypesController,
     ShareManageController,
     SnapshotInstancesController,
-    SharesController,
     ExportLocationsController,
     SnapshotManageController,
     SnapshotsController,
@@ -93,7 +95,6 @@ import { VersionsController } from './versions/versions.controller.js';
     ServicesController,
     ShareInstancesController,
     ShareInstanceActionsController,
-    ShareReplicasController,
   ],
   providers: [...GRAPHQL_PROVIDERS, { provide: APP_FILTER, useClass: ManilaExceptionFilter }],
 })

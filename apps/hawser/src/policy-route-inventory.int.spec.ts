@@ -31,6 +31,11 @@ interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };
 }
 
+/** A layer as the router tries it: `match` says whether a request's path is the layer's. */
+interface RoutingLayer extends ExpressLayer {
+  match(path: string): boolean;
+}
+
 describe('Route inventory: every route, Manila action and GraphQL field names its policy rule', () => {
   let hawser: HawserTestServer;
   const policy = loadPolicy({ enforceNewDefaults: true });
@@ -56,6 +61,23 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
     const declared = routes.map((r) => key(r.method, r.path.replace(/(.)\/$/, '$1')));
     expect([...registered].sort()).toEqual(declared.sort());
     expect(registered.length).toBeGreaterThan(80);
+  });
+
+  it('reaches every route: none is answered by a route registered before it', () => {
+    const express = hawser.app.getHttpAdapter().getInstance() as Express;
+    const stack = express.router.stack as unknown as RoutingLayer[];
+    const layers = stack.filter((layer) => layer.route);
+    // A request meant for each route, its parameters filled with a value no static segment has.
+    const shadowed = layers.flatMap((layer) => {
+      const route = layer.route!;
+      const url = route.path.replace(/:\w+/g, 'an-id-0');
+      return Object.keys(route.methods).flatMap((method) => {
+        const first = layers.find((other) => other.route!.methods[method] && other.match(url));
+        return first === layer ? [] : [`${key(method, route.path)} -> ${first?.route?.path}`];
+      });
+    });
+    expect(shadowed).toEqual([]);
+    expect(layers.length).toBeGreaterThan(80);
   });
 
   it('gives every route a rule the engine knows, or @Public for the documents Manila serves without a token', () => {
