@@ -126,6 +126,33 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
     expect((await usage()).share_replicas).toBe(1);
   });
 
+  it('refuses a replica in a zone its share type does not name (400)', async () => {
+    const type = await admin('POST', '/v2/types', {
+      share_type: {
+        name: 'readable-in-az-1',
+        extra_specs: {
+          driver_handles_share_servers: 'false',
+          replication_type: 'readable',
+          availability_zones: 'az-1',
+        },
+      },
+    });
+    expect(type.status).toBe(200);
+    const created = await admin('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'readable-in-az-1' },
+    });
+    expect(created.status).toBe(200);
+    const refused = await admin('POST', '/v2/share-replicas', {
+      share_replica: { share_id: created.body.share.id, availability_zone: 'az-2' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.badRequest.message).toBe(
+      'Share replica cannot be created in availability zone az-2: the share type allows only az-1.',
+    );
+    const replicas = await admin('GET', `/v2/share-replicas?share_id=${created.body.share.id}`);
+    expect(replicas.body.share_replicas).toHaveLength(1);
+  });
+
   it('creates a replica in az-2: creating, then available and in_sync on a pool of the domain', async () => {
     const created = await member('POST', '/v2/share-replicas', {
       share_replica: { share_id: shareId, availability_zone: 'az-2' },

@@ -8,7 +8,11 @@ import {
   type QuotaDeltas,
   type ShareCommand,
 } from '#hawser/domain';
-import { toShareInstanceDocument, type ShareInstanceDocument } from '#hawser/projections';
+import {
+  toShareInstanceDocument,
+  type ShareInstanceDocument,
+  type ShareRecord,
+} from '#hawser/projections';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';
@@ -16,11 +20,15 @@ import { ShareChanges } from '../shares/share-changes.js';
 import { ShareReads } from '../shares/share-reads.js';
 import { REPLICA_CONFLICT_RETRIES } from './replica-changes.js';
 
-/** POST /share-replicas (reference 3.7, 5): a new replica, counted against the quota first. */
+/**
+ * POST /share-replicas (reference 3.7, 5): a new replica, counted against the quota first.
+ * `read`: the share's record as the request's policy check read it, not read again.
+ */
 export class CreateReplica extends Command<ShareInstanceDocument> {
   constructor(
     readonly request: CreateShareReplicaDto,
     readonly requester: Requester,
+    readonly read?: ShareRecord,
   ) {
     super();
   }
@@ -40,7 +48,7 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     private readonly quotas: QuotaReservations,
   ) {}
 
-  async execute({ request: dto, requester }: CreateReplica): Promise<ShareInstanceDocument> {
+  async execute({ request: dto, requester, read }: CreateReplica): Promise<ShareInstanceDocument> {
     const auth = requester.caller;
     if (dto.share_network_id) {
       if (!atLeast(requester.version, '2.72')) {
@@ -48,7 +56,7 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
       }
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
     }
-    const share = await this.shares.find(dto.share_id, auth);
+    const { share, state } = await this.shares.findWithState(dto.share_id, auth, read);
     if (!share.replication_type) {
       throw badRequest(`Replication not supported for share ${share.id}.`);
     }
@@ -56,8 +64,7 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     const zone = dto.availability_zone
       ? await this.shares.findZone(dto.availability_zone)
       : undefined;
-    const folded = await this.shares.folded(share.id);
-    const typeZones = (folded?.shareType?.extraSpecs.availability_zones ?? '')
+    const typeZones = (state.shareType?.extraSpecs.availability_zones ?? '')
       .split(',')
       .map((z) => z.trim())
       .filter(Boolean);

@@ -30,6 +30,23 @@ export class ShareReads {
    * its record as the same request read it just before, which is then not read again.
    */
   async find(id: string, caller: Caller, read?: ShareRecord): Promise<ShareDocument> {
+    return this.shareDocuments.of(await this.findRecord(id, caller, read));
+  }
+
+  /**
+   * As `find`, with the share's folded domain state from the same record: a use case that
+   * checks the share's type or instances before deciding reads the share once.
+   */
+  async findWithState(
+    id: string,
+    caller: Caller,
+    read?: ShareRecord,
+  ): Promise<{ share: ShareDocument; state: ActiveShare }> {
+    const record = await this.findRecord(id, caller, read);
+    return { share: this.shareDocuments.of(record), state: shareStateOf(record) };
+  }
+
+  private async findRecord(id: string, caller: Caller, read?: ShareRecord): Promise<ShareRecord> {
     const record =
       read?.id === id
         ? read
@@ -42,7 +59,7 @@ export class ShareReads {
     ) {
       throw notFoundError(`Share ${id} could not be found.`);
     }
-    return this.shareDocuments.of(record);
+    return record;
   }
 
   /** The share's folded domain state, as the shares read model keeps it. */
