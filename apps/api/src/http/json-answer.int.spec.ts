@@ -1,12 +1,18 @@
 import net from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import express, { type Express } from 'express';
-import { answerJsonLean, jsonObjectText, JsonText, keptJson } from './json-answer.js';
+import {
+  answerJsonLean,
+  jsonArrayBytes,
+  JsonBytes,
+  jsonObjectBytes,
+  keptJson,
+} from './json-answer.js';
 
 const VIEW = { id: 's1', name: 'naïve ☃ share', size: 1, metadata: { tier: 'gold' }, links: [] };
 const LARGE = { shares: Array.from({ length: 50 }, (_, i) => ({ ...VIEW, id: `s${i}` })) };
 
-/** What each route answers: the same value on both apps, as an object or as its JSON text. */
+/** What each route answers: the same value on both apps, as an object or as its JSON bytes. */
 const answers: Record<string, { status: number; value: unknown }> = {
   small: { status: 200, value: VIEW },
   large: { status: 200, value: LARGE },
@@ -36,8 +42,8 @@ const appAnswering = (lean: boolean): Express => {
   });
   app.all('/:name', (req, res) => {
     const { status, value } = answers[req.params.name] ?? { status: 404, value: {} };
-    const asText = lean && req.query.as === 'text' && typeof value === 'object' && value !== null;
-    res.status(status).json(asText ? new JsonText(keptJson(value)) : value);
+    const asBytes = lean && req.query.as === 'bytes' && typeof value === 'object' && value !== null;
+    res.status(status).json(asBytes ? new JsonBytes(keptJson(value)) : value);
   });
   return app;
 };
@@ -104,30 +110,37 @@ describe("JSON answers written without Express's res.json, byte for byte as it w
   );
 
   it.each([['GET /small'], ['GET /large'], ['POST /created'], ['HEAD /small']])(
-    'given a value answered as its kept JSON text, when %j is answered, then the bytes are those of the value',
+    'given a value answered as its kept JSON bytes, when %j is answered, then the bytes are those of the value',
     async (request) => {
       const [method, path] = request.split(' ');
       const byExpress = await rawAnswer(expressServer, `${method} ${path} HTTP/1.1`);
 
-      const asText = await rawAnswer(leanServer, `${method} ${path}?as=text HTTP/1.1`);
+      const asBytes = await rawAnswer(leanServer, `${method} ${path}?as=bytes HTTP/1.1`);
 
-      expect(asText).toBe(byExpress);
+      expect(asBytes).toBe(byExpress);
     },
   );
 
-  it('given members whose values are JSON texts, when spliced, then the text is that of the object', () => {
+  it('given members whose values are JSON already, when spliced, then the bytes are those of the object', () => {
     const links = [{ href: 'http://h/v2/shares?marker=s1', rel: 'next' }];
 
-    const text = jsonObjectText([
-      ['shares', `[${LARGE.shares.map((share) => keptJson(share)).join(',')}]`],
-      ['shares_links', JSON.stringify(links)],
-      ['count', '50'],
+    const bytes = jsonObjectBytes([
+      ['shares', jsonArrayBytes(LARGE.shares.map((share) => keptJson(share)))],
+      ['shares_links', Buffer.from(JSON.stringify(links))],
+      ['count', Buffer.from('50')],
     ]);
 
-    expect(text).toBe(JSON.stringify({ shares: LARGE.shares, shares_links: links, count: 50 }));
+    expect(String(bytes)).toBe(
+      JSON.stringify({ shares: LARGE.shares, shares_links: links, count: 50 }),
+    );
+    expect(String(jsonObjectBytes([]))).toBe('{}');
+    expect(String(jsonArrayBytes([]))).toBe('[]');
+    expect(String(jsonObjectBytes([['share', keptJson(VIEW)]]))).toBe(
+      JSON.stringify({ share: VIEW }),
+    );
   });
 
-  it('given a kept value, when its JSON text is asked for twice, then it is made once', () => {
+  it('given a kept value, when its JSON is asked for twice, then it is made once', () => {
     const value = { id: 'once' };
     const first = keptJson(value);
     Object.defineProperty(value, 'id', { value: 'changed', enumerable: true });

@@ -1,32 +1,54 @@
 import type { Express, Response } from 'express';
 
 /**
- * An answer's JSON text, made by the handler: a listing spliced from its views' kept texts
- * (`keptJson`) rather than stringified whole. Answered as Express would answer the value the
- * text stands for.
+ * An answer's JSON, made by the handler as UTF-8 bytes: a listing spliced from its views' kept
+ * bytes (`keptJson`) rather than stringified whole, then measured and encoded again. Answered
+ * as Express would answer the value the bytes stand for.
  */
-export class JsonText {
-  constructor(readonly text: string) {}
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
 }
 
-const texts = new WeakMap<object, string>();
+const kept = new WeakMap<object, Buffer>();
 
 /**
- * The JSON text of a value that does not change once made (a kept view, `keptViews`), made
- * once and kept as long as the value is.
+ * The JSON of a value that does not change once made (a kept view, `keptViews`), encoded once
+ * and kept as long as the value is.
  */
-export const keptJson = (value: object): string => {
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    texts.set(value, text);
+export const keptJson = (value: object): Buffer => {
+  let bytes = kept.get(value);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(value));
+    kept.set(value, bytes);
   }
-  return text;
+  return bytes;
 };
 
-/** `{"key":text,...}` from members whose values are JSON texts already, in their order. */
-export const jsonObjectText = (members: readonly (readonly [key: string, text: string])[]) =>
-  `{${members.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
+const COMMA = Buffer.from(',');
+
+/** `[item,...]` from items that are JSON already. */
+export const jsonArrayBytes = (items: readonly Buffer[]): Buffer => {
+  const parts: Buffer[] = [Buffer.from('[')];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(Buffer.from(']'));
+  return Buffer.concat(parts);
+};
+
+/** `{"key":value,...}` from members whose values are JSON already, in their order. */
+export const jsonObjectBytes = (
+  members: readonly (readonly [key: string, json: Buffer])[],
+): Buffer => {
+  if (members.length === 0) return Buffer.from('{}');
+  const parts = members.flatMap(([key, json], index) => [
+    Buffer.from(`${index === 0 ? '{' : ','}${JSON.stringify(key)}:`),
+    json,
+  ]);
+  parts.push(Buffer.from('}'));
+  return Buffer.concat(parts);
+};
 
 type JsonMethod = (this: Response, body: unknown) => Response;
 
@@ -38,16 +60,18 @@ const SPECIAL_STATUSES = new Set([204, 205, 304]);
 /**
  * Express's `res.json`, writing the same status, headers and bytes with less work for the
  * answers the API gives (the app sets no JSON replacer, spaces or escaping, and no ETag): the
- * text is not parsed back for its charset, nor copied into a buffer before it is written, and a
- * `JsonText` is written as it is. Whatever Express would treat apart (a content type already
+ * text is not parsed back for its charset, nor copied into a buffer before it is written, and
+ * `JsonBytes` are written as they are. Whatever Express would treat apart (a content type already
  * set, a conditional request, HEAD, 204 or 304, a value without JSON text) goes to Express.
  */
 const leanJson = (express: JsonMethod): JsonMethod =>
   function json(this: Response, body: unknown): Response {
     const { req, app } = this;
-    const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+    // JSON.stringify answers undefined for undefined (and a function), which Express answers its way.
+    const json: Buffer | string | undefined =
+      body instanceof JsonBytes ? body.bytes : JSON.stringify(body);
     if (
-      typeof text !== 'string' ||
+      json === undefined ||
       EXPRESS_SETTINGS.some((setting) => Boolean(app.get(setting))) ||
       this.getHeader('Content-Type') !== undefined ||
       this.getHeader('Transfer-Encoding') !== undefined ||
@@ -56,11 +80,11 @@ const leanJson = (express: JsonMethod): JsonMethod =>
       req.headers['if-none-match'] !== undefined ||
       req.headers['if-modified-since'] !== undefined
     ) {
-      return express.call(this, body instanceof JsonText ? JSON.parse(body.text) : body);
+      return express.call(this, body instanceof JsonBytes ? JSON.parse(String(body.bytes)) : body);
     }
     this.setHeader('Content-Type', 'application/json; charset=utf-8');
-    this.setHeader('Content-Length', String(Buffer.byteLength(text)));
-    this.end(text, 'utf8');
+    this.setHeader('Content-Length', String(Buffer.byteLength(json)));
+    this.end(json);
     return this;
   };
 

@@ -68,7 +68,7 @@ import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { keptViews } from '../http/kept-views.js';
-import { jsonObjectText, JsonText, keptJson } from '../http/json-answer.js';
+import { jsonArrayBytes, JsonBytes, jsonObjectBytes, keptJson } from '../http/json-answer.js';
 
 const theShare = share(fromParam('id'));
 
@@ -133,16 +133,16 @@ export class SharesController {
     const ctx = contextOf(req);
     const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
     const views = result.shares.map((d) => keptJson(view(d, ctx)));
-    const body: [string, string][] = [['shares', `[${views.join(',')}]`]];
+    const body: [string, Buffer][] = [['shares', jsonArrayBytes(views)]];
     if (result.nextMarker) {
       const params = new URLSearchParams({ ...query, marker: result.nextMarker });
       params.delete('offset');
-      body.push(['shares_links', JSON.stringify(nextPageLink(req, ctx, params))]);
+      body.push(['shares_links', Buffer.from(JSON.stringify(nextPageLink(req, ctx, params)))]);
     }
     if (atLeast(ctx.microversion, '2.42') && booleanParam('with_count', query.with_count)) {
-      body.push(['count', JSON.stringify(await result.count())]);
+      body.push(['count', Buffer.from(JSON.stringify(await result.count()))]);
     }
-    return new JsonText(jsonObjectText(body));
+    return new JsonBytes(jsonObjectBytes(body));
   }
 
   @Get(':id')
@@ -153,7 +153,7 @@ export class SharesController {
     const read =
       ctx.resource?.kind === 'share' ? (ctx.resource.document as ShareRecord) : undefined;
     const shown = await this.queries.execute(new ShowShare(id, readerOf(ctx), read));
-    return new JsonText(jsonObjectText([['share', keptJson(this.detail(shown, ctx))]]));
+    return new JsonBytes(jsonObjectBytes([['share', keptJson(this.detail(shown, ctx))]]));
   }
 
   @Put(':id')
