@@ -2,8 +2,8 @@ import type { Express, Response } from 'express';
 
 /**
  * An answer's JSON, made by the handler as UTF-8 bytes: a listing spliced from its views' kept
- * bytes (`keptJson`) rather than stringified whole, then measured and encoded again. Answered
- * as Express would answer the value the bytes stand for.
+ * bytes (`keptJson`), not stringified whole nor joined into a string that is then measured and
+ * encoded again. Answered as Express would answer the value the bytes stand for.
  */
 export class JsonBytes {
   constructor(readonly bytes: Buffer) {}
