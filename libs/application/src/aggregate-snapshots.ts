@@ -57,6 +57,14 @@ export class AggregateSnapshots {
     return { ...stored, state: stored.state as State, unsnapshotted: 0 };
   }
 
+  /** The state kept in memory for the stream, unread and unchecked; undefined if none is. */
+  inMemory<State>(streamId: string, policy: SnapshotPolicy): FoldedState<State> | undefined {
+    const inMemory = this.remembered.get(streamId);
+    return inMemory?.stateVersion === policy.stateVersion
+      ? (inMemory as FoldedState<State>)
+      : undefined;
+  }
+
   /** Keeps `folded` in memory, and writes it to the store once the policy says it is due. */
   async remember<State>(
     streamId: string,

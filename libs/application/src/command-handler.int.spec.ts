@@ -6,7 +6,9 @@ import {
   requestHolding,
   shareDecider,
   shareStream,
+  type Decider,
   type ShareCommand,
+  type ShareEvent,
 } from '#hawser/domain';
 import {
   SqliteEventStore,
@@ -82,6 +84,35 @@ const request: ShareCommand = {
   snapshotId: null,
   schedulerHints: null,
   createdAt: now,
+};
+
+type ShareState = ReturnType<typeof shareDecider.initialState>;
+
+/** A rename once the stream holds `atLeast` events: before, refused (`refused`) or nothing. */
+interface RenameOnceAtLeast {
+  readonly name: string;
+  readonly atLeast: number;
+  readonly refused: boolean;
+}
+
+/** The share decider, counting the events it folded, and deciding `RenameOnceAtLeast` too. */
+const countingShares: Decider<
+  { share: ShareState; count: number },
+  ShareCommand | RenameOnceAtLeast,
+  ShareEvent
+> = {
+  initialState: () => ({ share: shareDecider.initialState(), count: 0 }),
+  evolve: ({ share, count }, event) => ({
+    share: shareDecider.evolve(share, event),
+    count: count + 1,
+  }),
+  decide: (command, { share, count }) => {
+    if ('type' in command) return shareDecider.decide(command, share);
+    const { name, atLeast, refused } = command;
+    if (count >= atLeast) return shareDecider.decide({ type: 'UpdateShare', name, now }, share);
+    if (refused) throw new Error(`refused at ${count} events`);
+    return [];
+  },
 };
 
 describe('command handling under concurrency (real SQLite log)', () => {
@@ -215,6 +246,86 @@ describe('command handling under concurrency (real SQLite log)', () => {
     expect(loaded.state).toMatchObject({ name: 'a' });
     expect(counted).toEqual({ state: 1, revision: 0 });
   });
+  it('given a stream it folded, when a retrying command is handled, then it is decided on the state remembered, unread', async () => {
+    const reads: (ReadStreamOptions | undefined)[] = [];
+    const handler = new CommandHandler(readsNotedIn(store, reads));
+    await handler.handle(countingShares, shareStream('s1'), request, { commandId: 'c0' });
+    reads.length = 0;
+
+    const renamed = await handler.handle(
+      countingShares,
+      shareStream('s1'),
+      { name: 'b', atLeast: 1, refused: true },
+      { commandId: 'c1' },
+      { retryOnConflict: 1 },
+    );
+
+    expect(reads).toEqual([]);
+    expect(renamed.revision).toBe(1);
+    expect(renamed.state.share).toMatchObject({ name: 'b' });
+  });
+
+  it.each([
+    ['refused', true],
+    ['a no-op', false],
+  ])(
+    'given a state remembered before another writer appended, when a retrying command is %s on it, then it is decided again on the stream as read',
+    async (_, refused) => {
+      const reads: (ReadStreamOptions | undefined)[] = [];
+      const handler = new CommandHandler(readsNotedIn(store, reads));
+      await handler.handle(countingShares, shareStream('s1'), request, { commandId: 'c0' });
+      await new CommandHandler(store).handle(
+        shareDecider,
+        shareStream('s1'),
+        { type: 'UpdateShare', name: 'by another', now },
+        { commandId: 'c1' },
+      );
+      reads.length = 0;
+
+      const renamed = await handler.handle(
+        countingShares,
+        shareStream('s1'),
+        { name: 'b', atLeast: 2, refused },
+        { commandId: 'c2' },
+        { retryOnConflict: 1 },
+      );
+
+      expect(reads).toEqual([{ fromRevision: 0 }]);
+      expect(renamed.revision).toBe(2);
+      expect(renamed.state).toMatchObject({ count: 3, share: { name: 'b' } });
+    },
+  );
+
+  it('given a state remembered before another writer appended, when a retrying command is decided on it, then its append fails and it is decided on the stream as read', async () => {
+    const reads: (ReadStreamOptions | undefined)[] = [];
+    const handler = new CommandHandler(readsNotedIn(store, reads));
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+    await new CommandHandler(store).handle(
+      shareDecider,
+      shareStream('s1'),
+      { type: 'ChangeShareMetadata', set: { by: 'another' }, unset: [], now },
+      { commandId: 'c1' },
+    );
+    reads.length = 0;
+
+    const renamed = await handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      { type: 'UpdateShare', name: 'b', now },
+      { commandId: 'c2' },
+      { retryOnConflict: 1 },
+    );
+
+    expect(reads).toEqual([{ fromRevision: 0 }]);
+    expect(renamed.revision).toBe(2);
+    expect(renamed.state).toMatchObject({ name: 'b', metadata: { by: 'another' } });
+    expect((await store.readStream(shareStream('s1'))).map((e) => e.type)).toEqual([
+      'ShareRequested',
+      'ShareMetadataChanged',
+      'ShareUpdated',
+    ]);
+  });
+
   it('given a new stream, when a command on it is decided and handled, then its stream is not read', async () => {
     const reads: (ReadStreamOptions | undefined)[] = [];
     const handler = new CommandHandler(readsNotedIn(store, reads));

@@ -112,6 +112,49 @@ describe('command handling from snapshots (real SQLite log and snapshot file)', 
     await otherSnapshots.close();
   });
 
+  it('decides a retrying command on the state it keeps in memory, unread, and on the stream as read once another writer appended', async () => {
+    const reads: unknown[] = [];
+    const counted = new Proxy(events, {
+      get: (target, prop, receiver) =>
+        prop === 'readStream'
+          ? (...args: Parameters<SqliteEventStore['readStream']>) => {
+              reads.push(args[1]);
+              return target.readStream(...args);
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+    const remembering = new CommandHandler(counted, snapshots);
+    await history(remembering, 5);
+    reads.length = 0;
+
+    await remembering.handle(
+      quotaDecider,
+      stream,
+      reserve('unread'),
+      { commandId: 'u' },
+      {
+        retryOnConflict: 5,
+      },
+    );
+    const unread = reads.length;
+    await history(new CommandHandler(events), 3, 100);
+    await remembering.handle(
+      quotaDecider,
+      stream,
+      reserve('after'),
+      { commandId: 'a' },
+      {
+        retryOnConflict: 5,
+      },
+    );
+
+    expect(unread).toBe(0);
+    expect(reads).toHaveLength(1);
+    const replayed = await new CommandHandler(events).load(quotaDecider, stream);
+    expect(await remembering.load(quotaDecider, stream)).toEqual(replayed);
+    expect(replayed.state.counted.slice(-2)).toEqual(['h102', 'after']);
+  });
+
   it('ignores a snapshot of another state version, or whose event the stream does not hold', async () => {
     await history(new CommandHandler(events, snapshots), 100);
     const replayed = await new CommandHandler(events).load(quotaDecider, stream);

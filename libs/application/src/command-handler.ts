@@ -37,7 +37,11 @@ export interface CommandResult<State, Event> {
 export interface HandleOptions {
   /**
    * Re-read and re-decide when another writer appended first. Process managers retry; user
-   * commands do not, so two requests decided on the same revision end in one 409.
+   * commands do not, so two requests decided on the same revision end in one 409. A command
+   * that retries is first decided on the state this process folded last, unread: the append
+   * expects that state's revision, so a stale one fails it and the retries read the stream; a
+   * decision on it that appends nothing (a refusal, a no-op) is taken again on the stream as
+   * read.
    */
   readonly retryOnConflict?: number;
   /**
@@ -198,6 +202,13 @@ export class CommandHandler {
     options: HandleOptions = {},
   ): Promise<CommandResult<State, Event>> {
     currentLogContext()?.step?.commands.push(`${commandName(command)} ${streamId}`);
+    const retries = options.retryOnConflict ?? 0;
+    const remembered =
+      retries > 0 && !options.newStream ? this.remembered(decider, streamId) : undefined;
+    if (remembered) {
+      const appended = await this.appendedUnlessStale(decider, streamId, command, ctx, remembered);
+      if (appended) return appended;
+    }
     for (let attempt = 0; ; attempt += 1) {
       // A retry after a conflict reads the stream, new or not.
       const loaded = await this.loadUnlessNew(
@@ -208,35 +219,87 @@ export class CommandHandler {
       const { state, revision } = loaded;
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: undefined, revision };
-      const metadata = toMetadata(ctx);
-      const newEvents = events.map((event, index) => ({
-        id: derivedId(ctx.commandId, index),
-        type: event.type,
-        data: event.data,
-        metadata,
-      }));
       try {
-        const result = await this.store.append(streamId, newEvents, {
-          expectedRevision: revision < 0 ? 'no_stream' : revision,
-        });
-        const after = events.reduce(decider.evolve, state);
-        // A retried append returns where its events were written before: not this state's.
-        if (result.nextRevision === revision + events.length) {
-          const folded = {
-            state: after,
-            revision: result.nextRevision,
-            eventId: newEvents[newEvents.length - 1]!.id,
-            unsnapshotted: loaded.unsnapshotted + events.length,
-          };
-          if (decider.snapshots) {
-            await this.snapshots?.remember(streamId, decider.snapshots, folded);
-          } else this.recent.remember(decider, streamId, folded);
-        }
-        return { events, state: after, position: result.position, revision: result.nextRevision };
+        return await this.append(decider, streamId, ctx, loaded, events);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt >= (options.retryOnConflict ?? 0)) throw error;
+        if (attempt >= retries) throw error;
       }
     }
+  }
+
+  /**
+   * The latest state this process folded of the stream, as it kept it: neither read nor checked
+   * against the log (see `HandleOptions.retryOnConflict` for what makes deciding on it safe).
+   */
+  private remembered<State>(
+    decider: Folding<State, never>,
+    streamId: string,
+  ): FoldedState<State> | undefined {
+    return decider.snapshots
+      ? this.snapshots?.inMemory<State>(streamId, decider.snapshots)
+      : this.recent.remembered<State>(decider, streamId);
+  }
+
+  /**
+   * The command decided on a state not read (`HandleOptions.retryOnConflict`) and appended; or
+   * undefined when that decision appends nothing or is refused, or the state was stale (the
+   * append expecting its revision failed): the caller then decides on the stream as read.
+   */
+  private async appendedUnlessStale<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    command: Command,
+    ctx: CommandContext,
+    remembered: Loaded<State>,
+  ): Promise<CommandResult<State, Event> | undefined> {
+    let events: readonly Event[];
+    try {
+      events = decider.decide(command, remembered.state);
+    } catch {
+      return undefined;
+    }
+    if (events.length === 0) return undefined;
+    try {
+      return await this.append(decider, streamId, ctx, remembered, events);
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Appends the events decided on `loaded`, expecting its revision, and remembers the state. */
+  private async append<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    ctx: CommandContext,
+    loaded: Loaded<State>,
+    events: readonly Event[],
+  ): Promise<CommandResult<State, Event>> {
+    const { state, revision } = loaded;
+    const metadata = toMetadata(ctx);
+    const newEvents = events.map((event, index) => ({
+      id: derivedId(ctx.commandId, index),
+      type: event.type,
+      data: event.data,
+      metadata,
+    }));
+    const result = await this.store.append(streamId, newEvents, {
+      expectedRevision: revision < 0 ? 'no_stream' : revision,
+    });
+    const after = events.reduce(decider.evolve, state);
+    // A retried append returns where its events were written before: not this state's.
+    if (result.nextRevision === revision + events.length) {
+      const folded = {
+        state: after,
+        revision: result.nextRevision,
+        eventId: newEvents[newEvents.length - 1]!.id,
+        unsnapshotted: loaded.unsnapshotted + events.length,
+      };
+      if (decider.snapshots) {
+        await this.snapshots?.remember(streamId, decider.snapshots, folded);
+      } else this.recent.remember(decider, streamId, folded);
+    }
+    return { events, state: after, position: result.position, revision: result.nextRevision };
   }
 }

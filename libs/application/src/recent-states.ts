@@ -28,6 +28,18 @@ export class RecentStates {
 
   constructor(private readonly store: EventStore) {}
 
+  /**
+   * The remembered state of the stream as it is, unread: it may be stale (another writer, or
+   * another process, appended since), which only an append expecting its revision can tell.
+   */
+  remembered<State>(fold: Fold, streamId: string): FoldedState<State> | undefined {
+    const recent = this.recent.get(streamId);
+    if (!recent || recent.evolve !== fold.evolve || recent.initialState !== fold.initialState) {
+      return undefined;
+    }
+    return recent.folded as FoldedState<State>;
+  }
+
   /** The remembered state of the stream and the events after it, or undefined. */
   async start<State>(
     fold: Fold,
