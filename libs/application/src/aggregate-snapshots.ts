@@ -31,7 +31,9 @@ export const REMEMBERED_STATE_BYTES = 16 * 1024 * 1024;
  * The latest folded state of streams whose decider has a snapshot policy: in memory for the
  * streams this process used last (states are immutable, so sharing them is safe), and in the
  * snapshot store every `policy.every` events for the others and for the next start. Whatever
- * it returns the caller checks against the log; a failing store costs a replay, never a command.
+ * `latest` returns the caller checks against the log; `inMemory`'s state a retrying command is
+ * decided on, its append expecting that state's revision. A failing store costs a replay, never
+ * a command.
  */
 export class AggregateSnapshots {
   private readonly remembered = new Map<string, Remembered>();

@@ -20,8 +20,10 @@ interface Recent extends Fold {
 /**
  * The latest state this process folded of the streams it used last, for deciders without a
  * snapshot policy (a share's stream: short, but loaded by every reaction to it). A load reads
- * only the events after it instead of the whole stream. States are immutable, so sharing one is
- * safe; each use checks the log still holds the event it was folded up to.
+ * only the events after it instead of the whole stream, once it has checked the log still holds
+ * the event the state was folded up to; a command that retries is decided on it unread, its
+ * append expecting its revision (`HandleOptions.retryOnConflict`). States are immutable, so
+ * sharing one is safe.
  */
 export class RecentStates {
   private readonly recent = new Map<string, Recent>();
