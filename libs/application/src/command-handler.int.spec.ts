@@ -326,6 +326,37 @@ describe('command handling under concurrency (real SQLite log)', () => {
     ]);
   });
 
+  it('given a state remembered before another process appended the same command, when it is handled again, then its result is the stream as read', async () => {
+    const handler = new CommandHandler(store);
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+    const other = new CommandHandler(store);
+    const change: ShareCommand = {
+      type: 'ChangeShareMetadata',
+      set: { by: 'either' },
+      unset: [],
+      now,
+    };
+    await other.handle(
+      shareDecider,
+      shareStream('s1'),
+      { type: 'UpdateShare', name: 'z', now },
+      { commandId: 'c1' },
+    );
+    await other.handle(shareDecider, shareStream('s1'), change, { commandId: 'c2' });
+
+    const again = await handler.handle(
+      shareDecider,
+      shareStream('s1'),
+      change,
+      { commandId: 'c2' },
+      { retryOnConflict: 1 },
+    );
+
+    expect(again.revision).toBe(2);
+    expect(again.state).toMatchObject({ name: 'z', metadata: { by: 'either' } });
+    expect(await store.readStream(shareStream('s1'))).toHaveLength(3);
+  });
+
   it('given a new stream, when a command on it is decided and handled, then its stream is not read', async () => {
     const reads: (ReadStreamOptions | undefined)[] = [];
     const handler = new CommandHandler(readsNotedIn(store, reads));

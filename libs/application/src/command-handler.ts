@@ -244,7 +244,8 @@ export class CommandHandler {
   /**
    * The command decided on a state not read (`HandleOptions.retryOnConflict`) and appended; or
    * undefined when that decision appends nothing or is refused, or the state was stale (the
-   * append expecting its revision failed): the caller then decides on the stream as read.
+   * append expecting its revision failed, or found the command's events written already after
+   * it): the caller then decides on the stream as read.
    */
   private async appendedUnlessStale<State, Command, Event extends DomainEvent>(
     decider: Decider<State, Command, Event>,
@@ -261,7 +262,8 @@ export class CommandHandler {
     }
     if (events.length === 0) return undefined;
     try {
-      return await this.append(decider, streamId, ctx, remembered, events);
+      const appended = await this.append(decider, streamId, ctx, remembered, events);
+      return appended.revision === remembered.revision + events.length ? appended : undefined;
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) return undefined;
       throw error;
