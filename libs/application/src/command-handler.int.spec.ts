@@ -128,6 +128,25 @@ describe('command handling under concurrency (real SQLite log)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * A handler, its stream reads noted, that created share s1 through `decider` and so remembers
+   * its state; then another writer's commands on s1 (with their ids), which that state misses.
+   */
+  const rememberedThenOvertaken = async <State>(
+    decider: Decider<State, ShareCommand, ShareEvent>,
+    byAnother: readonly (readonly [ShareCommand, string])[],
+  ) => {
+    const reads: (ReadStreamOptions | undefined)[] = [];
+    const handler = new CommandHandler(readsNotedIn(store, reads));
+    await handler.handle(decider, shareStream('s1'), request, { commandId: 'c0' });
+    const other = new CommandHandler(store);
+    for (const [command, commandId] of byAnother) {
+      await other.handle(shareDecider, shareStream('s1'), command, { commandId });
+    }
+    reads.length = 0;
+    return { handler, reads };
+  };
+
   it('given one share, when two commands are decided on the same revision, then exactly one is appended', async () => {
     await new CommandHandler(store).handle(shareDecider, shareStream('s1'), request, {
       commandId: 'c0',
@@ -271,16 +290,9 @@ describe('command handling under concurrency (real SQLite log)', () => {
   ])(
     'given a state remembered before another writer appended, when a retrying command is %s on it, then it is decided again on the stream as read',
     async (_, refused) => {
-      const reads: (ReadStreamOptions | undefined)[] = [];
-      const handler = new CommandHandler(readsNotedIn(store, reads));
-      await handler.handle(countingShares, shareStream('s1'), request, { commandId: 'c0' });
-      await new CommandHandler(store).handle(
-        shareDecider,
-        shareStream('s1'),
-        { type: 'UpdateShare', name: 'by another', now },
-        { commandId: 'c1' },
-      );
-      reads.length = 0;
+      const { handler, reads } = await rememberedThenOvertaken(countingShares, [
+        [{ type: 'UpdateShare', name: 'by another', now }, 'c1'],
+      ]);
 
       const renamed = await handler.handle(
         countingShares,
@@ -297,16 +309,9 @@ describe('command handling under concurrency (real SQLite log)', () => {
   );
 
   it('given a state remembered before another writer appended, when a retrying command is decided on it, then its append fails and it is decided on the stream as read', async () => {
-    const reads: (ReadStreamOptions | undefined)[] = [];
-    const handler = new CommandHandler(readsNotedIn(store, reads));
-    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
-    await new CommandHandler(store).handle(
-      shareDecider,
-      shareStream('s1'),
-      { type: 'ChangeShareMetadata', set: { by: 'another' }, unset: [], now },
-      { commandId: 'c1' },
-    );
-    reads.length = 0;
+    const { handler, reads } = await rememberedThenOvertaken(shareDecider, [
+      [{ type: 'ChangeShareMetadata', set: { by: 'another' }, unset: [], now }, 'c1'],
+    ]);
 
     const renamed = await handler.handle(
       shareDecider,
@@ -327,22 +332,16 @@ describe('command handling under concurrency (real SQLite log)', () => {
   });
 
   it('given a state remembered before another process appended the same command, when it is handled again, then its result is the stream as read', async () => {
-    const handler = new CommandHandler(store);
-    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
-    const other = new CommandHandler(store);
     const change: ShareCommand = {
       type: 'ChangeShareMetadata',
       set: { by: 'either' },
       unset: [],
       now,
     };
-    await other.handle(
-      shareDecider,
-      shareStream('s1'),
-      { type: 'UpdateShare', name: 'z', now },
-      { commandId: 'c1' },
-    );
-    await other.handle(shareDecider, shareStream('s1'), change, { commandId: 'c2' });
+    const { handler } = await rememberedThenOvertaken(shareDecider, [
+      [{ type: 'UpdateShare', name: 'z', now }, 'c1'],
+      [change, 'c2'],
+    ]);
 
     const again = await handler.handle(
       shareDecider,

@@ -24,16 +24,18 @@ export const keptJson = (value: object): Buffer => {
   return bytes;
 };
 
-const COMMA = Buffer.from(',');
+const [OPEN_ARRAY, COMMA, CLOSE_ARRAY, CLOSE_OBJECT] = ['[', ',', ']', '}'].map((text) =>
+  Buffer.from(text),
+) as [Buffer, Buffer, Buffer, Buffer];
 
 /** `[item,...]` from items that are JSON already. */
 export const jsonArrayBytes = (items: readonly Buffer[]): Buffer => {
-  const parts: Buffer[] = [Buffer.from('[')];
+  const parts: Buffer[] = [OPEN_ARRAY];
   items.forEach((item, index) => {
     if (index > 0) parts.push(COMMA);
     parts.push(item);
   });
-  parts.push(Buffer.from(']'));
+  parts.push(CLOSE_ARRAY);
   return Buffer.concat(parts);
 };
 
@@ -46,7 +48,7 @@ export const jsonObjectBytes = (
     Buffer.from(`${index === 0 ? '{' : ','}${JSON.stringify(key)}:`),
     json,
   ]);
-  parts.push(Buffer.from('}'));
+  parts.push(CLOSE_OBJECT);
   return Buffer.concat(parts);
 };
 
