@@ -77,6 +77,8 @@ const FILTER_CASES: [string, Filter, string[]][] = [
   ['$in with null', { description: { $in: [null, 'first'] } }, ['s1', 's2', 's3']],
   ['$in with a boolean', { is_public: { $in: [true] } }, ['s1', 's4']],
   ['$in empty', { name: { $in: [] } }, []],
+  ['$in on ids', { id: { $in: ['s4', 'missing', 's2'] } }, ['s2', 's4']],
+  ['$in on ids with a number', { id: { $in: ['s3', 1] } }, ['s3']],
   ['$ne includes missing fields', { description: { $ne: 'first' } }, ['s2', 's3', 's4']],
   ['$ne null', { description: { $ne: null } }, ['s1', 's4']],
   ['$ne on a boolean', { is_public: { $ne: true } }, ['s2', 's3']],

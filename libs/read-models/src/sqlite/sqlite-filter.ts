@@ -58,6 +58,11 @@ function conditionSql(field: string, condition: FieldCondition, params: SqlParam
     case '$in': {
       const options = operand as readonly Scalar[];
       if (options.length === 0) return '0';
+      // Ids are text: as one parameter, a statement for any number of them is prepared once.
+      if (field === 'id' && options.every((option) => typeof option === 'string')) {
+        params.push(JSON.stringify(options));
+        return 'id IN (SELECT value FROM json_each(?))';
+      }
       return `(${options.map((option) => equalsSql(field, option, params)).join(' OR ')})`;
     }
     case '$gt':
