@@ -178,6 +178,28 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
     expect(await usage()).toEqual({ shares: 2, share_replicas: 2, replica_gigabytes: 4 });
   });
 
+  it("lists a project's replicas oldest first, by limit and offset, and refuses a bad limit", async () => {
+    const all = await member('GET', '/v2/share-replicas/detail');
+    expect(all.status).toBe(200);
+    expect(all.body.share_replicas.map((r: { id: string }) => r.id)).toEqual([firstId, replicaId]);
+    expect(all.body.share_replicas[1]).toMatchObject({ replica_state: 'in_sync' });
+    const second = await member('GET', '/v2/share-replicas/detail?limit=1&offset=1');
+    expect(second.body.share_replicas).toEqual([all.body.share_replicas[1]]);
+    const first = await member('GET', '/v2/share-replicas?limit=1');
+    expect(first.body.share_replicas).toEqual([
+      { id: firstId, share_id: shareId, status: 'available', replica_state: 'active' },
+    ]);
+    expect((await member('GET', '/v2/share-replicas?offset=5')).body.share_replicas).toEqual([]);
+    const other = await hawser.request('GET', '/v2/share-replicas/detail', undefined, {
+      token: OTHER,
+      version: '2.72',
+    });
+    expect(other.body.share_replicas).toEqual([]);
+    const bad = await member('GET', '/v2/share-replicas?limit=-1');
+    expect(bad.status).toBe(400);
+    expect(bad.body.badRequest.message).toBe('limit must be a non-negative integer.');
+  });
+
   it('shows replica export locations with their replica_state (2.47+)', async () => {
     const locations = await admin('GET', `/v2/share-replicas/${replicaId}/export-locations`);
     expect(locations.status).toBe(200);

@@ -69,6 +69,7 @@ import {
   ResyncReplicaHandler,
 } from './replicas/replica-changes.js';
 import { ListReplicasHandler, ShowReplicaHandler } from './replicas/replica-queries.js';
+import { ReplicaDocuments } from './replicas/replica-documents.js';
 import { ReplicaReads } from './replicas/replica-reads.js';
 import {
   ChangeShareTypeAccessHandler,
@@ -108,6 +109,7 @@ import { USE_CASE_SETTINGS, type UseCaseSettings } from './use-case-settings.js'
 /** The steps several use cases share: lookups, the share's command runner, the quota step. */
 const STEPS = [
   { provide: ShareDocuments, useFactory: () => new ShareDocuments() },
+  { provide: ReplicaDocuments, useFactory: () => new ReplicaDocuments() },
   ShareReads,
   ShareChanges,
   ShareCreation,

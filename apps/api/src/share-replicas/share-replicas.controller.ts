@@ -16,6 +16,7 @@ import {
   CreateReplica,
   DeleteReplica,
   ListReplicas,
+  type ListingWindow,
   PromoteReplica,
   ResetReplicaState,
   ResetReplicaStatus,
@@ -33,6 +34,8 @@ import type { ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument, ShareRecord } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
 import { badRequest, notFoundError } from '../http/manila-error.js';
+import { jsonArrayBytes, JsonBytes, jsonObjectBytes, keptJson } from '../http/json-answer.js';
+import { keptViews } from '../http/kept-views.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { requireBodyKey, validateBody } from '../http/validate-body.js';
@@ -49,14 +52,22 @@ import {
 } from '../policy/route-policy.decorators.js';
 const theReplica = replica(fromParam('id'));
 
-const slice = <T>(items: readonly T[], query: Record<string, string>): readonly T[] => {
+/** Manila's offset and limit of a replica listing: a limit serves at most 1,000. */
+const windowOf = (query: Record<string, string>): ListingWindow => {
   const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
   const limit = query.limit === undefined ? undefined : Number.parseInt(query.limit, 10);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
     throw badRequest('limit must be a non-negative integer.');
   }
-  return items.slice(offset, limit === undefined ? undefined : offset + Math.min(limit, 1000));
+  return { offset, ...(limit !== undefined && { limit: Math.min(limit, 1000) }) };
 };
+
+/**
+ * A replica's documents are kept frozen per revision of its share (`ReplicaDocuments`): their
+ * views are kept too, and so is each view's JSON, which a listing splices.
+ */
+const replicaDetail = keptViews(shareReplicaDetailView);
+const replicaSummary = keptViews(shareReplicaSummaryView);
 
 /**
  * Manila's share replicas API (reference 1.3, 3.7 and 5), over the share-instances read model.
@@ -95,23 +106,26 @@ export class ShareReplicasController {
   @Get()
   @Policy('share_replica:get_all')
   async list(@Req() req: Request, @Query() query: Record<string, string>) {
-    return this.page(req, query, (doc) => shareReplicaSummaryView(doc));
+    return this.page(req, query, (doc, ctx) => replicaSummary(doc, viewContextOf(ctx)));
   }
 
   @Get('detail')
   @Policy('share_replica:get_all')
   async listDetail(@Req() req: Request, @Query() query: Record<string, string>) {
-    return this.page(req, query, (doc, ctx) => shareReplicaDetailView(doc, viewContextOf(ctx)));
+    return this.page(req, query, (doc, ctx) => replicaDetail(doc, viewContextOf(ctx)));
   }
 
   private async page(
     req: Request,
     query: Record<string, string>,
-    view: (doc: ShareInstanceDocument, ctx: RequestContext) => unknown,
+    view: (doc: ShareInstanceDocument, ctx: RequestContext) => object,
   ) {
     const ctx = contextOf(req);
-    const docs = await this.queries.execute(new ListReplicas(query.share_id, readerOf(ctx)));
-    return { share_replicas: slice(docs, query).map((d) => view(d, ctx)) };
+    const docs = await this.queries.execute(
+      new ListReplicas(query.share_id, readerOf(ctx), windowOf(query)),
+    );
+    const views = docs.map((doc) => keptJson(view(doc, ctx)));
+    return new JsonBytes(jsonObjectBytes([['share_replicas', jsonArrayBytes(views)]]));
   }
 
   @Get(':id')

@@ -1,7 +1,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ShareInstanceDocument } from '#hawser/projections';
 import type { Reader } from '../requester.js';
-import { ReplicaReads } from './replica-reads.js';
+import { ReplicaReads, type ListingWindow } from './replica-reads.js';
 
 /** A replica of one of the reader's project's shares (any for admins); else 404. */
 export class ShowReplica extends Query<ShareInstanceDocument> {
@@ -13,11 +13,12 @@ export class ShowReplica extends Query<ShareInstanceDocument> {
   }
 }
 
-/** Every replica the reader may see, optionally of one share, oldest first. */
-export class ListReplicas extends Query<ShareInstanceDocument[]> {
+/** The replicas the reader may see in `window`, optionally of one share, oldest first. */
+export class ListReplicas extends Query<readonly ShareInstanceDocument[]> {
   constructor(
     readonly shareId: string | undefined,
     readonly reader: Reader,
+    readonly window: ListingWindow,
   ) {
     super();
   }
@@ -33,10 +34,13 @@ export class ShowReplicaHandler implements IQueryHandler<ShowReplica, ShareInsta
 }
 
 @QueryHandler(ListReplicas)
-export class ListReplicasHandler implements IQueryHandler<ListReplicas, ShareInstanceDocument[]> {
+export class ListReplicasHandler implements IQueryHandler<
+  ListReplicas,
+  readonly ShareInstanceDocument[]
+> {
   constructor(private readonly replicas: ReplicaReads) {}
 
-  execute({ shareId, reader }: ListReplicas): Promise<ShareInstanceDocument[]> {
-    return this.replicas.list(reader.caller, shareId);
+  execute({ shareId, reader, window }: ListReplicas): Promise<readonly ShareInstanceDocument[]> {
+    return this.replicas.list(reader.caller, shareId, window);
   }
 }
