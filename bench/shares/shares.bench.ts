@@ -32,6 +32,9 @@ load average, since the machine may be shared) and a summary with the median of 
                     --against-pid-dir DIR (files of pids) for its CPU per share
                     (--against-connections C: 8 by default, as Manila's bench.py)
 --shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
+--warmup W          rounds run first and reported, but left out of the medians (2 by
+                    default: a server just started runs its first rounds before V8 has
+                    compiled its hot code); --against-warmup W2 for Manila (0 by default)
 --server-node-options "…"   node options of the external server (e.g. --heap-prof)
 --profile-dir DIR   a CPU profile of the external server (node --cpu-prof) written to DIR;
                     \`node cpu-profile-stages.js DIR/*.cpuprofile\` summarises it
@@ -49,6 +52,7 @@ const SHARES = count('--shares', 100);
 const REPLICAS = count('--replicas', 50);
 const LARGE = count('--large', 1_000);
 const ROUNDS = count('--rounds', 5);
+const WARMUP = count('--warmup', 2);
 
 const againstPids = (): number[] => {
   const listed = option('--against-pids');
@@ -66,12 +70,19 @@ interface Rounds {
   readonly replicas: PhaseResult[];
 }
 
-const report = (target: BenchTarget, phase: string, round: number, result: PhaseResult) => {
+const report = (
+  target: BenchTarget,
+  phase: string,
+  round: number,
+  result: PhaseResult,
+  warmup = false,
+) => {
   console.log(
     JSON.stringify({
       target: target.name,
       phase,
       round,
+      ...(warmup && { warmup }),
       count: result.count,
       acceptedS: round3(result.acceptedS),
       doneS: round3(result.doneS),
@@ -84,15 +95,18 @@ const report = (target: BenchTarget, phase: string, round: number, result: Phase
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-const runRounds = async (target: BenchTarget, rounds: number): Promise<Rounds> => {
+/** `warmup` rounds, reported and left out, then `rounds` rounds, whose results are returned. */
+const runRounds = async (target: BenchTarget, rounds: number, warmup: number): Promise<Rounds> => {
   await ensureShareTypes(target);
   const result: Rounds = { shares: [], replicas: [] };
-  for (let round = 1; round <= rounds; round++) {
+  for (let round = 1; round <= warmup + rounds; round++) {
+    const warming = round <= warmup;
     const shares = await createSharesAtOnce(target, SHARES);
-    report(target, 'shares', round, shares);
-    result.shares.push(shares);
+    report(target, 'shares', round, shares, warming);
     const replicas = await createReplicasAtOnce(target, REPLICAS);
-    report(target, 'replicas', round, replicas);
+    report(target, 'replicas', round, replicas, warming);
+    if (warming) continue;
+    result.shares.push(shares);
     result.replicas.push(replicas);
   }
   return result;
@@ -101,7 +115,7 @@ const runRounds = async (target: BenchTarget, rounds: number): Promise<Rounds> =
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-const summary = (name: string, rounds: Rounds) => {
+const summary = (name: string, rounds: Rounds, warmup: number) => {
   const line = (what: string, results: readonly PhaseResult[]) => {
     const done = median(results.map((r) => r.doneS));
     const cpu = results.flatMap((r) => (r.cpuPerItemMs === undefined ? [] : [r.cpuPerItemMs]));
@@ -113,7 +127,7 @@ const summary = (name: string, rounds: Rounds) => {
     );
   };
   return [
-    `${name}, ${rounds.shares.length} rounds:`,
+    `${name}, ${rounds.shares.length} rounds${warmup > 0 ? ` after ${warmup} of warm-up` : ''}:`,
     line('shares -> available', rounds.shares),
     line('replicas -> in_sync', rounds.replicas),
   ];
@@ -153,15 +167,17 @@ const main = async () => {
           connections: count('--against-connections', 8),
         });
   try {
-    const ours = await runRounds(hawser, ROUNDS);
+    const ours = await runRounds(hawser, ROUNDS, WARMUP);
     if (LARGE > 0) report(hawser, 'large', 1, await createSharesAtOnce(hawser, LARGE));
     const theirs =
-      manila === undefined ? undefined : await runRounds(manila, count('--against-rounds', 1));
+      manila === undefined
+        ? undefined
+        : await runRounds(manila, count('--against-rounds', 1), count('--against-warmup', 0));
     console.log(
       [
         '',
-        ...summary(hawser.name, ours),
-        ...(theirs && manila ? summary(manila.name, theirs) : []),
+        ...summary(hawser.name, ours, WARMUP),
+        ...(theirs && manila ? summary(manila.name, theirs, count('--against-warmup', 0)) : []),
       ].join('\n'),
     );
     if (theirs !== undefined) {
