@@ -32,9 +32,9 @@ load average, since the machine may be shared) and a summary with the median of 
                     --against-pid-dir DIR (files of pids) for its CPU per share
                     (--against-connections C: 8 by default, as Manila's bench.py)
 --shares N --replicas M --large L --rounds R --against-rounds R2 --poll-ms P
---warmup W          rounds run first and reported, but left out of the medians (2 by
-                    default: a server just started runs its first rounds before V8 has
-                    compiled its hot code); --against-warmup W2 for Manila (0 by default)
+--warmup W          rounds run first and reported, but left out of the medians (10 by
+                    default: a server just started runs its first rounds while V8 is still
+                    compiling its hot code); --against-warmup W2 for Manila (0 by default)
 --server-node-options "…"   node options of the external server (e.g. --heap-prof)
 --profile-dir DIR   a CPU profile of the external server (node --cpu-prof) written to DIR;
                     \`node cpu-profile-stages.js DIR/*.cpuprofile\` summarises it
@@ -52,7 +52,7 @@ const SHARES = count('--shares', 100);
 const REPLICAS = count('--replicas', 50);
 const LARGE = count('--large', 1_000);
 const ROUNDS = count('--rounds', 5);
-const WARMUP = count('--warmup', 2);
+const WARMUP = count('--warmup', 10);
 
 const againstPids = (): number[] => {
   const listed = option('--against-pids');
