@@ -207,6 +207,15 @@ describe('shares and share-instances projections', () => {
             `USING INDEX collection:${SHARE_INSTANCES}:by:${field},id:sparse`,
           );
         }
+        // A member's replica listing walks its project's replicas in order: no sort, no others.
+        const projectReplicas = docs.queryPlan(
+          SHARE_INSTANCES,
+          { replica_state: { $ne: null }, project_id: 'p1' },
+          { sort: [['created_at', 1]] },
+        );
+        expect(projectReplicas).toEqual([
+          `SEARCH collection:${SHARE_INSTANCES} USING INDEX collection:${SHARE_INSTANCES}:by:project_id,created_at,id:sparse (<expr>=?)`,
+        ]);
       }));
 
   it('given an instance document stored whole (before instances were stored by what finds them), when it is read, then it reads from its share all the same', () =>

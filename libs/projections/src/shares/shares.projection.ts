@@ -47,12 +47,15 @@ export const SHARE_COUNTS: readonly (readonly string[])[] = [
 /**
  * The share node's periodic reads (instances creating from a snapshot or a migration's
  * destination, every minute; replicas, at each refresh) find the few instances they want on
- * indexes that hold only those, so they cost the same whatever the number of shares.
+ * indexes that hold only those, so they cost the same whatever the number of shares. A
+ * project's replica listing, oldest first, walks its own replicas: only replicas carry the
+ * project's id (`toStoredShareInstance`), so that index holds them alone.
  */
 export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly (readonly string[])[] = [
   ['transitional_status'],
   ['replica_state'],
   ['pending_operation'],
+  ['project_id', 'created_at'],
 ];
 
 /**
