@@ -20,7 +20,11 @@ live heap (after its last full collection) of every process, and the machine's l
 then a summary per run.
 
   npm run bench:load -- --seconds 60 --clients 50 --processes 2
-  npm run bench:load -- --soak            (600 s against N processes, memory every 30 s)
+  npm run bench:load -- --warmup 30       (the load runs 30 s first, uncounted: the default,
+                                           while V8 compiles the services' hot code; 0 to count
+                                           a cold start)
+  npm run bench:load -- --soak            (600 s against N processes, memory every 30 s from
+                                           the start: no warm-up)
   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
   npm run bench:load -- --projector-process (N serving processes and a projector process)
   npm run bench:load -- --node-args '--max-semi-space-size=4' (node's options for every service)
@@ -37,6 +41,7 @@ const argument = (name: string, fallback: number): number => {
 
 const soak = process.argv.includes('--soak');
 const seconds = argument('--seconds', soak ? 600 : 60);
+const warmupS = argument('--warmup', soak ? 0 : 30);
 const clients = argument('--clients', 50);
 const processes = argument('--processes', 2);
 const sampleS = argument('--sample', soak ? 30 : 10);
@@ -97,6 +102,13 @@ const runAgainst = async (apiProcesses: number) => {
   const services: readonly Service[] = setup.services;
   try {
     await load.prepare(PROJECT, seedShares);
+    if (warmupS > 0) {
+      const warmup = new Tally();
+      await load.run(warmupS, (outcome) => warmup.add(outcome));
+      console.log(
+        `warm-up ${warmupS} s, not counted: ${Math.round(warmup.latencies.length / warmupS)} requests/s`,
+      );
+    }
     console.log(
       `\n${apiProcesses} API process(es), ${clients} clients, ${seconds} s; load average ${os
         .loadavg()
