@@ -178,7 +178,7 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
     expect(await usage()).toEqual({ shares: 2, share_replicas: 2, replica_gigabytes: 4 });
   });
 
-  it("lists a project's replicas oldest first, by limit and offset, and refuses a bad limit", async () => {
+  it("lists a project's replicas oldest first, by limit and offset, and refuses bad ones as Manila does", async () => {
     const all = await member('GET', '/v2/share-replicas/detail');
     expect(all.status).toBe(200);
     expect(all.body.share_replicas.map((r: { id: string }) => r.id)).toEqual([firstId, replicaId]);
@@ -195,9 +195,12 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
       version: '2.72',
     });
     expect(other.body.share_replicas).toEqual([]);
+    expect((await member('GET', '/v2/share-replicas?limit=0')).body.share_replicas).toHaveLength(2);
     const bad = await member('GET', '/v2/share-replicas?limit=-1');
     expect(bad.status).toBe(400);
-    expect(bad.body.badRequest.message).toBe('limit must be a non-negative integer.');
+    expect(bad.body.badRequest.message).toBe('limit param must be positive');
+    const badOffset = await member('GET', '/v2/share-replicas?offset=first');
+    expect(badOffset.body.badRequest.message).toBe('offset param must be an integer');
   });
 
   it('shows replica export locations with their replica_state (2.47+)', async () => {

@@ -22,7 +22,6 @@ export * from './snapshots/snapshot-queries.js';
 export * from './replicas/create-replica.js';
 export * from './replicas/replica-changes.js';
 export * from './replicas/replica-queries.js';
-export type { ListingWindow } from './replicas/replica-reads.js';
 export * from './share-types/share-type-commands.js';
 export * from './share-types/share-type-queries.js';
 export * from './shares/list-shares.js';

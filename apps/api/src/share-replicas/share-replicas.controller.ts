@@ -15,8 +15,8 @@ import type { Request, Response } from 'express';
 import {
   CreateReplica,
   DeleteReplica,
+  limitedWindow,
   ListReplicas,
-  type ListingWindow,
   PromoteReplica,
   ResetReplicaState,
   ResetReplicaStatus,
@@ -33,7 +33,7 @@ import {
 import type { ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument, ShareRecord } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
-import { badRequest, notFoundError } from '../http/manila-error.js';
+import { notFoundError } from '../http/manila-error.js';
 import { jsonArrayBytes, JsonBytes, jsonObjectBytes, keptJson } from '../http/json-answer.js';
 import { keptViews } from '../http/kept-views.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
@@ -51,16 +51,6 @@ import {
   Since,
 } from '../policy/route-policy.decorators.js';
 const theReplica = replica(fromParam('id'));
-
-/** Manila's offset and limit of a replica listing: a limit serves at most 1,000. */
-const windowOf = (query: Record<string, string>): ListingWindow => {
-  const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
-  const limit = query.limit === undefined ? undefined : Number.parseInt(query.limit, 10);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
-    throw badRequest('limit must be a non-negative integer.');
-  }
-  return { offset, ...(limit !== undefined && { limit: Math.min(limit, 1000) }) };
-};
 
 /**
  * A replica's documents are kept frozen per revision of its share (`ReplicaDocuments`): their
@@ -122,7 +112,7 @@ export class ShareReplicasController {
   ) {
     const ctx = contextOf(req);
     const docs = await this.queries.execute(
-      new ListReplicas(query.share_id, readerOf(ctx), windowOf(query)),
+      new ListReplicas(query.share_id, readerOf(ctx), limitedWindow(query)),
     );
     const views = docs.map((doc) => keptJson(view(doc, ctx)));
     return new JsonBytes(jsonObjectBytes([['share_replicas', jsonArrayBytes(views)]]));

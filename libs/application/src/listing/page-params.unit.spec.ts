@@ -1,4 +1,4 @@
-import { MAX_LIMIT, pageOf } from './page-params.js';
+import { limitedWindow, MAX_LIMIT, pageOf } from './page-params.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'];
 
@@ -29,4 +29,31 @@ describe('a page by limit and offset', () => {
       expect(() => pageOf(items, query)).toThrow(/param must be an integer/);
     },
   );
+});
+
+describe("the window of Manila's common.limited", () => {
+  it.each([
+    [{}, { offset: 0, limit: MAX_LIMIT }],
+    [{ limit: '0' }, { offset: 0, limit: MAX_LIMIT }],
+    [
+      { limit: '2', offset: '3' },
+      { offset: 3, limit: 2 },
+    ],
+    [{ limit: '5000' }, { offset: 0, limit: MAX_LIMIT }],
+    [
+      { limit: ' 7 ', offset: '+1' },
+      { offset: 1, limit: 7 },
+    ],
+  ])('%j is %j', (query, window) => {
+    expect(limitedWindow(query)).toEqual(window);
+  });
+
+  it.each([
+    [{ offset: 'one', limit: 'two' }, 'offset param must be an integer'],
+    [{ limit: '1.5' }, 'limit param must be an integer'],
+    [{ limit: '-1', offset: '-1' }, 'limit param must be positive'],
+    [{ offset: '-1' }, 'offset param must be positive'],
+  ])('refuses %j with the 400 Manila gives first: %s', (query, message) => {
+    expect(() => limitedWindow(query)).toThrow(expect.objectContaining({ status: 400, message }));
+  });
 });

@@ -1,7 +1,8 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ShareInstanceDocument } from '#hawser/projections';
 import type { Reader } from '../requester.js';
-import { ReplicaReads, type ListingWindow } from './replica-reads.js';
+import type { ListingWindow } from '../listing/page-params.js';
+import { ReplicaReads } from './replica-reads.js';
 
 /** A replica of one of the reader's project's shares (any for admins); else 404. */
 export class ShowReplica extends Query<ShareInstanceDocument> {

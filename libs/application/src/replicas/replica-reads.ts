@@ -8,14 +8,9 @@ import {
   type ShareRecord,
 } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
+import type { ListingWindow } from '../listing/page-params.js';
 import type { Caller } from '../requester.js';
 import { ReplicaDocuments } from './replica-documents.js';
-
-/** Where a listing starts and how many it holds at most (Manila's offset and limit). */
-export interface ListingWindow {
-  readonly offset: number;
-  readonly limit?: number;
-}
 
 const within = <T>(items: readonly T[], { offset, limit }: ListingWindow): readonly T[] =>
   items.slice(offset, limit === undefined ? undefined : offset + limit);
