@@ -15,8 +15,8 @@ import {
   toStoredShareInstance,
   type ShareInstanceDocument,
 } from '#hawser/projections';
-import { SqliteDocumentStore, type DocumentWrite, type VersionedId } from '#hawser/read-models';
-import type { Filter, FindOptions } from '#hawser/read-models';
+import type { DocumentWrite } from '#hawser/read-models';
+import { InterleavedStore } from '../../../read-models/src/test-support/interleaved-store.js';
 import { withReplica } from '../../../domain/src/share/test-support/replica-history.js';
 import type { Caller } from '../requester.js';
 import { ReplicaDocuments } from './replica-documents.js';
@@ -61,42 +61,16 @@ const written = (share: ActiveShare, revision: number): DocumentWrite[] => [
   })),
 ];
 
-/** The store, noting the shares it reads whole, and writing once between a listing's reads. */
-class RecordingStore extends SqliteDocumentStore {
-  readonly sharesReadWhole: string[] = [];
-  /** Writes made once, right after the replicas are listed: another process's projector. */
-  writesBetweenReads: DocumentWrite[] = [];
-
-  override async findVersions(
-    collection: string,
-    versionField: string,
-    filter?: Filter,
-    options?: FindOptions,
-  ): Promise<VersionedId[]> {
-    const listed = await super.findVersions(collection, versionField, filter, options);
-    if (collection === SHARE_INSTANCES) await this.write(this.writesBetweenReads.splice(0));
-    return listed;
-  }
-
-  override getMany<T extends { readonly id: string }>(
-    collection: string,
-    ids: readonly string[],
-  ): Promise<T[]> {
-    if (collection === SHARES) this.sharesReadWhole.push(...ids);
-    return super.getMany<T>(collection, ids);
-  }
-}
-
 const ids = (docs: readonly ShareInstanceDocument[]) => docs.map((doc) => doc.id);
 
 describe('the replica listing, answered by the store', () => {
   let dir: string;
-  let store: RecordingStore;
+  let store: InterleavedStore;
   let reads: ReplicaReads;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-replica-reads-'));
-    store = new RecordingStore({ file: path.join(dir, 'read-models.sqlite') });
+    store = new InterleavedStore({ file: path.join(dir, 'read-models.sqlite') });
     reads = new ReplicaReads(store, new ReplicaDocuments());
     // Shares 1 to 4 in p1, 5 and 6 in p2: twelve instances with a replica state.
     for (let n = 1; n <= 6; n += 1) {
@@ -110,11 +84,11 @@ describe('the replica listing, answered by the store', () => {
 
   it('given replicas listed before, when they are listed again unchanged, then no share is read whole and the documents are the same', async () => {
     const first = await reads.list(ADMIN, undefined);
-    store.sharesReadWhole.splice(0);
+    store.readWhole.splice(0);
 
     const again = await reads.list(ADMIN, undefined);
 
-    expect(store.sharesReadWhole).toEqual([]);
+    expect(store.readWhole).toEqual([]);
     expect(again).toHaveLength(12);
     again.forEach((doc, i) => expect(doc).toBe(first[i]));
   });
@@ -122,11 +96,11 @@ describe('the replica listing, answered by the store', () => {
   it('given replicas listed before, when one replica changes state, then only its share is read whole and the listing shows the new state', async () => {
     await reads.list(ADMIN, undefined);
     await store.write(written(replicatedShare(3, 'p1', 'out_of_sync'), 6));
-    store.sharesReadWhole.splice(0);
+    store.readWhole.splice(0);
 
     const again = await reads.list(ADMIN, undefined);
 
-    expect(store.sharesReadWhole).toEqual(['s3']);
+    expect(store.readWhole).toEqual(['s3']);
     expect(again.find((doc) => doc.id === 'r3')).toMatchObject({
       replica_state: 'out_of_sync',
       revision: 6,
@@ -136,13 +110,13 @@ describe('the replica listing, answered by the store', () => {
 
   it("given a window, then it holds the listing's replicas from its offset, and only its shares are read", async () => {
     const all = await reads.list(ADMIN, undefined);
-    const kept = new RecordingStore({ file: path.join(dir, 'read-models.sqlite') });
+    const kept = new InterleavedStore({ file: path.join(dir, 'read-models.sqlite') });
     const fresh = new ReplicaReads(kept, new ReplicaDocuments());
 
     const window = await fresh.list(ADMIN, undefined, { offset: 3, limit: 4 });
 
     expect(ids(window)).toEqual(ids(all.slice(3, 7)));
-    expect(new Set(kept.sharesReadWhole)).toEqual(new Set(window.map((doc) => doc.share_id)));
+    expect(new Set(kept.readWhole)).toEqual(new Set(window.map((doc) => doc.share_id)));
     expect(await fresh.list(ADMIN, undefined, { offset: 11 })).toHaveLength(1);
     expect(await fresh.list(ADMIN, undefined, { offset: 0, limit: 0 })).toEqual([]);
     await kept.close();

@@ -16,12 +16,12 @@ import {
   type ShareRecord,
 } from '#hawser/projections';
 import {
-  SqliteDocumentStore,
   type DocumentWrite,
   type Filter,
   type FindOptions,
   type VersionedId,
 } from '#hawser/read-models';
+import { InterleavedStore } from '../../../read-models/src/test-support/interleaved-store.js';
 import type { Caller, Reader } from '../requester.js';
 import { ListShares, ListSharesHandler, type ShareListPage } from './list-shares.js';
 import { ShareDocuments } from './share-documents.js';
@@ -101,7 +101,7 @@ const expectedIds = (
     .map((r) => r.id);
 
 /** The store, recording what the listing asks of it so its plans can be read. */
-class RecordingStore extends SqliteDocumentStore {
+class RecordingStore extends InterleavedStore {
   readonly asked: { filter: Filter | undefined; options: FindOptions & { count?: boolean } }[] = [];
 
   override find<T extends { readonly id: string }>(
@@ -113,29 +113,14 @@ class RecordingStore extends SqliteDocumentStore {
     return super.find<T>(collection, filter, options);
   }
 
-  /** The ids read whole by `getMany`. */
-  readonly readWhole: string[] = [];
-  /** Writes made once, right after the next `findVersions`: another process's projector. */
-  writesBetweenReads: DocumentWrite[] = [];
-
-  override async findVersions(
+  override findVersions(
     collection: string,
     versionField: string,
     filter?: Filter,
     options?: FindOptions,
   ): Promise<VersionedId[]> {
     this.asked.push({ filter, options: options ?? {} });
-    const listed = await super.findVersions(collection, versionField, filter, options);
-    await this.write(this.writesBetweenReads.splice(0));
-    return listed;
-  }
-
-  override getMany<T extends { readonly id: string }>(
-    collection: string,
-    ids: readonly string[],
-  ): Promise<T[]> {
-    this.readWhole.push(...ids);
-    return super.getMany<T>(collection, ids);
+    return super.findVersions(collection, versionField, filter, options);
   }
 
   override count(collection: string, filter?: Filter): Promise<number> {
