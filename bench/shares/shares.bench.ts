@@ -53,6 +53,7 @@ const REPLICAS = count('--replicas', 50);
 const LARGE = count('--large', 1_000);
 const ROUNDS = count('--rounds', 5);
 const WARMUP = count('--warmup', 10);
+const AGAINST_WARMUP = count('--against-warmup', 0);
 
 const againstPids = (): number[] => {
   const listed = option('--against-pids');
@@ -172,12 +173,12 @@ const main = async () => {
     const theirs =
       manila === undefined
         ? undefined
-        : await runRounds(manila, count('--against-rounds', 1), count('--against-warmup', 0));
+        : await runRounds(manila, count('--against-rounds', 1), AGAINST_WARMUP);
     console.log(
       [
         '',
         ...summary(hawser.name, ours, WARMUP),
-        ...(theirs && manila ? summary(manila.name, theirs, count('--against-warmup', 0)) : []),
+        ...(theirs && manila ? summary(manila.name, theirs, AGAINST_WARMUP) : []),
       ].join('\n'),
     );
     if (theirs !== undefined) {

@@ -48,11 +48,12 @@ export class AggregateSnapshots {
     streamId: string,
     policy: SnapshotPolicy,
   ): Promise<FoldedState<State> | undefined> {
-    const inMemory = this.remembered.get(streamId);
-    if (inMemory?.stateVersion === policy.stateVersion) {
+    const kept = this.kept(streamId, policy);
+    if (kept) {
+      // Read last, so dropped last.
       this.remembered.delete(streamId);
-      this.remembered.set(streamId, inMemory);
-      return inMemory as FoldedState<State>;
+      this.remembered.set(streamId, kept);
+      return kept as FoldedState<State>;
     }
     const stored = await this.readStored(streamId);
     if (stored?.stateVersion !== policy.stateVersion) return undefined;
@@ -61,10 +62,13 @@ export class AggregateSnapshots {
 
   /** The state kept in memory for the stream, unread and unchecked; undefined if none is. */
   inMemory<State>(streamId: string, policy: SnapshotPolicy): FoldedState<State> | undefined {
-    const inMemory = this.remembered.get(streamId);
-    return inMemory?.stateVersion === policy.stateVersion
-      ? (inMemory as FoldedState<State>)
-      : undefined;
+    return this.kept(streamId, policy) as FoldedState<State> | undefined;
+  }
+
+  /** The state kept in memory for the stream, if it is of the policy's state version. */
+  private kept(streamId: string, policy: SnapshotPolicy): Remembered | undefined {
+    const kept = this.remembered.get(streamId);
+    return kept?.stateVersion === policy.stateVersion ? kept : undefined;
   }
 
   /** Keeps `folded` in memory, and writes it to the store once the policy says it is due. */

@@ -47,18 +47,16 @@ export class RecentStates {
     fold: Fold,
     streamId: string,
   ): Promise<{ folded: FoldedState<State>; after: RecordedEvent[] } | undefined> {
-    const recent = this.recent.get(streamId);
-    if (!recent || recent.evolve !== fold.evolve || recent.initialState !== fold.initialState) {
-      return undefined;
-    }
+    const folded = this.remembered<State>(fold, streamId);
+    if (!folded) return undefined;
     const [atStart, ...after] = await this.store.readStream(streamId, {
-      fromRevision: recent.folded.revision,
+      fromRevision: folded.revision,
     });
-    if (atStart?.id !== recent.folded.eventId) {
+    if (atStart?.id !== folded.eventId) {
       this.recent.delete(streamId);
       return undefined;
     }
-    return { folded: recent.folded as FoldedState<State>, after };
+    return { folded, after };
   }
 
   remember(fold: Fold, streamId: string, folded: FoldedState<unknown>): void {
