@@ -30,6 +30,7 @@ export interface PhaseResult {
 
 const MICROVERSION = '2.72';
 const TIMEOUT_MS = 600_000;
+const PAGE = 1000;
 const SHARE_TYPE = 'bench';
 const REPLICATED_TYPE = 'bench-replicated';
 
@@ -101,6 +102,22 @@ export const ensureShareTypes = async (target: BenchTarget): Promise<void> => {
 };
 
 /**
+ * Every item of a detail list, page by page: Manila caps a page at 1,000 (`common.limited`)
+ * whatever the `limit`, and a listing of more is read on from `offset`.
+ */
+const listAll = async (project: BenchProject, route: string, key: string): Promise<Json[]> => {
+  const items: Json[] = [];
+  const separator = route.includes('?') ? '&' : '?';
+  for (;;) {
+    const page = (
+      await call(project, 'GET', `${route}${separator}limit=${PAGE}&offset=${items.length}`)
+    )[key] as Json[];
+    items.push(...page);
+    if (page.length < PAGE) return items;
+  }
+};
+
+/**
  * Polls each project's detail list (`route`, narrowed by name) until every id in it is done.
  * A resource in an error state fails the run: the figures would mean nothing.
  */
@@ -115,8 +132,8 @@ const waitUntilDone = async (
   const deadline = performance.now() + TIMEOUT_MS;
   const pending = new Set(ids.keys());
   while (pending.size > 0) {
-    const lists = await Promise.all(projects.map((p) => call(p, 'GET', route)));
-    for (const resource of lists.flatMap((list) => list[key] as Json[])) {
+    const lists = await Promise.all(projects.map((p) => listAll(p, route, key)));
+    for (const resource of lists.flat()) {
       if (!pending.has(resource.id as string)) continue;
       if (String(resource.status).startsWith('error')) {
         throw new Error(`${target.name}: ${key} ${resource.id} went to ${resource.status}`);
