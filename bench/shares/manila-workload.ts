@@ -102,18 +102,26 @@ export const ensureShareTypes = async (target: BenchTarget): Promise<void> => {
 };
 
 /**
- * Every item of a detail list, page by page: Manila caps a page at 1,000 (`common.limited`)
- * whatever the `limit`, and a listing of more is read on from `offset`.
+ * A detail list page by page until every pending id was seen or the list ends: Manila caps a
+ * page at 1,000 (`common.limited`) whatever the `limit`, and its replica listing holds every
+ * replica in the store. Hawser lists newest first, so a batch just made is on the first page.
  */
-const listAll = async (project: BenchProject, route: string, key: string): Promise<Json[]> => {
+const listPending = async (
+  project: BenchProject,
+  route: string,
+  key: string,
+  pending: ReadonlySet<string>,
+): Promise<Json[]> => {
   const items: Json[] = [];
   const separator = route.includes('?') ? '&' : '?';
+  let unseen = pending.size;
   for (;;) {
     const page = (
       await call(project, 'GET', `${route}${separator}limit=${PAGE}&offset=${items.length}`)
     )[key] as Json[];
     items.push(...page);
-    if (page.length < PAGE) return items;
+    unseen -= page.filter((item) => pending.has(item.id as string)).length;
+    if (page.length < PAGE || unseen <= 0) return items;
   }
 };
 
@@ -132,7 +140,7 @@ const waitUntilDone = async (
   const deadline = performance.now() + TIMEOUT_MS;
   const pending = new Set(ids.keys());
   while (pending.size > 0) {
-    const lists = await Promise.all(projects.map((p) => listAll(p, route, key)));
+    const lists = await Promise.all(projects.map((p) => listPending(p, route, key, pending)));
     for (const resource of lists.flat()) {
       if (!pending.has(resource.id as string)) continue;
       if (String(resource.status).startsWith('error')) {

@@ -178,17 +178,24 @@ describe('share replicas over HTTP (given a readable replicated share type)', ()
     expect(await usage()).toEqual({ shares: 2, share_replicas: 2, replica_gigabytes: 4 });
   });
 
-  it("lists a project's replicas oldest first, by limit and offset, and refuses bad ones as Manila does", async () => {
+  it("lists a project's replicas newest first, by limit and offset, and refuses bad ones as Manila does", async () => {
     const all = await member('GET', '/v2/share-replicas/detail');
     expect(all.status).toBe(200);
-    expect(all.body.share_replicas.map((r: { id: string }) => r.id)).toEqual([firstId, replicaId]);
-    expect(all.body.share_replicas[1]).toMatchObject({ replica_state: 'in_sync' });
+    expect(all.body.share_replicas.map((r: { id: string }) => r.id)).toEqual([replicaId, firstId]);
+    expect(all.body.share_replicas[0]).toMatchObject({ replica_state: 'in_sync' });
     const second = await member('GET', '/v2/share-replicas/detail?limit=1&offset=1');
     expect(second.body.share_replicas).toEqual([all.body.share_replicas[1]]);
     const first = await member('GET', '/v2/share-replicas?limit=1');
     expect(first.body.share_replicas).toEqual([
-      { id: firstId, share_id: shareId, status: 'available', replica_state: 'active' },
+      { id: replicaId, share_id: shareId, status: 'available', replica_state: 'in_sync' },
     ]);
+    // An admin's listing, every project's, keeps the same order.
+    const everyProject = (await admin('GET', '/v2/share-replicas')).body.share_replicas as {
+      id: string;
+    }[];
+    expect(
+      everyProject.map((r) => r.id).filter((id) => id === firstId || id === replicaId),
+    ).toEqual([replicaId, firstId]);
     expect((await member('GET', '/v2/share-replicas?offset=5')).body.share_replicas).toEqual([]);
     const other = await hawser.request('GET', '/v2/share-replicas/detail', undefined, {
       token: OTHER,

@@ -14,7 +14,7 @@ export class ShowReplica extends Query<ShareInstanceDocument> {
   }
 }
 
-/** The replicas the reader may see in `window`, optionally of one share, oldest first. */
+/** The replicas the reader may see in `window`, optionally of one share, newest first. */
 export class ListReplicas extends Query<readonly ShareInstanceDocument[]> {
   constructor(
     readonly shareId: string | undefined,

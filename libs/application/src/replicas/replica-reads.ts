@@ -37,31 +37,37 @@ export class ReplicaReads {
   }
 
   /**
-   * The replicas the caller may see in `window`, optionally of one share, oldest first. The
-   * replicas are listed by id and share first, and only the window's shares are read: those
-   * whose record is at a revision already derived (`ReplicaDocuments`) are not read whole.
+   * The replicas the caller may see in `window`, optionally of one share, newest first (the
+   * order Manila's share and snapshot listings default to; its replica listing keeps none). The
+   * window's replicas are listed by id and share on an index that holds replicas alone (see
+   * `SHARE_INSTANCES_IN_FLIGHT_INDEXES`), and only their shares are read: those whose record is
+   * at a revision already derived (`ReplicaDocuments`) are not read whole.
    */
   async list(
     caller: Caller,
     shareId: string | undefined,
     window: ListingWindow = { offset: 0 },
   ): Promise<readonly ShareInstanceDocument[]> {
-    const visible = (doc: ShareInstanceDocument) =>
-      doc.replica_state !== null && (caller.isAdmin || doc.project_id === caller.projectId);
     if (shareId !== undefined) {
       const record = await this.documents.get<ShareRecord>(SHARES, shareId);
-      return within((record ? this.kept.of(record) : []).filter(visible), window);
+      const visible = (doc: ShareInstanceDocument) =>
+        doc.replica_state !== null && (caller.isAdmin || doc.project_id === caller.projectId);
+      return within((record ? this.kept.of(record) : []).filter(visible).reverse(), window);
     }
-    const listed = await this.documents.findVersions(
+    const page = await this.documents.findVersions(
       SHARE_INSTANCES,
       'share_id',
+      // Only replicas carry these two fields (`toStoredShareInstance`).
+      caller.isAdmin ? { replica_created_at: { $ne: null } } : { project_id: caller.projectId },
       {
-        replica_state: { $ne: null },
-        ...(!caller.isAdmin && { project_id: caller.projectId }),
+        sort: [
+          [caller.isAdmin ? 'replica_created_at' : 'created_at', -1],
+          ['id', -1],
+        ],
+        skip: window.offset,
+        ...(window.limit !== undefined && { limit: window.limit }),
       },
-      { sort: [['created_at', 1]] },
     );
-    const page = within(listed, window);
     const byShare = await this.instancesOfShares([
       ...new Set(page.map(({ version }) => version as string)),
     ]);

@@ -207,14 +207,29 @@ describe('shares and share-instances projections', () => {
             `USING INDEX collection:${SHARE_INSTANCES}:by:${field},id:sparse`,
           );
         }
-        // A member's replica listing walks its project's replicas in order: no sort, no others.
-        const projectReplicas = docs.queryPlan(
-          SHARE_INSTANCES,
-          { replica_state: { $ne: null }, project_id: 'p1' },
-          { sort: [['created_at', 1]] },
-        );
-        expect(projectReplicas).toEqual([
+        // The replica listing walks a page of replicas in order, newest first: a member's its
+        // project's, an admin's every project's; no sort, no other instances.
+        const newestFirst = (field: string): FindOptions => ({
+          sort: [
+            [field, -1],
+            ['id', -1],
+          ],
+          skip: 1000,
+          limit: 1000,
+        });
+        expect(
+          docs.queryPlan(SHARE_INSTANCES, { project_id: 'p1' }, newestFirst('created_at')),
+        ).toEqual([
           `SEARCH collection:${SHARE_INSTANCES} USING INDEX collection:${SHARE_INSTANCES}:by:project_id,created_at,id:sparse (<expr>=?)`,
+        ]);
+        expect(
+          docs.queryPlan(
+            SHARE_INSTANCES,
+            { replica_created_at: { $ne: null } },
+            newestFirst('replica_created_at'),
+          ),
+        ).toEqual([
+          `SCAN collection:${SHARE_INSTANCES} USING INDEX collection:${SHARE_INSTANCES}:by:replica_created_at,id:sparse`,
         ]);
       }));
 

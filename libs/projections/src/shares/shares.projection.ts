@@ -47,15 +47,16 @@ export const SHARE_COUNTS: readonly (readonly string[])[] = [
 /**
  * The share node's periodic reads (instances creating from a snapshot or a migration's
  * destination, every minute; replicas, at each refresh) find the few instances they want on
- * indexes that hold only those, so they cost the same whatever the number of shares. A
- * project's replica listing, oldest first, walks its own replicas: only replicas carry the
- * project's id (`toStoredShareInstance`), so that index holds them alone.
+ * indexes that hold only those, so they cost the same whatever the number of shares. The replica
+ * listing, newest first, walks a page of replicas: a project's on its own (only replicas carry
+ * the project's id, `toStoredShareInstance`), an admin's on every replica's creation time.
  */
 export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly (readonly string[])[] = [
   ['transitional_status'],
   ['replica_state'],
   ['pending_operation'],
   ['project_id', 'created_at'],
+  ['replica_created_at'],
 ];
 
 /**
@@ -77,7 +78,9 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
   collection: SHARES,
   // 2: an instance in flight keeps its status apart (`transitional_status`), which the share
   // node's polls find it by; an instance written before would not be found until rewritten.
-  version: 2,
+  // 3: a replica keeps its creation time apart (`replica_created_at`), which the admin's
+  // replica listing walks; a replica written before would be missing from it.
+  version: 3,
   ...shareStream,
   indexes: {
     [SHARES]: SHARE_LISTING_INDEXES,
