@@ -226,6 +226,52 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
     });
   });
 
+  describe('sparse indexes on another field', () => {
+    const newestFirst = {
+      sort: [
+        ['created_at', -1],
+        ['id', -1],
+      ],
+    } as const;
+    const described = async () =>
+      ids(await store.find('shares', { description: { $ne: null } }, newestFirst));
+
+    it('given an index on the creation time holding the shares with a description, then a find of those lists them newest first as descriptions come and go', async () => {
+      await givenShares();
+      await store.ensureIndex('shares', ['created_at'], { sparse: true, sparseOn: 'description' });
+
+      expect(await described()).toEqual(['s1', 's4']);
+      const [s1, , s3] = shares as [Share, Share, Share];
+      const { description: _gone, ...withoutDescription } = s1;
+      await store.write([
+        { kind: 'put', collection: 'shares', document: { ...s3, description: 'third' } },
+        { kind: 'put', collection: 'shares', document: withoutDescription },
+      ]);
+
+      expect(await described()).toEqual(['s4', 's3']);
+      expect(
+        ids(
+          await store.find('shares', { description: { $ne: null } }, { ...newestFirst, skip: 1 }),
+        ),
+      ).toEqual(['s3']);
+    });
+
+    it('is apart from the sparse index on the same fields: dropping one keeps the other, and a rebuilt generation gets what is declared', async () => {
+      await store.ensureIndex('shares', ['created_at'], { sparse: true, sparseOn: 'description' });
+      await store.ensureIndex('shares', ['created_at'], { sparse: true });
+      await store.dropIndex('shares', ['created_at'], { sparse: true });
+      const generation = await store.prepareGeneration(['shares']);
+      await store.write(
+        shares.map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
+      );
+
+      await store.swap(['shares'], generation);
+
+      expect(await described()).toEqual(['s1', 's4']);
+      expect(ids(await store.find('shares', { created_at: '2025-01-02' }))).toEqual(['s3', 's4']);
+    });
+  });
+
   describe('kept counts', () => {
     const COUNTED = ['project.id', 'name', 'description'];
     /** Each filter's count against what a find of it returns. */

@@ -176,6 +176,13 @@ export interface IndexOptions {
    * fields are two indexes.
    */
   readonly sparse?: boolean;
+  /**
+   * With `sparse`, the field whose presence puts a document in the index, instead of its first
+   * field: an index in one field's order over the few documents that have another (the replicas
+   * among the share instances, by creation time). A filter that says the field is not null
+   * (`$ne: null`) finds them on it; a sparse index with and one without are two indexes.
+   */
+  readonly sparseOn?: string;
 }
 
 export class CheckpointConflictError extends Error {

@@ -5,7 +5,7 @@ export {
 } from './sqlite/sqlite-document-store.js';
 export type { MongoDbDocumentStoreOptions } from './mongodb/mongodb-document-store.js';
 export { createDocumentStore, type DocumentStoreConfig } from './create-document-store.js';
-export type { Projection, ProjectionContext } from './projection/projection.js';
+export type { Projection, ProjectionContext, SparseIndex } from './projection/projection.js';
 export {
   derivedCollection,
   singleStreamProjection,

@@ -131,10 +131,6 @@ describe('the replica listing, answered by the store', () => {
     expect(admin).toEqual(['r6', 'r5', 'r4', 'r3', 'r2', 'r1', 'i6', 'i5', 'i4', 'i3', 'i2', 'i1']);
     expect(member).toEqual(['r4', 'r3', 'r2', 'r1', 'i4', 'i3', 'i2', 'i1']);
     expect(ofShare).toEqual(['r4', 'i4']);
-    expect(await store.get(SHARE_INSTANCES, 'r4')).toMatchObject({
-      project_id: 'p1',
-      replica_created_at: (await reads.find('r4', ADMIN)).created_at,
-    });
   });
 
   it("given a member, then its own project's replicas are listed, and an admin's listing holds every project's", async () => {

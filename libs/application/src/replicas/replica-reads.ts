@@ -57,11 +57,11 @@ export class ReplicaReads {
     const page = await this.documents.findVersions(
       SHARE_INSTANCES,
       'share_id',
-      // Only replicas carry these two fields (`toStoredShareInstance`).
-      caller.isAdmin ? { replica_created_at: { $ne: null } } : { project_id: caller.projectId },
+      // Only replicas carry their project's id (`toStoredShareInstance`).
+      caller.isAdmin ? { replica_state: { $ne: null } } : { project_id: caller.projectId },
       {
         sort: [
-          [caller.isAdmin ? 'replica_created_at' : 'created_at', -1],
+          ['created_at', -1],
           ['id', -1],
         ],
         skip: window.offset,

@@ -225,11 +225,11 @@ describe('shares and share-instances projections', () => {
         expect(
           docs.queryPlan(
             SHARE_INSTANCES,
-            { replica_created_at: { $ne: null } },
-            newestFirst('replica_created_at'),
+            { replica_state: { $ne: null } },
+            newestFirst('created_at'),
           ),
         ).toEqual([
-          `SCAN collection:${SHARE_INSTANCES} USING INDEX collection:${SHARE_INSTANCES}:by:replica_created_at,id:sparse`,
+          `SCAN collection:${SHARE_INSTANCES} USING INDEX collection:${SHARE_INSTANCES}:by:created_at,id:sparse-on:replica_state`,
         ]);
       }));
 

@@ -1,4 +1,4 @@
-import { singleStreamProjection } from '#hawser/read-models';
+import { singleStreamProjection, type SparseIndex } from '#hawser/read-models';
 import { ACCESS_RULE_INDEXES, accessRuleItems } from '../access-rules/access-rules.projection.js';
 import { SNAPSHOT_INDEXES, snapshotItems } from '../snapshots/snapshots.projection.js';
 import { shareInstanceItems } from './share-instances.projection.js';
@@ -49,14 +49,14 @@ export const SHARE_COUNTS: readonly (readonly string[])[] = [
  * destination, every minute; replicas, at each refresh) find the few instances they want on
  * indexes that hold only those, so they cost the same whatever the number of shares. The replica
  * listing, newest first, walks a page of replicas: a project's on its own (only replicas carry
- * the project's id, `toStoredShareInstance`), an admin's on every replica's creation time.
+ * the project's id, `toStoredShareInstance`), an admin's on the replicas' creation times.
  */
-export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly (readonly string[])[] = [
+export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly SparseIndex[] = [
   ['transitional_status'],
   ['replica_state'],
   ['pending_operation'],
   ['project_id', 'created_at'],
-  ['replica_created_at'],
+  { fields: ['created_at'], sparseOn: 'replica_state' },
 ];
 
 /**
@@ -78,9 +78,7 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
   collection: SHARES,
   // 2: an instance in flight keeps its status apart (`transitional_status`), which the share
   // node's polls find it by; an instance written before would not be found until rewritten.
-  // 3: a replica keeps its creation time apart (`replica_created_at`), which the admin's
-  // replica listing walks; a replica written before would be missing from it.
-  version: 3,
+  version: 2,
   ...shareStream,
   indexes: {
     [SHARES]: SHARE_LISTING_INDEXES,

@@ -37,11 +37,6 @@ export interface StoredShareInstance {
   readonly replica_state?: string;
   readonly pending_operation?: ShareInstanceDocument['pending_operation'];
   readonly created_at: string;
-  /**
-   * The creation time again on a replica alone, absent on other instances: the admin's replica
-   * listing, newest first, walks the replicas on its sparse index rather than sort them all.
-   */
-  readonly replica_created_at?: string;
 }
 
 /** Manila's transitional statuses, and the two an instance waits in for a driver or a peer. */
@@ -63,7 +58,6 @@ export const toStoredShareInstance = (
   ...(instance.replicaState !== null && {
     project_id: share.projectId,
     replica_state: instance.replicaState,
-    replica_created_at: instance.createdAt,
   }),
   ...(instance.pendingOperation && {
     pending_operation: {

@@ -49,6 +49,7 @@ interface IndexRecord {
   collection: string;
   fields: string[];
   sparse?: boolean;
+  sparseOn?: string;
 }
 
 const ALIASES = 'hawser_collection_aliases';
@@ -191,13 +192,18 @@ export class MongoDbDocumentStore implements DocumentStore {
     options: IndexOptions = {},
   ): Promise<void> {
     if (fields.length === 0) return;
-    await this.db
-      .collection<IndexRecord>(INDEXES)
-      .updateOne(
-        { _id: indexRecordId(collection, fields, options) },
-        { $set: { collection, fields: [...fields], sparse: options.sparse === true } },
-        { upsert: true },
-      );
+    await this.db.collection<IndexRecord>(INDEXES).updateOne(
+      { _id: indexRecordId(collection, fields, options) },
+      {
+        $set: {
+          collection,
+          fields: [...fields],
+          sparse: options.sparse === true,
+          ...(options.sparseOn !== undefined && { sparseOn: options.sparseOn }),
+        },
+      },
+      { upsert: true },
+    );
     await this.buildIndex(await this.physical(collection), fields, options);
   }
 
@@ -237,6 +243,7 @@ export class MongoDbDocumentStore implements DocumentStore {
     for (const index of indexes) {
       await this.buildIndex(generationCollection(index.collection, generation), index.fields, {
         sparse: index.sparse === true,
+        ...(index.sparseOn !== undefined && { sparseOn: index.sparseOn }),
       });
     }
   }
@@ -371,11 +378,11 @@ export class MongoDbDocumentStore implements DocumentStore {
     fields: readonly string[],
     options: IndexOptions,
   ): Promise<void> {
-    const first = mongoField(fields[0] as string);
+    const present = mongoField(options.sparseOn ?? (fields[0] as string));
     await this.db.collection(physical).createIndex(indexKeys(fields), {
       name: indexName(fields, options),
       // Equality and `$in` on the field imply `$exists`, so the planner can use it for them.
-      ...(options.sparse ? { partialFilterExpression: { [first]: { $exists: true } } } : {}),
+      ...(options.sparse ? { partialFilterExpression: { [present]: { $exists: true } } } : {}),
     });
   }
 
@@ -428,10 +435,16 @@ const indexKeys = (fields: readonly string[]): [string, 1][] => {
 const indexName = (fields: readonly string[], options: IndexOptions): string =>
   indexKeys(fields)
     .map(([field, direction]) => `${field}_${direction}`)
-    .join('_') + (options.sparse ? '_sparse' : '');
+    .join('_') + sparseSuffix(options, '_');
 
 const indexRecordId = (
   collection: string,
   fields: readonly string[],
   options: IndexOptions,
-): string => `${collection}|${fields.join(',')}${options.sparse ? '|sparse' : ''}`;
+): string => `${collection}|${fields.join(',')}${sparseSuffix(options, '|')}`;
+
+/** What tells a sparse index apart in its name: `sparse`, and the field it is sparse on. */
+const sparseSuffix = (options: IndexOptions, separator: string): string =>
+  !options.sparse
+    ? ''
+    : `${separator}sparse${options.sparseOn === undefined ? '' : `${separator}on${separator}${options.sparseOn}`}`;

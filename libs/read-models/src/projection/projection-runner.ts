@@ -4,7 +4,7 @@ import type { DocumentStore } from '../document-store.port.js';
 import type { ReadModelChanges } from '../changes/read-model-changes.js';
 import { LogFollowers } from '../subscription/log-followers.js';
 import { CommitRound } from './commit-round.js';
-import type { Projection } from './projection.js';
+import { sparseIndexOf, type Projection } from './projection.js';
 import { GenerationTarget, isFirstCatchUp, LiveTarget } from './projection-target.js';
 import { ProjectionWorker, type ProjectionWorkerOptions } from './projection-worker.js';
 
@@ -117,8 +117,9 @@ export class ProjectionRunner {
           for (const fields of indexes) await this.documents.ensureIndex(collection, fields);
         }
         for (const [collection, indexes] of Object.entries(projection.sparseIndexes ?? {})) {
-          for (const fields of indexes) {
-            await this.documents.ensureIndex(collection, fields, { sparse: true });
+          for (const index of indexes) {
+            const { fields, options } = sparseIndexOf(index);
+            await this.documents.ensureIndex(collection, fields, options);
           }
         }
         for (const [collection, counts] of Object.entries(projection.counts ?? {})) {

@@ -1,5 +1,20 @@
 import type { EventFilter, RecordedEvent } from '#hawser/eventstore';
-import type { Document, Filter, Identified } from '../document-store.port.js';
+import type { Document, Filter, Identified, IndexOptions } from '../document-store.port.js';
+
+/**
+ * A sparse index as a projection declares it: its fields, holding the documents that have the
+ * first; or its fields and the field whose presence puts a document in it (`sparseOn`).
+ */
+export type SparseIndex =
+  readonly string[] | { readonly fields: readonly string[]; readonly sparseOn: string };
+
+/** The fields and `ensureIndex` options of a declared sparse index. */
+export const sparseIndexOf = (
+  index: SparseIndex,
+): { fields: readonly string[]; options: IndexOptions } =>
+  'sparseOn' in index
+    ? { fields: index.fields, options: { sparse: true, sparseOn: index.sparseOn } }
+    : { fields: index, options: { sparse: true } };
 
 /**
  * A read model built from the log. `handle` is called once per matching event, in log order;
@@ -21,7 +36,7 @@ export interface Projection {
   /** Indexes per collection (see `DocumentStore.ensureIndex`), created when the runner starts. */
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Sparse indexes per collection (`ensureIndex` with `sparse`), created with the others. */
-  readonly sparseIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly sparseIndexes?: Readonly<Record<string, readonly SparseIndex[]>>;
   /** Indexes declared before and no longer, dropped when the runner starts (`dropIndex`). */
   readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Kept counts per collection (see `DocumentStore.ensureCount`), kept with the indexes. */

@@ -1,6 +1,6 @@
 import type { EventFilter, RecordedEvent } from '#hawser/eventstore';
 import type { Identified } from '../document-store.port.js';
-import type { Projection, ProjectionContext } from './projection.js';
+import type { Projection, ProjectionContext, SparseIndex } from './projection.js';
 
 /** What the helper keeps on every stream document: its id and the stream revision it reflects. */
 export interface StreamDocument {
@@ -76,7 +76,7 @@ export interface SingleStreamProjectionOptions<D extends StreamDocument, E exten
   readonly filter: EventFilter;
   readonly version?: number;
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
-  readonly sparseIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly sparseIndexes?: Readonly<Record<string, readonly SparseIndex[]>>;
   readonly retiredIndexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
   readonly counts?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Turns a recorded event into the typed event `evolve` takes (or refuses it). */

@@ -28,7 +28,8 @@ const logicalOf = (physical: string): string => physical.split('@')[0] as string
  * holding only that collection's indexes, so a write maintains no index of another collection
  * and a rebuild's generation loads unindexed until `indexAsDeclared`. Declared indexes are
  * kept per logical name in `collection_indexes` and given to every table of that name: its
- * `fields` is the JSON list of fields, or `{"fields": [...], "sparse": true}` for a sparse one.
+ * `fields` is the JSON list of fields, or `{"fields": [...], "sparse": true}` for a sparse one
+ * (with `"sparseOn"` when another field than the first puts a document in it).
  *
  * Tables are created on first write and dropped at a swap, possibly by another process
  * sharing the file: what this connection knows exists is cached, and a read that finds its
@@ -170,7 +171,8 @@ export class CollectionTables {
     const columns = indexColumns(fields);
     // SQLite uses a partial index for a query whose terms imply its WHERE: `x = ?` and
     // `x IN (...)` imply `x IS NOT NULL`.
-    const where = options.sparse ? ` WHERE ${valueSql(fields[0] as string)} IS NOT NULL` : '';
+    const present = presentField(fields, options);
+    const where = present === undefined ? '' : ` WHERE ${valueSql(present)} IS NOT NULL`;
     this.db.exec(
       `CREATE INDEX IF NOT EXISTS ${quoted(indexName(physical, columns, options))} ON ${tableSql(physical)} (${columns.map((field) => valueSql(field)).join(', ')})${where}`,
     );
@@ -223,20 +225,40 @@ export class CollectionTables {
 const indexColumns = (fields: readonly string[]): readonly string[] =>
   fields.includes('id') ? fields : [...fields, 'id'];
 
+/** The field whose presence puts a document in a sparse index; undefined for a full one. */
+const presentField = (fields: readonly string[], options: IndexOptions): string | undefined =>
+  options.sparse ? (options.sparseOn ?? (fields[0] as string)) : undefined;
+
+const sparseSuffix = (options: IndexOptions): string =>
+  !options.sparse
+    ? ''
+    : options.sparseOn === undefined
+      ? ':sparse'
+      : `:sparse-on:${options.sparseOn}`;
+
 const indexName = (physical: string, columns: readonly string[], options: IndexOptions): string =>
-  `${tableName(physical)}:by:${columns.join(',')}${options.sparse ? ':sparse' : ''}`;
+  `${tableName(physical)}:by:${columns.join(',')}${sparseSuffix(options)}`;
 
 /** The text `collection_indexes` keeps for an index: a full one as before sparse ones were. */
 const declarationOf = (fields: readonly string[], options: IndexOptions): string =>
-  JSON.stringify(options.sparse ? { fields, sparse: true } : fields);
+  JSON.stringify(
+    !options.sparse
+      ? fields
+      : {
+          fields,
+          sparse: true,
+          ...(options.sparseOn !== undefined && { sparseOn: options.sparseOn }),
+        },
+  );
 
 const declaredIndexOf = (
   declaration: string,
 ): { fields: readonly string[]; options: IndexOptions } => {
-  const parsed = JSON.parse(declaration) as string[] | { fields: string[]; sparse: boolean };
-  return Array.isArray(parsed)
-    ? { fields: parsed, options: {} }
-    : { fields: parsed.fields, options: { sparse: parsed.sparse } };
+  const parsed = JSON.parse(declaration) as
+    string[] | { fields: string[]; sparse: boolean; sparseOn?: string };
+  if (Array.isArray(parsed)) return { fields: parsed, options: {} };
+  const { fields, sparse, sparseOn } = parsed;
+  return { fields, options: { sparse, ...(sparseOn !== undefined && { sparseOn }) } };
 };
 
 /** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */

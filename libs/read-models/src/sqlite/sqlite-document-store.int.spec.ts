@@ -180,6 +180,35 @@ describe('SQLite document store tables', () => {
     expect(found).toEqual([]);
   });
 
+  it('given an index sparse on another field beside a sparse one on the same fields, when the sparse one is dropped and the collection rebuilt, then the other is kept and a find of the documents with the field walks it', async () => {
+    const store = new SqliteDocumentStore({ file });
+    await store.ensureIndex('shares', ['created_at'], { sparse: true, sparseOn: 'replica_state' });
+    await store.ensureIndex('shares', ['created_at'], { sparse: true });
+    const both = schema();
+    await store.dropIndex('shares', ['created_at'], { sparse: true });
+    const generation = await store.prepareGeneration(['shares']);
+    await store.swap(['shares'], generation);
+    const newestFirst = {
+      sort: [
+        ['created_at', -1],
+        ['id', -1],
+      ],
+    } as const;
+    const plan = store.queryPlan('shares', { replica_state: { $ne: null } }, newestFirst);
+    await store.close();
+
+    expect(both.indexes).toEqual([
+      'collection:shares:by:created_at,id:sparse',
+      'collection:shares:by:created_at,id:sparse-on:replica_state',
+    ]);
+    expect(schema().indexes).toEqual([
+      `collection:shares@${generation}:by:created_at,id:sparse-on:replica_state`,
+    ]);
+    expect(plan).toEqual([
+      `SCAN collection:shares@${generation} USING INDEX collection:shares@${generation}:by:created_at,id:sparse-on:replica_state`,
+    ]);
+  });
+
   it('a rebuild generation loads without indexes, is indexed once loaded, and the swap drops the old table', async () => {
     const store = new SqliteDocumentStore({ file });
     await store.ensureIndex('shares', ['project_id']);
