@@ -117,6 +117,14 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
 
   const givenShares = () =>
     store.write(shares.map((document) => ({ kind: 'put', collection: 'shares', document })));
+  /** A rebuild: the shares written into a new generation, swapped in. */
+  const rebuildWithShares = async () => {
+    const generation = await store.prepareGeneration(['shares']);
+    await store.write(
+      shares.map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
+    );
+    await store.swap(['shares'], generation);
+  };
 
   describe('documents', () => {
     it('given stored documents, get and getMany return them, and missing ids are left out', async () => {
@@ -214,12 +222,8 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       await store.ensureIndex('shares', ['description'], { sparse: true });
       await store.dropIndex('shares', ['description'], { sparse: true });
       await store.dropIndex('shares', ['description'], { sparse: true });
-      const generation = await store.prepareGeneration(['shares']);
-      await store.write(
-        shares.map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
-      );
 
-      await store.swap(['shares'], generation);
+      await rebuildWithShares();
 
       expect(ids(await store.find('shares', { description: 'first' }))).toEqual(['s1']);
       expect(ids(await store.find('shares', { description: null }))).toEqual(['s2', 's3']);
@@ -260,12 +264,8 @@ export function documentStoreContract(open: () => Promise<DocumentStoreFixture>)
       await store.ensureIndex('shares', ['created_at'], { sparse: true, sparseOn: 'description' });
       await store.ensureIndex('shares', ['created_at'], { sparse: true });
       await store.dropIndex('shares', ['created_at'], { sparse: true });
-      const generation = await store.prepareGeneration(['shares']);
-      await store.write(
-        shares.map((document) => ({ kind: 'put', collection: `shares@${generation}`, document })),
-      );
 
-      await store.swap(['shares'], generation);
+      await rebuildWithShares();
 
       expect(await described()).toEqual(['s1', 's4']);
       expect(ids(await store.find('shares', { created_at: '2025-01-02' }))).toEqual(['s3', 's4']);

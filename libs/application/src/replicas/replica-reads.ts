@@ -57,8 +57,10 @@ export class ReplicaReads {
     const page = await this.documents.findVersions(
       SHARE_INSTANCES,
       'share_id',
-      // Only replicas carry their project's id (`toStoredShareInstance`).
-      caller.isAdmin ? { replica_state: { $ne: null } } : { project_id: caller.projectId },
+      {
+        replica_state: { $ne: null },
+        ...(!caller.isAdmin && { project_id: caller.projectId }),
+      },
       {
         sort: [
           ['created_at', -1],

@@ -218,7 +218,11 @@ describe('shares and share-instances projections', () => {
           limit: 1000,
         });
         expect(
-          docs.queryPlan(SHARE_INSTANCES, { project_id: 'p1' }, newestFirst('created_at')),
+          docs.queryPlan(
+            SHARE_INSTANCES,
+            { replica_state: { $ne: null }, project_id: 'p1' },
+            newestFirst('created_at'),
+          ),
         ).toEqual([
           `SEARCH collection:${SHARE_INSTANCES} USING INDEX collection:${SHARE_INSTANCES}:by:project_id,created_at,id:sparse (<expr>=?)`,
         ]);
