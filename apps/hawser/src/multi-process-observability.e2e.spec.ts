@@ -8,6 +8,9 @@ import { describeWithNats, NatsServer } from './test-support/nats-server.js';
 import { metricValue } from './test-support/observability.js';
 import { simulatedBackends } from './test-support/simulated-backends.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- health bodies, read loosely
+type HealthBody = Record<string, any>;
+
 describeWithNats('Health and metrics of the processes of the multi-process mode', () => {
   let dir: string;
   let nats: NatsServer;
@@ -21,13 +24,15 @@ describeWithNats('Health and metrics of the processes of the multi-process mode'
   const get = async (url: string) => {
     const response = await fetch(url);
     const text = await response.text();
-    return { status: response.status, text, json: () => JSON.parse(text) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- health bodies
+    return { status: response.status, text, json: () => JSON.parse(text) as HealthBody };
   };
-  const readyBody = (url: string) =>
+  /** The readiness body once ready and, when `until` is given, once it holds too. */
+  const readyBody = (url: string, until: (body: HealthBody) => boolean = () => true) =>
     eventually(
       async () => {
         const r = await get(`${url}/health/ready`);
-        return r.status === 200 ? r.json() : undefined;
+        const body = r.status === 200 ? r.json() : undefined;
+        return body && until(body) ? body : undefined;
       },
       15_000,
       `${url} to be ready`,
@@ -83,7 +88,11 @@ describeWithNats('Health and metrics of the processes of the multi-process mode'
       event_store: { status: 'up' },
       projections: { status: 'up' },
     });
-    const schedulerReady = await readyBody(schedulerUrl);
+    // The scheduler places once one back end has reported; the node's four report one by one.
+    const schedulerReady = await readyBody(
+      schedulerUrl,
+      (body) => body.details?.scheduler?.reportingBackends?.length === 4,
+    );
     expect(schedulerReady.details).toMatchObject({
       nats: { status: 'up' },
       scheduler: { status: 'up', placing: true },
