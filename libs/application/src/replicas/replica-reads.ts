@@ -40,7 +40,7 @@ export class ReplicaReads {
    * The replicas the caller may see in `window`, optionally of one share, newest first (the
    * order Manila's share and snapshot listings default to; its replica listing keeps none). The
    * window's replicas are listed by id and share on an index that holds replicas alone (see
-   * `SHARE_INSTANCES_IN_FLIGHT_INDEXES`), and only their shares are read: those whose record is
+   * `SHARE_INSTANCE_SPARSE_INDEXES`), and only their shares are read: those whose record is
    * at a revision already derived (`ReplicaDocuments`) are not read whole.
    */
   async list(

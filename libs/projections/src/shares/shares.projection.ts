@@ -51,7 +51,7 @@ export const SHARE_COUNTS: readonly (readonly string[])[] = [
  * listing, newest first, walks a page of replicas: a project's on its own (only replicas carry
  * the project's id, `toStoredShareInstance`), an admin's on the replicas' creation times.
  */
-export const SHARE_INSTANCES_IN_FLIGHT_INDEXES: readonly SparseIndex[] = [
+export const SHARE_INSTANCE_SPARSE_INDEXES: readonly SparseIndex[] = [
   ['transitional_status'],
   ['replica_state'],
   ['pending_operation'],
@@ -85,7 +85,7 @@ export const sharesProjection = singleStreamProjection<ShareRecord, ShareStreamE
     ...SNAPSHOT_INDEXES,
     ...ACCESS_RULE_INDEXES,
   },
-  sparseIndexes: { [SHARE_INSTANCES]: SHARE_INSTANCES_IN_FLIGHT_INDEXES },
+  sparseIndexes: { [SHARE_INSTANCES]: SHARE_INSTANCE_SPARSE_INDEXES },
   retiredIndexes: RETIRED_INDEXES,
   counts: { [SHARES]: SHARE_COUNTS },
   evolve: (record, event) => {
