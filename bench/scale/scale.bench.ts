@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { findShareInstances } from '#hawser/projections';
 import { SqliteDocumentStore, type Filter, type FindOptions } from '#hawser/read-models';
 import { median as medianOf } from '../scheduler/bench-statistics.js';
+import { treeCpuSeconds } from '../shares/process-cpu.js';
 import { exitWithUsageIfAsked } from '../usage.js';
 
 /** What the bench does and its options, printed by `--help`. */
@@ -14,7 +15,8 @@ const USAGE = `
 One project filled with N shares over HTTP by concurrent clients, against the all-in-one
 server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
 prints one JSON line: the create rate in that project and, side by side in alternating
-rounds, in a fresh project; the median latency of sorted, counted, filtered and large pages;
+rounds each started on a settled store, in a fresh project, with the server's CPU a create
+(from a round's start until its shares settle) in each; the median latency of sorted, counted, filtered and large pages;
 the median time of the share node's periodic reads of instances in flight and of its recovery
 read at start, on their sparse indexes, and (for comparison) by status over every instance;
 read-model and event-log bytes per share; the server's resident memory; the load average.
@@ -37,7 +39,7 @@ const CHECKPOINTS = argument('--checkpoints', `1000,${TOTAL}`)
   .filter((n) => n > 0 && n <= TOTAL);
 /** Creates per project and round of the side-by-side rate, and rounds per checkpoint. */
 const RATE_SHARES = Number(argument('--rate-shares', '200'));
-const RATE_ROUNDS = Number(argument('--rate-rounds', '8'));
+const RATE_ROUNDS = Number(argument('--rate-rounds', '16'));
 const PAGE_SAMPLES = Number(argument('--page-samples', '15'));
 /** How long the rounds wait for the fill's creates to settle before giving up. */
 const SETTLE_TIMEOUT_MS = 120_000;
@@ -254,14 +256,24 @@ const main = async () => {
       await settled();
       const settledAfterMs = Math.round(performance.now() - settling);
       // Side by side: alternating rounds in a fresh project and in the full one, so both see
-      // the same load on the machine. Which goes first alternates too: a round's answers come
-      // before the scheduling and the projections they cause, so the round after it shares the
-      // machine with that tail.
+      // the same load on the machine, which goes first alternating too. Each round starts on a
+      // settled store: a round's answers come before the scheduling and the projections they
+      // cause, and a round sharing the machine with the last one's tail measured that tail.
+      // The server's CPU from a round's start until its shares settle is the whole cost of its
+      // creates, in either project.
       const freshRates: number[] = [];
       const fullRates: number[] = [];
-      const inFresh = async () =>
-        freshRates.push(await createShares(project(freshProject++), RATE_SHARES));
-      const inFull = async () => fullRates.push(await createShares(BIG, RATE_SHARES));
+      const freshCpuMs: number[] = [];
+      const fullCpuMs: number[] = [];
+      const measuredRound = async (projectId: string, rates: number[], cpuMs: number[]) => {
+        await settled();
+        const cpuBefore = treeCpuSeconds([server.pid as number]);
+        rates.push(await createShares(projectId, RATE_SHARES));
+        await settled();
+        cpuMs.push(((treeCpuSeconds([server.pid as number]) - cpuBefore) * 1000) / RATE_SHARES);
+      };
+      const inFresh = () => measuredRound(project(freshProject++), freshRates, freshCpuMs);
+      const inFull = () => measuredRound(BIG, fullRates, fullCpuMs);
       for (let round = 0; round < RATE_ROUNDS; round++) {
         if (round % 2 === 0) {
           await inFresh();
@@ -299,6 +311,10 @@ const main = async () => {
             fullProject: Math.round(medianOf(fullRates)),
             ratio: Number(medianOf(pairRatios).toFixed(2)),
             pairRatios: pairRatios.map((ratio) => Number(ratio.toFixed(2))),
+          },
+          serverCpuMsPerCreate: {
+            freshProject: Number(medianOf(freshCpuMs).toFixed(2)),
+            fullProject: Number(medianOf(fullCpuMs).toFixed(2)),
           },
           pages,
           nodePolls: await nodePolls(),
