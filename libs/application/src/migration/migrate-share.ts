@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   Command,
@@ -140,7 +140,7 @@ export class StartShareMigrationHandler implements ICommandHandler<StartShareMig
     }
     const command: ShareCommand = {
       type: 'StartShareMigration',
-      destinationInstanceId: randomUUID(),
+      destinationInstanceId: newResourceId(),
       host: request.host,
       availabilityZone: backend.availability_zone,
       options: {

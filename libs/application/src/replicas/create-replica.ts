@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, notFoundError, type CreateShareReplicaDto } from '#hawser/api-contracts';
 import {
@@ -75,7 +75,7 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
       );
     }
 
-    const replicaId = randomUUID();
+    const replicaId = newResourceId();
     const request: ShareCommand = {
       type: 'RequestReplica',
       replicaId,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
@@ -133,7 +133,7 @@ export class CreateShareTypeHandler implements ICommandHandler<CreateShareType, 
       toBoolean(
         dto['share_type_access:is_public'] ?? dto['os-share-type-access:is_public'] ?? true,
       ) ?? true;
-    const id = randomUUID();
+    const id = newResourceId();
     const created = await this.changes.run(
       id,
       {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
@@ -113,11 +113,11 @@ export class ShareCreation {
 
     const hints = await createHintsOf(dto, requester, (id) => this.shares.find(id, auth));
 
-    const shareId = randomUUID();
+    const shareId = newResourceId();
     const request: ShareCommand = {
       type: 'RequestShare',
       shareId,
-      instanceId: randomUUID(),
+      instanceId: newResourceId(),
       projectId: auth.projectId,
       userId: auth.userId,
       name: dto.display_name ?? dto.name ?? null,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, ManilaHttpError, notFoundError, toBoolean } from '#hawser/api-contracts';
@@ -104,13 +104,13 @@ export class ManageShareHandler implements ICommandHandler<ManageShare, ShareDoc
     if (await this.alreadyManaged(serviceHost, exportPath)) {
       throw new ManilaHttpError(409, 'A share already exists with the export path specified.');
     }
-    const shareId = randomUUID();
+    const shareId = newResourceId();
     await this.changes.run(
       shareId,
       {
         type: 'ManageShare',
         shareId,
-        instanceId: randomUUID(),
+        instanceId: newResourceId(),
         projectId: caller.projectId,
         userId: caller.userId,
         name: optionalText(data, 'display_name', 'name'),

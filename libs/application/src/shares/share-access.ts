@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, notFoundError, type AllowAccessDto } from '#hawser/api-contracts';
 import type { ShareCommand } from '#hawser/domain';
@@ -56,7 +56,7 @@ export class AllowAccessHandler
 {
   async execute({ shareId, request, requester }: AllowAccess): Promise<AccessRuleDocument> {
     const version = requester.version;
-    const accessId = randomUUID();
+    const accessId = newResourceId();
     await this.change(shareId, requester, () => {
       if (request.access_type === 'cephx' && !atLeast(version, '2.13')) {
         throw badRequest('Only "ip", "user" or "cert" access types are supported before 2.13.');

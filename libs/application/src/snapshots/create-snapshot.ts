@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ManilaHttpError, type CreateSnapshotDto } from '#hawser/api-contracts';
 import { requestHolding, snapshotCreationDeltas, type ShareCommand } from '#hawser/domain';
@@ -38,7 +38,7 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
         `Snapshots cannot be created for share '${share.id}' since it does not have that capability.`,
       );
     }
-    const snapshotId = randomUUID();
+    const snapshotId = newResourceId();
     const request: ShareCommand = {
       type: 'RequestSnapshot',
       snapshotId,

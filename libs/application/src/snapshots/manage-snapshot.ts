@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
 import type { SnapshotDocument } from '#hawser/projections';
@@ -63,7 +63,7 @@ export class ManageSnapshotHandler implements ICommandHandler<ManageSnapshot, Sn
     const { data, shareId, providerLocation } = manageParameters(body);
     const caller = requester.caller;
     const share = await this.shares.find(shareId, caller);
-    const snapshotId = randomUUID();
+    const snapshotId = newResourceId();
     await this.changes.run(
       share.id,
       {

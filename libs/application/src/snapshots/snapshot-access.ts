@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newResourceId } from '../new-resource-id.js';
 import {
   Command,
   CommandHandler,
@@ -121,7 +121,7 @@ export class AllowSnapshotAccessHandler implements ICommandHandler<
   async execute({ snapshotId, argument, requester }: AllowSnapshotAccess) {
     const data = required(argument, ['access_type', 'access_to']);
     const doc = await this.snapshots.find(snapshotId, requester.caller);
-    const accessId = randomUUID();
+    const accessId = newResourceId();
     await this.changes.run(
       doc.share_id,
       {
