@@ -1,4 +1,3 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   Command,
@@ -20,6 +19,7 @@ import {
 } from '#hawser/domain';
 import { BACKENDS, type BackendDocument, type ShareDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
+import { newResourceId } from '../new-resource-id.js';
 import type { Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
 import { ShareChanges, ShareCommandHandler } from '../shares/share-changes.js';

@@ -1,4 +1,3 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, notFoundError, type CreateShareReplicaDto } from '#hawser/api-contracts';
 import {
@@ -13,6 +12,7 @@ import {
   type ShareInstanceDocument,
   type ShareRecord,
 } from '#hawser/projections';
+import { newResourceId } from '../new-resource-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';

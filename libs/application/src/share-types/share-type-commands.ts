@@ -1,4 +1,3 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
@@ -16,6 +15,7 @@ import {
   type DocumentStore,
   type ReadYourWrites,
 } from '#hawser/read-models';
+import { newResourceId } from '../new-resource-id.js';
 import { CommandHandler as Commands, type CommandContext } from '../command-handler.js';
 import type { Requester } from '../requester.js';
 import { ShareTypeReads } from './share-type-reads.js';

@@ -1,4 +1,3 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
@@ -21,6 +20,7 @@ import type {
   ShareDocument,
   ShareTypeDocument,
 } from '#hawser/projections';
+import { newResourceId } from '../new-resource-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import type { ApiVersion, Requester } from '../requester.js';

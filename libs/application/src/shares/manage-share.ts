@@ -1,4 +1,3 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, ManilaHttpError, notFoundError, toBoolean } from '#hawser/api-contracts';
@@ -10,6 +9,7 @@ import {
   type ShareDocument,
 } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
+import { newResourceId } from '../new-resource-id.js';
 import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';

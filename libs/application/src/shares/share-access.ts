@@ -1,8 +1,8 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, notFoundError, type AllowAccessDto } from '#hawser/api-contracts';
 import type { ShareCommand } from '#hawser/domain';
 import type { AccessRuleDocument } from '#hawser/projections';
+import { newResourceId } from '../new-resource-id.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareCommandHandler } from './share-changes.js';
 

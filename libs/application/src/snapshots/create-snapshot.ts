@@ -1,8 +1,8 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ManilaHttpError, type CreateSnapshotDto } from '#hawser/api-contracts';
 import { requestHolding, snapshotCreationDeltas, type ShareCommand } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
+import { newResourceId } from '../new-resource-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';

@@ -1,7 +1,7 @@
-import { newResourceId } from '../new-resource-id.js';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
 import type { SnapshotDocument } from '#hawser/projections';
+import { newResourceId } from '../new-resource-id.js';
 import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';

@@ -1,4 +1,3 @@
-import { newResourceId } from '../new-resource-id.js';
 import {
   Command,
   CommandHandler,
@@ -14,6 +13,7 @@ import {
 } from '#hawser/api-contracts';
 import type { SnapshotAccessRuleState, SnapshotState } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
+import { newResourceId } from '../new-resource-id.js';
 import { isObject } from '../request-body.js';
 import { atLeast, type Caller, type Reader, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';
