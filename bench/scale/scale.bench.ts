@@ -16,10 +16,11 @@ One project filled with N shares over HTTP by concurrent clients, against the al
 server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
 prints one JSON line: the create rate in that project and, side by side in alternating
 rounds each started on a settled store, in a fresh project, with the server's CPU a create
-(from a round's start until its shares settle) in each; the median latency of sorted, counted, filtered and large pages;
-the median time of the share node's periodic reads of instances in flight and of its recovery
-read at start, on their sparse indexes, and (for comparison) by status over every instance;
-read-model and event-log bytes per share; the server's resident memory; the load average.
+(from a round's start until its shares settle) in each; the median latency of sorted,
+counted, filtered and large pages; the median time of the share node's periodic reads of
+instances in flight and of its recovery read at start, on their sparse indexes, and (for
+comparison) by status over every instance; read-model and event-log bytes per share; the
+server's resident memory; the load average.
 
   npm run bench:scale -- --shares 100000 --clients 16 --checkpoints 1000,10000,100000
   (--rate-shares, --rate-rounds, --page-samples; --profile-dir DIR for the server's profile;
