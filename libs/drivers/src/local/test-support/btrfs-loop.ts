@@ -36,8 +36,10 @@ export function mountBtrfsLoop(imageBytes: number): BtrfsLoopResult {
     if (released) return;
     released = true;
     // Lazily when still busy (a timed-out test holding files): it goes when they close.
-    if (mounted && !quietly(() => execFileSync('umount', [mountPoint], { stdio: 'pipe' }))) {
-      mounted = !quietly(() => execFileSync('umount', ['--lazy', mountPoint], { stdio: 'pipe' }));
+    if (mounted) {
+      mounted =
+        !quietly(() => execFileSync('umount', [mountPoint], { stdio: 'pipe' })) &&
+        !quietly(() => execFileSync('umount', ['--lazy', mountPoint], { stdio: 'pipe' }));
     }
     if (device) quietly(() => execFileSync('losetup', ['-d', device!], { stdio: 'pipe' }));
     // Never recurse into a file system that is still mounted.
