@@ -151,12 +151,7 @@ const main = async () => {
   if (services !== undefined && !(Number.isInteger(Number(services)) && Number(services) >= 1)) {
     throw new Error(`--services takes a number of API processes (1 or more), not ${services}`);
   }
-  const hawser: ClosableTarget =
-    services !== undefined
-      ? await servicesHawser(pollMs, Number(services))
-      : flag('--external')
-        ? await externalHawser(pollMs, serverNodeOptions())
-        : await inProcessHawser(pollMs);
+  // Manila's side first: a bad option (its pid files) fails before a server is started.
   const url = option('--against');
   const manila =
     url === undefined
@@ -167,6 +162,12 @@ const main = async () => {
           pollMs: count('--against-poll-ms', 250),
           connections: count('--against-connections', 8),
         });
+  const hawser: ClosableTarget =
+    services !== undefined
+      ? await servicesHawser(pollMs, Number(services))
+      : flag('--external')
+        ? await externalHawser(pollMs, serverNodeOptions())
+        : await inProcessHawser(pollMs);
   try {
     const ours = await runRounds(hawser, ROUNDS, WARMUP);
     if (LARGE > 0) report(hawser, 'large', 1, await createSharesAtOnce(hawser, LARGE));
