@@ -258,20 +258,20 @@ const main = async () => {
       const settledAfterMs = Math.round(performance.now() - settling);
       // Side by side: alternating rounds in a fresh project and in the full one, so both see
       // the same load on the machine, which goes first alternating too. Each round starts on a
-      // settled store: a round's answers come before the scheduling and the projections they
-      // cause, and a round sharing the machine with the last one's tail measured that tail.
-      // The server's CPU from a round's start until its shares settle is the whole cost of its
-      // creates, in either project.
+      // settled store (the fill's settled above, each round's after it): a round's answers come
+      // before the scheduling and the projections they cause, and a round sharing the machine
+      // with the last one's tail measured that tail. The server's CPU from a round's start
+      // until its shares settle is the whole cost of its creates, in either project.
       const freshRates: number[] = [];
       const fullRates: number[] = [];
       const freshCpuMs: number[] = [];
       const fullCpuMs: number[] = [];
+      const serverCpuMs = () => treeCpuSeconds([server.pid as number]) * 1000;
       const measuredRound = async (projectId: string, rates: number[], cpuMs: number[]) => {
-        await settled();
-        const cpuBefore = treeCpuSeconds([server.pid as number]);
+        const cpuBefore = serverCpuMs();
         rates.push(await createShares(projectId, RATE_SHARES));
         await settled();
-        cpuMs.push(((treeCpuSeconds([server.pid as number]) - cpuBefore) * 1000) / RATE_SHARES);
+        cpuMs.push((serverCpuMs() - cpuBefore) / RATE_SHARES);
       };
       const inFresh = () => measuredRound(project(freshProject++), freshRates, freshCpuMs);
       const inFull = () => measuredRound(BIG, fullRates, fullCpuMs);
