@@ -169,6 +169,7 @@ const runAgainst = async (apiProcesses: number) => {
       rps: Math.round(total.latencies.length / seconds),
       p50: round(total.percentile(0.5)),
       p99: round(total.percentile(0.99)),
+      byOperation: total.byOperationPercentiles(),
       apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
       allCpuMsPerRequest: round((1000 * allCpuS) / Math.max(1, total.latencies.length), 2),
       failures: total.failures(),

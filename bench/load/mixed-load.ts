@@ -30,22 +30,44 @@ const operation = (): Operation => {
   return 'list';
 };
 
+const percentileOf = (latencies: readonly number[], fraction: number): number => {
+  if (latencies.length === 0) return 0;
+  const sorted = Float64Array.from(latencies).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
+};
+
 /** The latencies and statuses of a span of the run. */
 export class Tally {
   readonly latencies: number[] = [];
   readonly statuses = new Map<string, number>();
+  private readonly byOperation = new Map<Operation, number[]>();
 
   add(outcome: Outcome): void {
     this.latencies.push(outcome.ms);
+    const own = this.byOperation.get(outcome.operation);
+    if (own) own.push(outcome.ms);
+    else this.byOperation.set(outcome.operation, [outcome.ms]);
     const key = `${outcome.operation} ${outcome.status}`;
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
   }
 
   /** The latency below which `fraction` of the requests answered. */
   percentile(fraction: number): number {
-    if (this.latencies.length === 0) return 0;
-    const sorted = Float64Array.from(this.latencies).sort();
-    return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
+    return percentileOf(this.latencies, fraction);
+  }
+
+  /** p50 and p99 of each operation: where the tail of the whole comes from. */
+  byOperationPercentiles(): Record<string, { count: number; p50: number; p99: number }> {
+    return Object.fromEntries(
+      [...this.byOperation].map(([operation, latencies]) => [
+        operation,
+        {
+          count: latencies.length,
+          p50: Number(percentileOf(latencies, 0.5).toFixed(1)),
+          p99: Number(percentileOf(latencies, 0.99).toFixed(1)),
+        },
+      ]),
+    );
   }
 
   /** Requests answered with something else than 2xx, by operation and status. */
