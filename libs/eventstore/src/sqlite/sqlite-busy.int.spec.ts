@@ -4,16 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import type { NewEvent } from '../event-store.port.js';
 import { storageFailureOf } from '../storage/storage-failure.js';
+import { walCommits } from '../test-support/wal-commits.js';
 import { WriteLockHolder } from '../test-support/write-lock-holder.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
 const BUSY_TIMEOUT_MS = 200;
 const newEvent = (): NewEvent => ({ id: randomUUID(), type: 'Appended', data: {} });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Another connection to the same file (as another process would) holds the write lock: an
- * append that cannot get it within the busy time-out fails as a `busy` storage failure and
- * writes nothing, and the same append goes through once the lock is free.
+ * append waits for it on a timer, so the process goes on with other work, and appends
+ * submitted meanwhile join its batch; one that cannot get it within the busy time-out fails as
+ * a `busy` storage failure and writes nothing, and the same append goes through once the lock
+ * is free.
  */
 describe('the SQLite event store when another connection holds the write lock', () => {
   let dir: string;
@@ -55,6 +60,41 @@ describe('the SQLite event store when another connection holds the write lock', 
     expect(waited).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS * 0.9);
     expect(eventsInFile()).toBe(1);
     expect(await store.readStream('share-b')).toEqual([]);
+  });
+
+  it('given the lock held for less than the busy time-out, when an append waits for it, then the process runs its timers meanwhile and the append commits once the lock is free', async () => {
+    other.hold();
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 5);
+    setTimeout(() => other.release(), 80);
+
+    const appended = await store
+      .append('share-a', [newEvent()], { expectedRevision: 'no_stream' })
+      .finally(() => clearInterval(ticking));
+
+    // Waiting in SQLite's busy handler would have held the thread until the time-out, and
+    // the release with it.
+    expect(ticks).toBeGreaterThanOrEqual(5);
+    expect(appended.nextRevision).toBe(0);
+    expect(eventsInFile()).toBe(1);
+  });
+
+  it('given an append waiting for the lock, when more appends are submitted, then they join its batch and commit with it in one transaction', async () => {
+    other.hold();
+    const before = walCommits(file);
+    const first = store.append('share-a', [newEvent()], { expectedRevision: 'no_stream' });
+    await sleep(20);
+    const later = [
+      store.append('share-b', [newEvent()], { expectedRevision: 'no_stream' }),
+      store.append('share-a', [newEvent()], { expectedRevision: 0 }),
+    ];
+    setTimeout(() => other.release(), 20);
+
+    const results = await Promise.all([first, ...later]);
+
+    expect(results.map((result) => result.nextRevision)).toEqual([0, 0, 1]);
+    expect(walCommits(file) - before).toBe(1);
+    expect(eventsInFile()).toBe(3);
   });
 
   it('given an append refused as busy, when the lock is released and it is retried with the same events, then it is written once', async () => {

@@ -18,12 +18,13 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../event-store.port.js';
+import { storageFailureOf } from '../storage/storage-failure.js';
 import type { UpcasterRegistry } from '../upcaster-registry.js';
 import { DecodedEvents } from './decoded-events.js';
-import { GroupCommit, type Outcome } from './group-commit.js';
+import { GroupCommit, LOCK_HELD, type LockPolicy, type Outcome } from './group-commit.js';
 import { LogTailSubscription } from './log-tail-subscription.js';
 import { filterClause } from './sqlite-filter.js';
-import { EVENT_COLUMNS, openEventLog, type RawEventRow } from './sqlite-schema.js';
+import { BUSY_TIMEOUT_MS, EVENT_COLUMNS, openEventLog, type RawEventRow } from './sqlite-schema.js';
 
 export interface SqliteEventStoreOptions {
   /** Path of the database file, or ':memory:' for a private, throw-away log. */
@@ -90,9 +91,14 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStreamForwards: Database.Statement;
   private readonly selectStreamBackwards: Database.Statement;
   private readonly appends: GroupCommit<AppendRequest, AppendResult>;
+  private readonly waitForLock: Database.Statement;
+  private readonly noWaitForLock: Database.Statement;
 
   constructor(options: SqliteEventStoreOptions) {
-    this.db = openEventLog(options.file, options.busyTimeoutMs);
+    const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+    this.db = openEventLog(options.file, busyTimeoutMs);
+    this.waitForLock = this.db.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    this.noWaitForLock = this.db.prepare('PRAGMA busy_timeout = 0');
     this.upcasters = options.upcasters;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
 
@@ -127,15 +133,16 @@ export class SqliteEventStore implements EventStore {
     );
     // IMMEDIATE takes the write lock up front, so the revision checks and the inserts see the
     // same streams even when another process appends to this file.
-    this.appends = new GroupCommit((requests) => {
-      const outcomes = batch.immediate(requests);
+    this.appends = new GroupCommit((requests, lock) => {
+      const outcomes = this.underLock(lock, () => batch.immediate(requests));
+      if (outcomes === LOCK_HELD) return LOCK_HELD;
       if (outcomes.some((outcome) => outcome.ok && outcome.result.written)) {
         for (const subscription of this.subscriptions) subscription.wake();
       }
       return outcomes.map((outcome) =>
         outcome.ok ? { ok: true, result: outcome.result.result } : outcome,
       );
-    });
+    }, busyTimeoutMs);
   }
 
   append(
@@ -213,6 +220,25 @@ export class SqliteEventStore implements EventStore {
     await this.appends.drain();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Runs a write transaction as `lock` says when another connection holds the write lock:
+   * `block` waits in SQLite's busy handler, the others try once. A refused BEGIN wrote nothing.
+   */
+  private underLock<T>(lock: LockPolicy, transaction: () => T): T | typeof LOCK_HELD {
+    if (lock === 'block') return transaction();
+    this.noWaitForLock.get();
+    try {
+      return transaction();
+    } catch (error) {
+      if (lock === 'defer' && !this.db.inTransaction && storageFailureOf(error) === 'busy') {
+        return LOCK_HELD;
+      }
+      throw error;
+    } finally {
+      this.waitForLock.get();
+    }
   }
 
   private head(): number {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 
 /** Long enough for another process's batch to commit; short enough to surface a stuck writer. */
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 /** Pages of WAL before a checkpoint (40 MB): fewer checkpoints, each with its fsync. */
 const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 /** Page cache per connection, in KiB (negative in SQLite's pragma): keeps the indexes warm. */
