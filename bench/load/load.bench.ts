@@ -143,12 +143,15 @@ const runAgainst = async (apiProcesses: number) => {
       cpuBefore = cpuAfter;
     };
     const cpuAtStart = cpuBefore;
+    const clientCpuAtStart = process.cpuUsage();
     const timer = setInterval(sample, sampleS * 1000);
     await load.run(seconds, (outcome) => {
       total.add(outcome);
       span.add(outcome);
     });
     clearInterval(timer);
+    // The clients share the machine's cores with the services: what they take is not theirs.
+    const clientCpu = process.cpuUsage(clientCpuAtStart);
     // What a request costs the API processes, whatever share of the cores they were given.
     const cpuAtEnd = Object.entries(cpuSeconds(services));
     const cpuUsedS = (entries: typeof cpuAtEnd) =>
@@ -172,6 +175,10 @@ const runAgainst = async (apiProcesses: number) => {
       byOperation: total.byOperationPercentiles(),
       apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
       allCpuMsPerRequest: round((1000 * allCpuS) / Math.max(1, total.latencies.length), 2),
+      clientCpuMsPerRequest: round(
+        (clientCpu.user + clientCpu.system) / 1000 / Math.max(1, total.latencies.length),
+        2,
+      ),
       failures: total.failures(),
       rssTotalMiB: {
         afterFirstMinute: sum(firstMinute?.rssMiB),
