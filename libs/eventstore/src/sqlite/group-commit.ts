@@ -100,8 +100,9 @@ export class GroupCommit<Request, Result> {
       this.pending = batch.concat(this.pending);
       return false;
     }
+    const answered = outcomes;
     batch.forEach((pending, index) => {
-      const outcome = (outcomes as Outcome<Result>[])[index] as Outcome<Result>;
+      const outcome = answered[index] as Outcome<Result>;
       if (outcome.ok) pending.resolve(outcome.result);
       else pending.reject(outcome.error);
     });

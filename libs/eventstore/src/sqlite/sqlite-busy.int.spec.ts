@@ -65,15 +65,17 @@ describe('the SQLite event store when another connection holds the write lock', 
   it('given the lock held for less than the busy time-out, when an append waits for it, then the process runs its timers meanwhile and the append commits once the lock is free', async () => {
     other.hold();
     let ticks = 0;
-    const ticking = setInterval(() => (ticks += 1), 5);
-    setTimeout(() => other.release(), 80);
+    // Released by the process's own timer: waiting in SQLite's busy handler would have held
+    // the thread, and the release with it, until the time-out.
+    const ticking = setInterval(() => {
+      ticks += 1;
+      if (ticks === 5) other.release();
+    }, 5);
 
     const appended = await store
       .append('share-a', [newEvent()], { expectedRevision: 'no_stream' })
       .finally(() => clearInterval(ticking));
 
-    // Waiting in SQLite's busy handler would have held the thread until the time-out, and
-    // the release with it.
     expect(ticks).toBeGreaterThanOrEqual(5);
     expect(appended.nextRevision).toBe(0);
     expect(eventsInFile()).toBe(1);
