@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { round } from '../scheduler/bench-statistics.js';
 import { MixedLoad, Tally } from './mixed-load.js';
 import {
   cpuSeconds,
@@ -56,8 +57,6 @@ const nodeArguments =
   nodeArgsIndex >= 0 ? (process.argv[nodeArgsIndex + 1] ?? '').split(/\s+/) : [];
 const projectorProcess = process.argv.includes('--projector-process');
 const counts = soak ? [processes] : [...new Set([1, processes])];
-
-const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 interface IntervalLine {
   readonly t: number;
@@ -128,13 +127,13 @@ const runAgainst = async (apiProcesses: number) => {
       const line: IntervalLine = {
         t: Math.round((now - started) / 1000),
         rps: Math.round(span.latencies.length / elapsed),
-        p50: round(span.percentile(0.5)),
-        p99: round(span.percentile(0.99)),
+        p50: round(span.percentile(50), 1),
+        p99: round(span.percentile(99), 1),
         cpu: cpuPercent(cpuBefore, cpuAfter, elapsed),
         rssMiB: residentMemory(services),
         liveHeapMiB: heapAfterLastFullGc(services, setup.gcTrace, 'liveMiB'),
         heapMiB: heapAfterLastFullGc(services, setup.gcTrace, 'committedMiB'),
-        load: round(os.loadavg()[0] ?? 0),
+        load: round(os.loadavg()[0] ?? 0, 1),
       };
       lines.push(line);
       console.log(JSON.stringify(line));
@@ -164,21 +163,19 @@ const runAgainst = async (apiProcesses: number) => {
       values.length === 0 ? [] : [Math.min(...values), Math.max(...values)];
     const sum = (mib: Record<string, number> | undefined) =>
       Math.round(Object.values(mib ?? {}).reduce((a, b) => a + b, 0));
+    const perRequest = (ms: number) => round(ms / Math.max(1, total.latencies.length), 2);
     const summary = {
       apiProcesses,
       clients,
       seconds,
       requests: total.latencies.length,
       rps: Math.round(total.latencies.length / seconds),
-      p50: round(total.percentile(0.5)),
-      p99: round(total.percentile(0.99)),
+      p50: round(total.percentile(50), 1),
+      p99: round(total.percentile(99), 1),
       byOperation: total.byOperationPercentiles(),
-      apiCpuMsPerRequest: round((1000 * apiCpuS) / Math.max(1, total.latencies.length), 2),
-      allCpuMsPerRequest: round((1000 * allCpuS) / Math.max(1, total.latencies.length), 2),
-      clientCpuMsPerRequest: round(
-        (clientCpu.user + clientCpu.system) / 1000 / Math.max(1, total.latencies.length),
-        2,
-      ),
+      apiCpuMsPerRequest: perRequest(1000 * apiCpuS),
+      allCpuMsPerRequest: perRequest(1000 * allCpuS),
+      clientCpuMsPerRequest: perRequest((clientCpu.user + clientCpu.system) / 1000),
       failures: total.failures(),
       rssTotalMiB: {
         afterFirstMinute: sum(firstMinute?.rssMiB),
@@ -194,7 +191,7 @@ const runAgainst = async (apiProcesses: number) => {
         afterFirstMinute: sum(firstMinute?.heapMiB),
         atEnd: sum(lines.at(-1)?.heapMiB),
       },
-      loadAverage: os.loadavg().map((l) => round(l)),
+      loadAverage: os.loadavg().map((l) => round(l, 1)),
     };
     console.log(`summary ${JSON.stringify(summary)}`);
     return summary;

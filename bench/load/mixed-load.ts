@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { percentile, round } from '../scheduler/bench-statistics.js';
 
 /** One request's outcome: its operation, HTTP status and latency in ms. */
 interface Outcome {
@@ -30,11 +31,9 @@ const operation = (): Operation => {
   return 'list';
 };
 
-const percentileOf = (latencies: readonly number[], fraction: number): number => {
-  if (latencies.length === 0) return 0;
-  const sorted = Float64Array.from(latencies).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number;
-};
+/** The nearest-rank `q`th percentile of `latencies`, in their unit. */
+const percentileOf = (latencies: readonly number[], q: number): number =>
+  percentile(Float64Array.from(latencies).sort(), q);
 
 /** The latencies and statuses of a span of the run. */
 export class Tally {
@@ -51,9 +50,9 @@ export class Tally {
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
   }
 
-  /** The latency below which `fraction` of the requests answered. */
-  percentile(fraction: number): number {
-    return percentileOf(this.latencies, fraction);
+  /** The latency below which `q` percent of the requests answered. */
+  percentile(q: number): number {
+    return percentileOf(this.latencies, q);
   }
 
   /** p50 and p99 of each operation: where the tail of the whole comes from. */
@@ -63,8 +62,8 @@ export class Tally {
         operation,
         {
           count: latencies.length,
-          p50: Number(percentileOf(latencies, 0.5).toFixed(1)),
-          p99: Number(percentileOf(latencies, 0.99).toFixed(1)),
+          p50: round(percentileOf(latencies, 50), 1),
+          p99: round(percentileOf(latencies, 99), 1),
         },
       ]),
     );

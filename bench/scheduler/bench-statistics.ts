@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Nearest-rank percentile: the ceil(q * n / 100)-th smallest value (1-based, integer arithmetic). */
-export const percentile = (sorted: readonly number[], q: number): number => {
+export const percentile = (sorted: ArrayLike<number>, q: number): number => {
   if (sorted.length === 0) return 0;
   const rank = Math.max(1, Math.ceil((q * sorted.length) / 100));
   return sorted[rank - 1] as number;

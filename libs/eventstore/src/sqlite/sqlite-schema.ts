@@ -12,7 +12,7 @@ const CACHE_KIB = 65_536;
  * the single writer; synchronous=NORMAL keeps commits durable across a process crash, and only
  * the last transactions may be lost on power failure, which is WAL's documented trade-off.
  */
-export function openEventLog(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Database.Database {
+export function openEventLog(file: string, busyTimeoutMs: number): Database.Database {
   const db = new Database(file);
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('journal_mode = WAL');
