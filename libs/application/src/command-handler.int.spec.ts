@@ -172,13 +172,15 @@ describe('command handling under concurrency (real SQLite log)', () => {
     expect(events.map((e) => e.type)).toEqual(['ShareRequested', 'ShareUpdated']);
   });
 
-  it('given a conflict, when a process manager retries, then it re-decides on the new revision', async () => {
+  it("given a conflict with another process's command, when a process manager retries, then it re-decides on the new revision", async () => {
     await new CommandHandler(store).handle(shareDecider, shareStream('s1'), request, {
       commandId: 'c0',
     });
-    const handler = new CommandHandler(new ReadBarrier(store, 2).asStore());
+    // Two handlers, as in two processes: commands of one handler take turns on a stream.
+    const barrier = new ReadBarrier(store, 2);
+    const handlers = [new CommandHandler(barrier.asStore()), new CommandHandler(barrier.asStore())];
     const change = (key: string, commandId: string) =>
-      handler.handle(
+      handlers[commandId === 'c1' ? 0 : 1]!.handle(
         shareDecider,
         shareStream('s1'),
         { type: 'ChangeShareMetadata', set: { [key]: 'v' }, unset: [], now },
@@ -193,6 +195,50 @@ describe('command handling under concurrency (real SQLite log)', () => {
       'ShareMetadataChanged',
       'ShareMetadataChanged',
     ]);
+  });
+
+  it('given many retrying commands on one stream at once, when one process handles them, then each is decided on the state the one before it appended, and no append fails', async () => {
+    const handler = new CommandHandler(store);
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+    const attempts: string[] = [];
+    const counted = new CommandHandler(
+      new Proxy(store, {
+        get: (target, prop, receiver) =>
+          prop === 'append'
+            ? async (...args: Parameters<EventStore['append']>) => {
+                try {
+                  const appended = await target.append(...args);
+                  attempts.push('appended');
+                  return appended;
+                } catch (error) {
+                  attempts.push(
+                    error instanceof WrongExpectedRevisionError ? 'conflict' : 'failed',
+                  );
+                  throw error;
+                }
+              }
+            : Reflect.get(target, prop, receiver),
+      }),
+    );
+    const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+
+    const results = await Promise.all(
+      keys.map((key, i) =>
+        counted.handle(
+          shareDecider,
+          shareStream('s1'),
+          { type: 'ChangeShareMetadata', set: { [key]: 'v' }, unset: [], now },
+          { commandId: `c${i + 1}` },
+          { retryOnConflict: 1 },
+        ),
+      ),
+    );
+
+    expect(attempts).toEqual(keys.map(() => 'appended'));
+    expect(results.map((result) => result.revision)).toEqual(keys.map((_, i) => i + 1));
+    expect(results[results.length - 1]?.state).toMatchObject({
+      metadata: Object.fromEntries(keys.map((key) => [key, 'v'])),
+    });
   });
 
   it('given a retried command id, when it is handled again, then nothing is appended twice', async () => {

@@ -1,5 +1,6 @@
 import { derivedId, type Decider, type DomainEvent, type SnapshotPolicy } from '#hawser/domain';
 import {
+  KeyedMutex,
   WrongExpectedRevisionError,
   type EventMetadata,
   type EventStore,
@@ -41,7 +42,7 @@ export interface HandleOptions {
    * that retries is first decided on the state this process folded last, unread: the append
    * expects that state's revision, so a stale one fails it and the retries read the stream; a
    * decision on it that appends nothing (a refusal, a no-op) is taken again on the stream as
-   * read.
+   * read. Such commands on one stream also take turns within the process (see `handle`).
    */
   readonly retryOnConflict?: number;
   /**
@@ -111,6 +112,7 @@ const unborn = <State>(decider: Pick<Folding<State, never>, 'initialState'>): Lo
 export class CommandHandler {
   private readonly snapshots: AggregateSnapshots | undefined;
   private readonly recent: RecentStates;
+  private readonly streamTurns = new KeyedMutex();
 
   constructor(
     private readonly store: EventStore,
@@ -194,6 +196,13 @@ export class CommandHandler {
     return decider.decide(command, state);
   }
 
+  /**
+   * Decides `command` on the stream and appends its events. Commands that retry on a conflict
+   * take turns on their stream within the process: decided together on one revision, all but
+   * one would fail their append and be decided again (a project's quota stream takes one
+   * reservation per create, from every concurrent request), so each is decided on the state
+   * the one before it appended instead. Other processes' appends still meet as conflicts.
+   */
   async handle<State, Command, Event extends DomainEvent>(
     decider: Decider<State, Command, Event>,
     streamId: string,
@@ -202,6 +211,20 @@ export class CommandHandler {
     options: HandleOptions = {},
   ): Promise<CommandResult<State, Event>> {
     currentLogContext()?.step?.commands.push(`${commandName(command)} ${streamId}`);
+    const retries = options.retryOnConflict ?? 0;
+    if (retries === 0) return this.decideAndAppend(decider, streamId, command, ctx, options);
+    return this.streamTurns.run(streamId, () =>
+      this.decideAndAppend(decider, streamId, command, ctx, options),
+    );
+  }
+
+  private async decideAndAppend<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    command: Command,
+    ctx: CommandContext,
+    options: HandleOptions,
+  ): Promise<CommandResult<State, Event>> {
     const retries = options.retryOnConflict ?? 0;
     const remembered =
       retries > 0 && !options.newStream ? this.remembered(decider, streamId) : undefined;

@@ -3,6 +3,7 @@ export * from './upcaster-registry.js';
 export * from './event-decoder.js';
 export { matchesEventFilter } from './event-filter.js';
 export { afterMicrotasks } from './after-microtasks.js';
+export { KeyedMutex } from './keyed-mutex.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store.js';
 export { createEventStore, type EventStoreConfig } from './create-event-store.js';
 export * from './snapshots/snapshot-store.port.js';

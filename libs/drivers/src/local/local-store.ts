@@ -1,6 +1,6 @@
+import { KeyedMutex } from '#hawser/eventstore';
 import type { DriverOperationName } from '../contract/share-driver.js';
 import { listJsonFiles, readJson, removeFile, writeJsonAtomic } from './json-file.js';
-import { KeyedMutex } from './keyed-mutex.js';
 import type { LocalLayout } from './local-layout.js';
 import type { LocalMarker, LocalShareMeta, LocalSnapshotMeta } from './local-metadata.js';
 

@@ -1,4 +1,7 @@
-/** Serialises async work per key (a share, a back end's exports file) within the process. */
+/**
+ * Serialises async work per key within the process (a stream's commands, a back end's exports
+ * file): each runs once the one before it under the same key has settled.
+ */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<unknown>>();
 
