@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { round } from '../scheduler/bench-statistics.js';
-import { MixedLoad, Tally } from './mixed-load.js';
+import { DEFAULT_MIX, MixedLoad, parseMix, Tally } from './mixed-load.js';
 import {
   cpuSeconds,
   heapAfterLastFullGc,
@@ -29,6 +29,9 @@ then a summary per run.
   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
   npm run bench:load -- --projector-process (N serving processes and a projector process)
   npm run bench:load -- --node-args '--max-semi-space-size=4' (node's options for every service)
+  npm run bench:load -- --mix show:100   (the operations' weights; by default
+                                           list:30,show:40,create:10,delete:10,allow:10; one
+                                           operation alone gives its own CPU a request)
 `;
 exitWithUsageIfAsked(USAGE);
 
@@ -56,6 +59,8 @@ const nodeArgsIndex = process.argv.indexOf('--node-args');
 const nodeArguments =
   nodeArgsIndex >= 0 ? (process.argv[nodeArgsIndex + 1] ?? '').split(/\s+/) : [];
 const projectorProcess = process.argv.includes('--projector-process');
+const mixIndex = process.argv.indexOf('--mix');
+const mix = mixIndex >= 0 ? parseMix(process.argv[mixIndex + 1] ?? '') : DEFAULT_MIX;
 const counts = soak ? [processes] : [...new Set([1, processes])];
 
 interface IntervalLine {
@@ -97,7 +102,7 @@ const runAgainst = async (apiProcesses: number) => {
     apiEnvironment: { HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess) },
     nodeArguments: nodeArguments.filter(Boolean),
   });
-  const load = new MixedLoad(setup.base, clients, TOKEN);
+  const load = new MixedLoad(setup.base, clients, TOKEN, mix);
   const services: readonly Service[] = setup.services;
   try {
     await load.prepare(PROJECT, seedShares);
@@ -168,6 +173,7 @@ const runAgainst = async (apiProcesses: number) => {
       apiProcesses,
       clients,
       seconds,
+      mix: mix.map(([operation, weight]) => `${operation}:${weight}`).join(','),
       requests: total.latencies.length,
       rps: Math.round(total.latencies.length / seconds),
       p50: round(total.percentile(50), 1),

@@ -9,10 +9,14 @@ interface Outcome {
   readonly ms: number;
 }
 
-type Operation = 'list' | 'show' | 'create' | 'delete' | 'allow';
+const OPERATIONS = ['list', 'show', 'create', 'delete', 'allow'] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/** Operations with their weights: each request picks one in proportion. */
+export type Mix = readonly (readonly [Operation, number])[];
 
 /** Out of 100 requests: reads dominate, as on a control plane's API. */
-const MIX: readonly (readonly [Operation, number])[] = [
+export const DEFAULT_MIX: Mix = [
   ['list', 30],
   ['show', 40],
   ['create', 10],
@@ -20,11 +24,28 @@ const MIX: readonly (readonly [Operation, number])[] = [
   ['allow', 10],
 ];
 
+/** A mix written `list:30,show:40,...`: an operation left out is never chosen. */
+export const parseMix = (text: string): Mix => {
+  const mix = text.split(',').map((part) => {
+    const [name, weight] = part.split(':');
+    const known = OPERATIONS.find((operation) => operation === name);
+    const value = Number(weight);
+    if (known === undefined || !(value >= 0)) {
+      throw new Error(
+        `--mix ${text}: each part is one of ${OPERATIONS.join(', ')}, a colon and a weight`,
+      );
+    }
+    return [known, value] as const;
+  });
+  if (!mix.some(([, weight]) => weight > 0)) throw new Error(`--mix ${text}: no weight above 0`);
+  return mix;
+};
+
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
-const operation = (): Operation => {
-  let roll = Math.random() * 100;
-  for (const [name, weight] of MIX) {
+const operationOf = (mix: Mix): Operation => {
+  let roll = Math.random() * mix.reduce((sum, [, weight]) => sum + weight, 0);
+  for (const [name, weight] of mix) {
     roll -= weight;
     if (roll < 0) return name;
   }
@@ -80,9 +101,10 @@ export class Tally {
 }
 
 /**
- * Keep-alive clients that each send one request after another, chosen by MIX, against one
+ * Keep-alive clients that each send one request after another, chosen by the mix, against one
  * project: listings and shows of its shares, creations, deletions of available shares and
- * access rules granted on them.
+ * access rules granted on them. An operation with nothing to work on (no available share to
+ * show, delete or grant on) is a listing instead.
  */
 export class MixedLoad {
   private readonly agent: http.Agent;
@@ -96,6 +118,7 @@ export class MixedLoad {
     base: string,
     private readonly clients: number,
     private readonly token: string,
+    private readonly mix: Mix,
   ) {
     this.url = new URL(base);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: clients });
@@ -127,7 +150,7 @@ export class MixedLoad {
     await Promise.all(
       Array.from({ length: this.clients }, async () => {
         while (!this.stopping) {
-          const chosen = operation();
+          const chosen = operationOf(this.mix);
           const started = performance.now();
           const { status, operation: done } = await this.perform(chosen);
           record({ operation: done, status, ms: performance.now() - started });
