@@ -17,6 +17,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from '#hawser/eventstore';
+import { withLogContext } from '#hawser/observability';
 import { CommandHandler } from './command-handler.js';
 
 /**
@@ -239,6 +240,29 @@ describe('command handling under concurrency (real SQLite log)', () => {
     expect(results[results.length - 1]?.state).toMatchObject({
       metadata: Object.fromEntries(keys.map((key) => [key, 'v'])),
     });
+  });
+
+  it('given two requests whose retrying commands on one stream take turns, when the second waits, then each event names its own request', async () => {
+    const handler = new CommandHandler(store);
+    await handler.handle(shareDecider, shareStream('s1'), request, { commandId: 'c0' });
+    const change = (key: string, requestId: string) =>
+      withLogContext({ requestId }, () =>
+        handler.handle(
+          shareDecider,
+          shareStream('s1'),
+          { type: 'ChangeShareMetadata', set: { [key]: 'v' }, unset: [], now },
+          { commandId: `c-${requestId}` },
+          { retryOnConflict: 1 },
+        ),
+      );
+
+    await Promise.all([change('a', 'r1'), change('b', 'r2')]);
+
+    const changes = (await store.readStream(shareStream('s1'))).slice(1);
+    expect(changes.map((event) => [event.metadata.commandId, event.metadata.requestId])).toEqual([
+      ['c-r1', 'r1'],
+      ['c-r2', 'r2'],
+    ]);
   });
 
   it('given a retried command id, when it is handled again, then nothing is appended twice', async () => {
