@@ -179,9 +179,8 @@ describe('command handling under concurrency (real SQLite log)', () => {
     });
     // Two handlers, as in two processes: commands of one handler take turns on a stream.
     const barrier = new ReadBarrier(store, 2);
-    const handlers = [new CommandHandler(barrier.asStore()), new CommandHandler(barrier.asStore())];
     const change = (key: string, commandId: string) =>
-      handlers[commandId === 'c1' ? 0 : 1]!.handle(
+      new CommandHandler(barrier.asStore()).handle(
         shareDecider,
         shareStream('s1'),
         { type: 'ChangeShareMetadata', set: { [key]: 'v' }, unset: [], now },

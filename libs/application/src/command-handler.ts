@@ -211,8 +211,9 @@ export class CommandHandler {
     options: HandleOptions = {},
   ): Promise<CommandResult<State, Event>> {
     currentLogContext()?.step?.commands.push(`${commandName(command)} ${streamId}`);
-    const retries = options.retryOnConflict ?? 0;
-    if (retries === 0) return this.decideAndAppend(decider, streamId, command, ctx, options);
+    if (!options.retryOnConflict) {
+      return this.decideAndAppend(decider, streamId, command, ctx, options);
+    }
     return this.streamTurns.run(streamId, () =>
       this.decideAndAppend(decider, streamId, command, ctx, options),
     );
