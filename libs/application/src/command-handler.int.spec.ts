@@ -177,7 +177,8 @@ describe('command handling under concurrency (real SQLite log)', () => {
     await new CommandHandler(store).handle(shareDecider, shareStream('s1'), request, {
       commandId: 'c0',
     });
-    // Two handlers, as in two processes: commands of one handler take turns on a stream.
+    // A handler of its own for each command, as in two processes (one handler's commands take
+    // turns on a stream, so they would never meet as a conflict).
     const barrier = new ReadBarrier(store, 2);
     const change = (key: string, commandId: string) =>
       new CommandHandler(barrier.asStore()).handle(
