@@ -1,19 +1,19 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { connect, RequestError, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import {
-  connect,
-  RequestError,
-  TimeoutError,
-  type Msg,
-  type NatsConnection,
-} from '@nats-io/transport-node';
-import type { DocumentWrite, ProjectionRunner, ReadModelChanges } from '#hawser/read-models';
+  PositionWaiters,
+  type DocumentWrite,
+  type ProjectionRunner,
+  type ReadModelChanges,
+} from '#hawser/read-models';
 import type { NatsConnectionOptions } from '../transport/nats-capability-reports.js';
 import { rebuildHere, type RebuildOutcome } from './projection-rebuilds.js';
 
-/** Asked by an API process that did not project: "tell me once you have passed this position". */
-export const PROJECTOR_WAIT_SUBJECT = 'hawser.projector.wait';
+/** Told by an API process that does not project: "I appended up to here, look at the log". */
+export const PROJECTOR_APPENDED_SUBJECT = 'hawser.projector.appended';
+/** Told by the active projector: how far its projections have passed, each time that moves. */
+export const PROJECTOR_REACHED_SUBJECT = 'hawser.projector.reached';
 /** The active projector's committed read-model writes, for the other processes' subscriptions. */
 export const READ_MODEL_CHANGES_SUBJECT = 'hawser.read-models.changes';
 
@@ -23,12 +23,8 @@ export const PROJECTOR_REBUILD_SUBJECT = 'hawser.projector.rebuild';
 /** How long a forwarded rebuild is waited for: a rebuild of a large store takes minutes. */
 const REBUILD_ANSWER_MS = 15 * 60_000;
 
-/** While no process projects (a takeover in progress), how long before asking again. */
-const NO_PROJECTOR_RETRY_MS = 100;
-
-interface WaitRequest {
+interface PositionMessage {
   readonly position: number;
-  readonly timeoutMs: number;
 }
 
 interface ChangesMessage {
@@ -46,14 +42,23 @@ const decode = <T>(msg: Msg): T | undefined => {
 
 /**
  * What the API processes tell each other over NATS about the read models. The active projector
- * answers waits for a log position once its projections have passed it (a request per wait,
- * answered when reached: nobody polls) and publishes the writes of the collections that live
- * subscriptions follow; every process republishes the others' writes into its own change feed.
+ * tells every process how far its projections have passed, once a turn of the event loop when
+ * that moved, and a process that does not project waits for that to pass its write (nobody
+ * polls, and no write costs a request and a reply); such a process tells the projector of its
+ * appends, once a turn, so that it looks at the log at once rather than at its next poll. The
+ * projector also publishes the writes of the collections that live subscriptions follow; every
+ * process republishes the others' writes into its own change feed.
  */
 export class NatsProjectorBus {
   private readonly logger = new Logger('projector-bus');
   private readonly origin = randomUUID();
   private connection: NatsConnection | undefined;
+  /** How far the projector last said its projections had passed. */
+  private projectorReached = 0;
+  private readonly waiters = new PositionWaiters(() => this.projectorReached);
+  private readonly appended = new OncePerTurn((position) =>
+    this.connection?.publish(PROJECTOR_APPENDED_SUBJECT, JSON.stringify({ position })),
+  );
 
   constructor(private readonly options: NatsConnectionOptions) {}
 
@@ -64,8 +69,15 @@ export class NatsProjectorBus {
       maxReconnectAttempts: -1,
       // The projector's own change messages would come back to it only to be dropped.
       noEcho: true,
-      // Otherwise every request (a read-your-writes wait per write) captures a stack trace.
-      noAsyncTraces: true,
+    });
+    this.connection.subscribe(PROJECTOR_REACHED_SUBJECT, {
+      callback: (error, msg) => {
+        const message = error ? undefined : decode<PositionMessage>(msg);
+        if (message === undefined || !Number.isSafeInteger(message.position)) return;
+        if (message.position <= this.projectorReached) return;
+        this.projectorReached = message.position;
+        this.waiters.progressed();
+      },
     });
     this.connection.subscribe(READ_MODEL_CHANGES_SUBJECT, {
       callback: (error, msg) => {
@@ -79,20 +91,25 @@ export class NatsProjectorBus {
     await this.connection.flush();
   }
 
-  /** On the active projector: answers waits and publishes the followed collections' writes. */
+  /**
+   * On the active projector: tells how far its projections have passed, looks at the log when
+   * told of appends, and publishes the followed collections' writes.
+   */
   async serve(
     runner: ProjectionRunner,
     changes: ReadModelChanges,
     collections: readonly string[],
   ): Promise<void> {
     const connection = this.opened();
-    connection.subscribe(PROJECTOR_WAIT_SUBJECT, {
+    const reached = new OncePerTurn((position) =>
+      connection.publish(PROJECTOR_REACHED_SUBJECT, JSON.stringify({ position })),
+    );
+    runner.onReached((position) => reached.add(position));
+    connection.subscribe(PROJECTOR_APPENDED_SUBJECT, {
       callback: (error, msg) => {
-        const request = error ? undefined : decode<WaitRequest>(msg);
-        if (request === undefined || !Number.isSafeInteger(request.position)) return;
-        void runner
-          .waitForPosition(request.position, request.timeoutMs)
-          .then((reached) => msg.respond(JSON.stringify({ reached })));
+        const message = error ? undefined : decode<PositionMessage>(msg);
+        if (message === undefined || !Number.isSafeInteger(message.position)) return;
+        runner.appendedElsewhere(message.position);
       },
     });
     connection.subscribe(PROJECTOR_REBUILD_SUBJECT, {
@@ -120,30 +137,13 @@ export class NatsProjectorBus {
   }
 
   /**
-   * On any other process: true once the projector has passed `position`, false after
-   * `timeoutMs` (no projector answered in time, e.g. none holds the lease yet).
+   * On any other process: true once the projector has said it passed `position`, false after
+   * `timeoutMs` (no projector said so in time, e.g. none holds the lease yet).
    */
-  async waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
-    const connection = this.opened();
-    const deadline = Date.now() + timeoutMs;
-    for (let left = timeoutMs; left > 0; left = deadline - Date.now()) {
-      try {
-        const reply = await connection.request(
-          PROJECTOR_WAIT_SUBJECT,
-          JSON.stringify({ position, timeoutMs: left } satisfies WaitRequest),
-          { timeout: left },
-        );
-        return decode<{ reached: boolean }>(reply)?.reached === true;
-      } catch (error) {
-        if (error instanceof TimeoutError) return false;
-        if (!(error instanceof RequestError && error.isNoResponders())) {
-          this.logger.warn(`waiting for the projector: ${String(error)}`);
-          return false;
-        }
-        await delay(Math.min(NO_PROJECTOR_RETRY_MS, Math.max(0, deadline - Date.now())));
-      }
-    }
-    return false;
+  waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
+    const waiting = this.waiters.wait(position, timeoutMs);
+    if (position > this.projectorReached) this.appended.add(position);
+    return waiting;
   }
 
   /** On any other process: has the projector rebuild a projection, and says how it went. */
@@ -166,6 +166,7 @@ export class NatsProjectorBus {
   }
 
   async close(): Promise<void> {
+    this.waiters.releaseAll();
     await this.connection?.drain().catch(() => undefined);
     this.connection = undefined;
   }
@@ -173,5 +174,30 @@ export class NatsProjectorBus {
   private opened(): NatsConnection {
     if (this.connection === undefined) throw new Error('the projector bus is not open');
     return this.connection;
+  }
+}
+
+/**
+ * The highest of the positions added within a turn of the event loop, handed on once at its
+ * end: a burst of writes (one group commit) or of projected pages is one message, not one each.
+ */
+class OncePerTurn {
+  private highest = 0;
+  private pending = false;
+
+  constructor(private readonly send: (position: number) => void) {}
+
+  add(position: number): void {
+    this.highest = Math.max(this.highest, position);
+    if (this.pending) return;
+    this.pending = true;
+    setImmediate(() => {
+      this.pending = false;
+      try {
+        this.send(this.highest);
+      } catch {
+        // The connection closed meanwhile: nobody is left to tell.
+      }
+    });
   }
 }

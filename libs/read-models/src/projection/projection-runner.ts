@@ -174,6 +174,16 @@ export class ProjectionRunner {
     return this.workers.waitForPosition(position, timeoutMs);
   }
 
+  /** See `LogFollowers.onReached`: how far every projection has examined the log, as it moves. */
+  onReached(listener: (position: number) => void): () => void {
+    return this.workers.onReached(listener);
+  }
+
+  /** See `LogFollowers.appendedElsewhere`: another process appended up to `position`. */
+  appendedElsewhere(position: number): void {
+    this.workers.appendedElsewhere(position);
+  }
+
   /**
    * Rebuilds a projection from the start of the log into a fresh generation of its collections
    * while the live generation keeps answering reads and following the log. Once the rebuild

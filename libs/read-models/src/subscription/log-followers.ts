@@ -37,8 +37,36 @@ export class LogFollowers<Worker extends LogFollower> {
     this.waiters = new PositionWaiters(() => this.reached());
   }
 
+  private readonly reachedListeners = new Set<(position: number) => void>();
+  private announced = 0;
+
   /** Workers call this when they have moved on, so waits can resolve. */
-  readonly progressed = (): void => this.waiters.progressed();
+  readonly progressed = (): void => {
+    this.waiters.progressed();
+    if (this.reachedListeners.size === 0) return;
+    const reached = this.reached();
+    if (reached > this.announced) this.announce(reached);
+  };
+
+  /**
+   * Calls `listener` with how far every follower has dealt with the log each time that moves
+   * on (and when `appendedElsewhere` asks again); returns what stops it.
+   */
+  onReached(listener: (position: number) => void): () => void {
+    this.reachedListeners.add(listener);
+    return () => this.reachedListeners.delete(listener);
+  }
+
+  /**
+   * Another process appended up to `position`: the log is looked at now rather than at the next
+   * poll, or, when the followers have passed it already, the listeners are told again where
+   * they stand (the asker may have missed it).
+   */
+  appendedElsewhere(position: number): void {
+    const reached = this.reached();
+    if (reached < position) this.signal.notify();
+    else this.announce(reached);
+  }
 
   add(name: string, worker: Worker): void {
     if (this.workers.has(name)) throw new Error(`two ${this.kind}s are named ${name}`);
@@ -105,6 +133,11 @@ export class LogFollowers<Worker extends LogFollower> {
       reader.lookNow();
       await this.signal.wait(version, POLL_INTERVAL_MS);
     }
+  }
+
+  private announce(reached: number): void {
+    this.announced = reached;
+    for (const listener of this.reachedListeners) listener(reached);
   }
 
   /** How far every worker has dealt with the log. */

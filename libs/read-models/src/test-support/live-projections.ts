@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteEventStore } from '#hawser/eventstore';
+import { SqliteEventStore, type SqliteEventStoreOptions } from '#hawser/eventstore';
 import type { Projection } from '../projection/projection.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from '../projection/projection-runner.js';
 import { SqliteDocumentStore } from '../sqlite/sqlite-document-store.js';
@@ -22,9 +22,13 @@ export const startLiveProjections = async (
   projections: Projection[],
   given: (eventStore: SqliteEventStore) => Promise<unknown>,
   options: ProjectionRunnerOptions = {},
+  storeOptions: Omit<SqliteEventStoreOptions, 'file'> = {},
 ): Promise<LiveProjections> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-'));
-  const eventStore = new SqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+  const eventStore = new SqliteEventStore({
+    ...storeOptions,
+    file: path.join(dir, 'events.sqlite'),
+  });
   const documents = new SqliteDocumentStore({ file: path.join(dir, 'read-models.sqlite') });
   await given(eventStore);
   const runner = new ProjectionRunner(eventStore, documents, projections, options);
