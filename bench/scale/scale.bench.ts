@@ -14,8 +14,9 @@ import { exitWithUsageIfAsked } from '../usage.js';
 const USAGE = `
 One project filled with N shares over HTTP by concurrent clients, against the all-in-one
 server in its own process (simulated back ends, quotas unlimited). At each checkpoint it
-prints one JSON line: the create rate in that project and, side by side in alternating
-rounds each started on a settled store, in a fresh project, with the server's CPU a create
+prints one JSON line: the create rate in that project and, side by side in pairs of rounds
+(which goes first drawn for each pair) each started on a settled store, in a fresh project,
+with the server's CPU a create
 (from a round's start until its shares settle) in each; the median latency of sorted,
 counted, filtered and large pages; the median time of the share node's periodic reads of
 instances in flight and of its recovery read at start, on their sparse indexes, and (for
@@ -256,12 +257,16 @@ const main = async () => {
       const settling = performance.now();
       await settled();
       const settledAfterMs = Math.round(performance.now() - settling);
-      // Side by side: alternating rounds in a fresh project and in the full one, so both see
-      // the same load on the machine, which goes first alternating too. Each round starts on a
-      // settled store (the fill's settled above, each round's after it): a round's answers come
-      // before the scheduling and the projections they cause, and a round sharing the machine
-      // with the last one's tail measured that tail. The server's CPU from a round's start
-      // until its shares settle is the whole cost of its creates, in either project.
+      // Side by side: pairs of rounds, one in a fresh project and one in the full one, so both
+      // see the same load on the machine; which goes first is drawn for each pair. A fixed
+      // order (fresh-full, full-fresh, ...) repeats every four rounds, and at some sizes so did
+      // the server's major garbage collection (each round allocates much the same): it landed
+      // on the same side of every other pair, and the ratio measured where, 0.80 in one run and
+      // 1.13 in the next. Each round starts on a settled store (the fill's settled above, each
+      // round's after it): a round's answers come before the scheduling and the projections
+      // they cause, and a round sharing the machine with the last one's tail measured that
+      // tail. The server's CPU from a round's start until its shares settle is the whole cost
+      // of its creates, in either project.
       const freshRates: number[] = [];
       const fullRates: number[] = [];
       const freshCpuMs: number[] = [];
@@ -276,7 +281,7 @@ const main = async () => {
       const inFresh = () => measuredRound(project(freshProject++), freshRates, freshCpuMs);
       const inFull = () => measuredRound(BIG, fullRates, fullCpuMs);
       for (let round = 0; round < RATE_ROUNDS; round++) {
-        if (round % 2 === 0) {
+        if (Math.random() < 0.5) {
           await inFresh();
           await inFull();
         } else {
