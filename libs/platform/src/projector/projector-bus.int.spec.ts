@@ -107,6 +107,18 @@ describeWithNats('read-your-writes from a process that does not project, over NA
     }
   });
 
+  it('given a wait that began while no process projected, when a projector starts serving, then the wait passes', async () => {
+    const { position } = await serving.append('thing-1', newEvents(1), {
+      expectedRevision: 'no_stream',
+    });
+    const waiting = servingBus.waitForPosition(position, 3_000);
+
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await projectorBus.serve(projector.runner, new ReadModelChanges(), []);
+
+    expect(await waiting).toBe(true);
+  });
+
   it('given no process projects, when a process waits for its write, then the wait ends false at its time-out', async () => {
     const { position } = await serving.append('thing-1', newEvents(1), {
       expectedRevision: 'no_stream',

@@ -23,6 +23,9 @@ export const PROJECTOR_REBUILD_SUBJECT = 'hawser.projector.rebuild';
 /** How long a forwarded rebuild is waited for: a rebuild of a large store takes minutes. */
 const REBUILD_ANSWER_MS = 15 * 60_000;
 
+/** While a wait is not answered, how often the projector is told of it again. */
+const ASK_AGAIN_MS = 100;
+
 interface PositionMessage {
   readonly position: number;
 }
@@ -41,13 +44,14 @@ const decode = <T>(msg: Msg): T | undefined => {
 };
 
 /**
- * What the API processes tell each other over NATS about the read models. The active projector
- * tells every process how far its projections have passed, once a turn of the event loop when
- * that moved, and a process that does not project waits for that to pass its write (nobody
- * polls, and no write costs a request and a reply); such a process tells the projector of its
- * appends, once a turn, so that it looks at the log at once rather than at its next poll. The
- * projector also publishes the writes of the collections that live subscriptions follow; every
- * process republishes the others' writes into its own change feed.
+ * What the API processes tell each other over NATS about the read models. A process that does
+ * not project tells the projector of its appends, once a turn of its event loop, and again
+ * every 100 ms while one is not passed (the projector may have changed); the projector looks
+ * at the log at once rather than at its next poll, and tells every process how far its
+ * projections have passed, once a turn, while a process waits for a position it has not
+ * passed. So nobody polls the read models, and no write costs a request and a reply. The
+ * projector also publishes the writes of the collections that live subscriptions follow;
+ * every process republishes the others' writes into its own change feed.
  */
 export class NatsProjectorBus {
   private readonly logger = new Logger('projector-bus');
@@ -59,6 +63,9 @@ export class NatsProjectorBus {
   private readonly appended = new OncePerTurn((position) =>
     this.connection?.publish(PROJECTOR_APPENDED_SUBJECT, JSON.stringify({ position })),
   );
+  /** The highest position this process waits or waited for, and the timer that asks again. */
+  private highestWaited = 0;
+  private askingAgain: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: NatsConnectionOptions) {}
 
@@ -142,8 +149,26 @@ export class NatsProjectorBus {
    */
   waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
     const waiting = this.waiters.wait(position, timeoutMs);
-    if (position > this.projectorReached) this.appended.add(position);
+    if (position > this.projectorReached) {
+      this.appended.add(position);
+      this.highestWaited = Math.max(this.highestWaited, position);
+      this.askingAgain ??= setInterval(() => this.askAgain(), ASK_AGAIN_MS).unref();
+    }
     return waiting;
+  }
+
+  /**
+   * Tells the projector again of the highest position waited for until it says it passed it:
+   * a projector that took over after the first telling (or a message lost to a reconnection)
+   * would otherwise leave the waits to their time-outs.
+   */
+  private askAgain(): void {
+    if (this.projectorReached >= this.highestWaited) {
+      clearInterval(this.askingAgain);
+      this.askingAgain = undefined;
+      return;
+    }
+    this.appended.add(this.highestWaited);
   }
 
   /** On any other process: has the projector rebuild a projection, and says how it went. */
@@ -166,6 +191,7 @@ export class NatsProjectorBus {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.askingAgain);
     this.waiters.releaseAll();
     await this.connection?.drain().catch(() => undefined);
     this.connection = undefined;

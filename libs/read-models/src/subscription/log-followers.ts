@@ -38,19 +38,24 @@ export class LogFollowers<Worker extends LogFollower> {
   }
 
   private readonly reachedListeners = new Set<(position: number) => void>();
+  /** The last position the listeners were told of. */
   private announced = 0;
+  /** The highest position another process appended up to (`appendedElsewhere`). */
+  private awaited = 0;
 
   /** Workers call this when they have moved on, so waits can resolve. */
   readonly progressed = (): void => {
     this.waiters.progressed();
-    if (this.reachedListeners.size === 0) return;
+    // Only while another process waits for a position not yet announced.
+    if (this.reachedListeners.size === 0 || this.announced >= this.awaited) return;
     const reached = this.reached();
     if (reached > this.announced) this.announce(reached);
   };
 
   /**
    * Calls `listener` with how far every follower has dealt with the log each time that moves
-   * on (and when `appendedElsewhere` asks again); returns what stops it.
+   * on while another process waits for a position it appended up to (`appendedElsewhere`), and
+   * when that process asks for one passed already; returns what stops it.
    */
   onReached(listener: (position: number) => void): () => void {
     this.reachedListeners.add(listener);
@@ -58,11 +63,12 @@ export class LogFollowers<Worker extends LogFollower> {
   }
 
   /**
-   * Another process appended up to `position`: the log is looked at now rather than at the next
-   * poll, or, when the followers have passed it already, the listeners are told again where
-   * they stand (the asker may have missed it).
+   * Another process appended up to `position` and waits for it: the log is looked at now rather
+   * than at the next poll, or, when the followers have passed it already, the listeners are told
+   * again where they stand (the asker may have missed it).
    */
   appendedElsewhere(position: number): void {
+    this.awaited = Math.max(this.awaited, position);
     const reached = this.reached();
     if (reached < position) this.signal.notify();
     else this.announce(reached);
