@@ -1,10 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidV7 } from 'uuid';
 import type { CommandContext } from '#hawser/application';
 import type { RequestContext } from './request-context.js';
 
-/** A user command: a fresh id, and the request as its cause. */
+/**
+ * A user command: a fresh id, and the request as its cause. The id begins with its time (version
+ * 7), which the ids of its events and of what they cause keep (`derivedId`).
+ */
 export const commandContextOf = (ctx: RequestContext): CommandContext => ({
-  commandId: randomUUID(),
+  commandId: uuidV7(),
   correlationId: ctx.requestId,
   causationId: ctx.requestId,
   requestId: ctx.requestId,

@@ -46,4 +46,27 @@ describe('uuidV5', () => {
     expect(derivedId(CAUSE, 0)).toBe('67013bea-3f5f-5a6d-89d4-f3c2b40644b0');
     expect(derivedId(CAUSE, 0)).not.toBe(derivedId(CAUSE, 1));
   });
+
+  it("given a cause of version 7, derives a version 8 id that begins with the cause's time and ends with the version 5 id", () => {
+    const cause = '0192f0a1-3b4c-7abc-9def-0123456789ab';
+
+    const derived = derivedId(cause, 0);
+
+    expect(derived).toMatch(/^0192f0a1-3b4c-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(derived.slice(15)).toBe(uuidV5(`${cause}:0`).slice(15));
+    expect(derivedId(cause, 0)).toBe(derived);
+    expect(derivedId(cause, 1)).not.toBe(derived);
+  });
+
+  it("given ids derived from ids derived from causes of version 7, then they keep the first cause's time, and sort as the causes were made", () => {
+    const earlier = '0192f0a1-3b4c-7abc-9def-0123456789ab';
+    const later = '0192f0a1-3b4d-7000-8000-000000000000';
+
+    const fromEarlier = derivedId(derivedId(earlier, 'schedule'), 0);
+    const fromLater = derivedId(derivedId(later, 'schedule'), 0);
+
+    expect(fromEarlier.slice(0, 13)).toBe(earlier.slice(0, 13));
+    expect(fromLater.slice(0, 13)).toBe(later.slice(0, 13));
+    expect(fromEarlier < fromLater).toBe(true);
+  });
 });
