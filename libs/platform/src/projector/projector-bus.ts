@@ -12,7 +12,7 @@ import { rebuildHere, type RebuildOutcome } from './projection-rebuilds.js';
 
 /** Told by an API process that does not project: "I appended up to here, look at the log". */
 export const PROJECTOR_APPENDED_SUBJECT = 'hawser.projector.appended';
-/** Told by the active projector: how far its projections have passed, each time that moves. */
+/** Told by the active projector: how far its projections have passed, while a process waits. */
 export const PROJECTOR_REACHED_SUBJECT = 'hawser.projector.reached';
 /** The active projector's committed read-model writes, for the other processes' subscriptions. */
 export const READ_MODEL_CHANGES_SUBJECT = 'hawser.read-models.changes';
