@@ -175,8 +175,8 @@ export class ProjectionRunner {
   }
 
   /** See `LogFollowers.onReached`: how far every projection has examined the log, as it moves. */
-  onReached(listener: (position: number) => void): () => void {
-    return this.workers.onReached(listener);
+  onReached(listener: (position: number) => void): void {
+    this.workers.onReached(listener);
   }
 
   /** See `LogFollowers.appendedElsewhere`: another process appended up to `position`. */

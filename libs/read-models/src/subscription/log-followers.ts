@@ -27,6 +27,11 @@ export class LogFollowers<Worker extends LogFollower> {
   private readonly waiters: PositionWaiters;
   private state: 'new' | 'started' | 'stopped' = 'new';
   private looking: Promise<void> | undefined;
+  private readonly reachedListeners = new Set<(position: number) => void>();
+  /** The last position the listeners were told of. */
+  private announced = 0;
+  /** The highest position another process appended up to (`appendedElsewhere`). */
+  private awaited = 0;
 
   /** `kind` names the followers in errors, e.g. "projection". */
   constructor(
@@ -36,12 +41,6 @@ export class LogFollowers<Worker extends LogFollower> {
     this.signal = new AppendSignal(events);
     this.waiters = new PositionWaiters(() => this.reached());
   }
-
-  private readonly reachedListeners = new Set<(position: number) => void>();
-  /** The last position the listeners were told of. */
-  private announced = 0;
-  /** The highest position another process appended up to (`appendedElsewhere`). */
-  private awaited = 0;
 
   /** Workers call this when they have moved on, so waits can resolve. */
   readonly progressed = (): void => {
@@ -55,11 +54,10 @@ export class LogFollowers<Worker extends LogFollower> {
   /**
    * Calls `listener` with how far every follower has dealt with the log each time that moves
    * on while another process waits for a position it appended up to (`appendedElsewhere`), and
-   * when that process asks for one passed already; returns what stops it.
+   * when that process asks for one passed already.
    */
-  onReached(listener: (position: number) => void): () => void {
+  onReached(listener: (position: number) => void): void {
     this.reachedListeners.add(listener);
-    return () => this.reachedListeners.delete(listener);
   }
 
   /**
