@@ -2,7 +2,13 @@ import type Database from 'better-sqlite3';
 import type { IndexOptions } from '../document-store.port.js';
 import { isGenerationAddress } from '../generation-id.js';
 import { quoted, valueSql } from './sqlite-filter.js';
-import { countsTableName, countsTableSql, keptCountsSql } from './sqlite-kept-counts.js';
+import {
+  countsTableName,
+  countsTableSql,
+  KEPT_COUNT_TRIGGERS_SQL,
+  KeptCounts,
+  keptCountsSql,
+} from './sqlite-kept-counts.js';
 import { READ_COLUMNS_SQL, STORED_DOC_SQL } from './sqlite-stored-document.js';
 
 /** The prepared statements of one collection's table. */
@@ -13,6 +19,10 @@ export interface TableStatements {
   readonly selectMany: Database.Statement;
   readonly upsert: Database.Statement;
   readonly remove: Database.Statement;
+  /** The counts the table keeps (see `ensureCount`), which its writes move; none: undefined. */
+  readonly kept: KeptCounts | undefined;
+  /** The file's schema version when these were made: another may have added or dropped counts. */
+  readonly schemaVersion: number;
 }
 
 const tableName = (physical: string): string => `collection:${physical}`;
@@ -43,6 +53,7 @@ export class CollectionTables {
   private readonly deleteDeclared: Database.Statement;
   private readonly selectCounted: Database.Statement;
   private readonly insertCounted: Database.Statement;
+  private readonly selectSchemaVersion: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     db.exec(`
@@ -75,6 +86,13 @@ export class CollectionTables {
     this.insertCounted = db.prepare(
       'INSERT INTO collection_counts (collection, fields) VALUES (?, ?) ON CONFLICT DO NOTHING',
     );
+    this.selectSchemaVersion = db.prepare('PRAGMA schema_version').pluck();
+    dropKeptCountTriggers(db);
+  }
+
+  /** The file's schema version, which any process's change to tables, indexes or counts moves. */
+  schemaVersion(): number {
+    return this.selectSchemaVersion.get() as number;
   }
 
   /** The statements of an existing table, or undefined when the collection has none (empty). */
@@ -107,11 +125,16 @@ export class CollectionTables {
 
   /**
    * The collection's table, created when missing: with the declared indexes for a live name,
-   * without any for a generation (a rebuild indexes it once loaded).
+   * without any for a generation (a rebuild indexes it once loaded). Given the schema version
+   * a write runs at, statements made at another are made again, so that the write moves the
+   * counts the table keeps now, whichever process added them.
    */
-  ensure(physical: string): TableStatements {
+  ensure(physical: string, schemaVersion?: number): TableStatements {
     const existing = this.existing(physical);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      if (schemaVersion === undefined || existing.schemaVersion === schemaVersion) return existing;
+      return this.remember(physical);
+    }
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS ${tableSql(physical)} (
         id  TEXT PRIMARY KEY,
@@ -153,13 +176,14 @@ export class CollectionTables {
   }
 
   /**
-   * Counts of the table's documents by `fields`, filled from what it holds and kept by triggers
-   * from then on (see `keptCountsSql`); nothing when the table keeps them already. Run inside a
-   * transaction, so no write falls between the fill and the triggers.
+   * Counts of the table's documents by `fields`, filled from what it holds and moved by its
+   * writes from then on (see `KeptCounts`); nothing when the table keeps them already. Run
+   * inside a transaction, so no write falls between the fill and the writes that move them.
    */
   keepCounts(physical: string, fields: readonly string[]): void {
-    if (this.selectTable.get(countsTableName(physical, fields)) !== undefined) return;
+    if (this.hasCounts(physical, fields)) return;
     this.db.exec(keptCountsSql(tableSql(physical), physical, fields));
+    this.known.delete(physical);
   }
 
   /**
@@ -192,7 +216,7 @@ export class CollectionTables {
     this.known.clear();
   }
 
-  /** Drops the table, its triggers and its kept counts. */
+  /** Drops the table and its kept counts. */
   drop(physical: string): void {
     this.db.exec(`DROP TABLE IF EXISTS ${tableSql(physical)}`);
     for (const fields of this.countedFields(physical)) {
@@ -201,8 +225,13 @@ export class CollectionTables {
     this.known.delete(physical);
   }
 
+  private hasCounts(physical: string, fields: readonly string[]): boolean {
+    return this.selectTable.get(countsTableName(physical, fields)) !== undefined;
+  }
+
   private remember(physical: string): TableStatements {
     const table = tableSql(physical);
+    const kept = this.countedFields(physical).filter((fields) => this.hasCounts(physical, fields));
     const statements: TableStatements = {
       table,
       selectOne: this.db.prepare(`SELECT ${READ_COLUMNS_SQL} FROM ${table} WHERE id = ?`).raw(),
@@ -216,6 +245,8 @@ export class CollectionTables {
           'ON CONFLICT (id) DO UPDATE SET doc = excluded.doc',
       ),
       remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ?`),
+      kept: kept.length === 0 ? undefined : new KeptCounts(this.db, table, physical, kept),
+      schemaVersion: this.schemaVersion(),
     };
     this.known.set(physical, statements);
     return statements;
@@ -260,6 +291,20 @@ const declaredIndexOf = (
   const { fields, sparse, sparseOn } = parsed;
   return { fields, options: { sparse, ...(sparseOn !== undefined && { sparseOn }) } };
 };
+
+/**
+ * Drops the triggers that kept the counts in earlier builds (the counts they kept stay right:
+ * the writes move them from now on, see `KeptCounts`). Every process sharing the file runs the
+ * same build, which no longer makes them.
+ */
+function dropKeptCountTriggers(db: Database.Database): void {
+  const triggers = db.prepare(KEPT_COUNT_TRIGGERS_SQL).pluck();
+  if (triggers.all().length === 0) return;
+  db.transaction(() => {
+    for (const name of triggers.all() as string[])
+      db.exec(`DROP TRIGGER IF EXISTS ${quoted(name)}`);
+  }).immediate();
+}
 
 /** Judged by code and message, not `instanceof` (the addon's error class crosses realms). */
 export function isMissingTable(error: unknown): boolean {

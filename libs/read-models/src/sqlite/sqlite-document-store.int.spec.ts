@@ -350,6 +350,58 @@ describe('SQLite document store tables', () => {
     await writer.close();
   });
 
+  it('given a process that wrote the collection before another began to count it, when it writes again, then its writes move the counts', async () => {
+    const early = new SqliteDocumentStore({ file });
+    const counter = new SqliteDocumentStore({ file });
+    const put = (id: string, project: string) =>
+      early.write([{ kind: 'put', collection: 'shares', document: { id, project_id: project } }]);
+    await put('a', 'p');
+    await put('b', 'p');
+
+    await counter.ensureCount('shares', ['project_id']);
+    await put('c', 'p');
+    await put('b', 'q');
+    await early.write([{ kind: 'delete', collection: 'shares', id: 'a' }]);
+
+    expect(await counter.count('shares', { project_id: 'p' })).toBe(1);
+    expect(await counter.count('shares', { project_id: 'q' })).toBe(1);
+    expect(await counter.count('shares')).toBe(2);
+    expect(counter.queryPlan('shares', { project_id: 'p' }, { count: true }).join('\n')).toMatch(
+      /counts:shares:project_id/,
+    );
+    await early.close();
+    await counter.close();
+  });
+
+  it('given a file whose counts an earlier build kept with triggers, when opened, then the triggers are gone and the writes alone keep the counts right', async () => {
+    const earlier = new SqliteDocumentStore({ file });
+    await earlier.ensureCount('shares', ['project_id']);
+    await earlier.write([
+      { kind: 'put', collection: 'shares', document: { id: 'a', project_id: 'p' } },
+    ]);
+    await earlier.close();
+    // What the earlier build's insert trigger did: count each new document once more.
+    const db = new Database(file);
+    db.exec(`
+      CREATE TRIGGER "counts:shares:project_id:insert" AFTER INSERT ON "collection:shares"
+      BEGIN UPDATE "counts:shares:project_id" SET n = n + 1
+        WHERE k0 IS json_extract(NEW.doc, '$.project_id'); END;
+    `);
+    db.close();
+
+    const reopened = new SqliteDocumentStore({ file });
+    await reopened.write([
+      { kind: 'put', collection: 'shares', document: { id: 'b', project_id: 'p' } },
+    ]);
+
+    const triggers = new Database(file, { readonly: true });
+    const left = triggers.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`).all();
+    triggers.close();
+    expect(left).toEqual([]);
+    expect(await reopened.count('shares', { project_id: 'p' })).toBe(2);
+    await reopened.close();
+  });
+
   it('a file of the shared-table layout is moved to one table per collection on open', async () => {
     const old = new Database(file);
     old.exec(`

@@ -22,7 +22,7 @@ import {
   type TableStatements,
 } from './sqlite-collection-tables.js';
 import { findSql, valueSql, whereSql, type SqlWhere } from './sqlite-filter.js';
-import { countsTableSql, keptCountWhere } from './sqlite-kept-counts.js';
+import { CountMoves, countsTableSql, keptCountWhere } from './sqlite-kept-counts.js';
 import { migrateSharedDocumentsTable } from './sqlite-layout-migration.js';
 import { documentOf, storedText, type StoredRow } from './sqlite-stored-document.js';
 
@@ -481,25 +481,32 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   private applyWrites(writes: readonly DocumentWrite[]): void {
+    const schemaVersion = this.tables.schemaVersion();
     const tables = new Map<string, TableStatements>();
     const tableOf = (collection: string): TableStatements => {
       let table = tables.get(collection);
       if (table === undefined) {
-        table = this.tables.ensure(this.physical(collection));
+        table = this.tables.ensure(this.physical(collection), schemaVersion);
         tables.set(collection, table);
       }
       return table;
     };
+    const moves = new CountMoves();
     for (const write of writes) {
-      if (write.kind === 'put') {
-        if (typeof write.document.id !== 'string') {
-          throw new Error(`a document of ${write.collection} has no string id`);
-        }
-        tableOf(write.collection).upsert.run(write.document.id, storedText(write.document));
-      } else {
-        tableOf(write.collection).remove.run(write.id);
+      const table = tableOf(write.collection);
+      const id = write.kind === 'put' ? write.document.id : write.id;
+      if (typeof id !== 'string') {
+        throw new Error(`a document of ${write.collection} has no string id`);
+      }
+      const before = table.kept?.read.get(id) as unknown[] | undefined;
+      if (write.kind === 'put') table.upsert.run(id, storedText(write.document));
+      else table.remove.run(id);
+      if (table.kept !== undefined) {
+        const after = write.kind === 'put' ? (table.kept.read.get(id) as unknown[]) : undefined;
+        moves.record(table.kept, before, after);
       }
     }
+    moves.flush();
   }
 
   /**

@@ -14,14 +14,12 @@ export interface SqlWhere {
 export const quoted = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
 
 /**
- * The SQL value of a field (of a trigger's `NEW` or `OLD` row when given). Paths are inlined
- * (not bound) so that an expression index on the same text (`ensureIndex`) serves the query;
- * `assertFieldName` keeps them safe to inline.
+ * The SQL value of a field. Paths are inlined (not bound) so that an expression index on the
+ * same text (`ensureIndex`) serves the query; `assertFieldName` keeps them safe to inline.
  */
-export function valueSql(field: string, row?: 'NEW' | 'OLD'): string {
+export function valueSql(field: string): string {
   assertFieldName(field);
-  const column = (name: string) => (row === undefined ? name : `${row}.${name}`);
-  return field === 'id' ? column('id') : `json_extract(${column('doc')}, '$.${field}')`;
+  return field === 'id' ? 'id' : `json_extract(doc, '$.${field}')`;
 }
 
 /** JSON type of a field: NULL when missing, 'null', 'true', 'false', 'integer', 'real', 'text'... */
