@@ -493,11 +493,11 @@ export class SqliteDocumentStore implements DocumentStore {
     };
     const moves = new CountMoves();
     for (const write of writes) {
-      const table = tableOf(write.collection);
       const id = write.kind === 'put' ? write.document.id : write.id;
       if (typeof id !== 'string') {
         throw new Error(`a document of ${write.collection} has no string id`);
       }
+      const table = tableOf(write.collection);
       const before = table.kept?.read.get(id) as unknown[] | undefined;
       if (write.kind === 'put') table.upsert.run(id, storedText(write.document));
       else table.remove.run(id);
