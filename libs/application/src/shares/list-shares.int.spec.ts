@@ -329,25 +329,6 @@ describe('the share listing, answered by the store', () => {
       }
     },
   );
-  it('given an administrator listing every project by status, when listed, then the store walks an index led by the status and the bin, not every share', async () => {
-    const admin: Reader = {
-      caller: { userId: 'admin', projectId: 'admin-project', roles: ['admin'], isAdmin: true },
-      version: { major: 2, minor: 72, text: '2.72' },
-    };
-
-    await new ListSharesHandler(store, new ShareDocuments()).execute(
-      new ListShares({ all_tenants: '1', status: 'creating', limit: '1' }, admin),
-    );
-
-    expect(store.asked.length).toBeGreaterThan(0);
-    for (const { filter, options } of store.asked) {
-      const plan = store.queryPlan(SHARES, filter, options).join('\n');
-      expect(plan).toMatch(
-        /USING INDEX "?collection:shares:by:status,scheduled_to_be_deleted_at,created_at,id"? \(<expr>=\? AND <expr>=\?\)/,
-      );
-      expect(plan).not.toMatch(/TEMP B-TREE/);
-    }
-  });
 });
 
 describe('the share listing, reading whole only the records whose document is not kept', () => {

@@ -17,8 +17,8 @@ const IN_RECYCLE_BIN = 'scheduled_to_be_deleted_at';
 /**
  * What a listing filters on by equality and then sorts on (each index ends with the id, the
  * tie-breaker): a project's shares, in or out of the recycle bin, by the sort keys the API and
- * the console use most, and by status or name then time (those filters). The last two serve
- * the admin's listings across projects (one status's, or all) and the recycle bin's expiry.
+ * the console use most, and by status or name then time (those filters). The last two serve the
+ * admin's listing across projects and the recycle bin's expiry, and the metrics' counts by status.
  * Other sort keys sort one project's shares in the store (see the README, "Scale").
  */
 export const SHARE_LISTING_INDEXES: readonly (readonly string[])[] = [
@@ -26,12 +26,10 @@ export const SHARE_LISTING_INDEXES: readonly (readonly string[])[] = [
   ['project_id', IN_RECYCLE_BIN, 'updated_at'],
   ['project_id', IN_RECYCLE_BIN, 'name'],
   ['project_id', IN_RECYCLE_BIN, 'size'],
-  // The status filter in a project.
+  // The status filter in a project, and (its leading field) the metrics' counts by status.
   ['status', 'project_id', IN_RECYCLE_BIN, 'created_at'],
   // Without it, SQLite walks the project by time rather than look the name up (no statistics).
   ['project_id', IN_RECYCLE_BIN, 'name', 'created_at'],
-  // Across projects, one status's page: without it, every share is walked, newest first.
-  ['status', IN_RECYCLE_BIN, 'created_at'],
   [IN_RECYCLE_BIN, 'created_at'],
 ];
 
