@@ -298,11 +298,11 @@ const declaredIndexOf = (
  * same build, which no longer makes them.
  */
 function dropKeptCountTriggers(db: Database.Database): void {
-  const triggers = db.prepare(KEPT_COUNT_TRIGGERS_SQL).pluck();
-  if (triggers.all().length === 0) return;
+  // Read once: another process opening the file may drop them first, which IF EXISTS allows.
+  const triggers = db.prepare(KEPT_COUNT_TRIGGERS_SQL).pluck().all() as string[];
+  if (triggers.length === 0) return;
   db.transaction(() => {
-    for (const name of triggers.all() as string[])
-      db.exec(`DROP TRIGGER IF EXISTS ${quoted(name)}`);
+    for (const name of triggers) db.exec(`DROP TRIGGER IF EXISTS ${quoted(name)}`);
   }).immediate();
 }
 
