@@ -2,6 +2,7 @@ export * from './command-handler.js';
 export * from './fault-injection.js';
 export * from './requester.js';
 export * from './use-case-settings.js';
+export * from './time-ordered-id.js';
 export * from './application.module.js';
 export * from './quotas/quota-limits.js';
 export * from './quotas/quota-queries.js';

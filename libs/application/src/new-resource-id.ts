@@ -1,4 +1,4 @@
-import { v7 as uuidV7 } from 'uuid';
+import { timeOrderedId } from './time-ordered-id.js';
 
 /**
  * The id of a resource a request creates (a share and its instance, a snapshot, a replica, an
@@ -9,4 +9,4 @@ import { v7 as uuidV7 } from 'uuid';
  * lands on a random page of each, one more page a commit writes, and one more page to read once
  * the store outgrows the page cache.
  */
-export const newResourceId = (): string => uuidV7();
+export const newResourceId = (): string => timeOrderedId();

@@ -1,5 +1,4 @@
-import { v7 as uuidV7 } from 'uuid';
-import type { CommandContext } from '#hawser/application';
+import { timeOrderedId, type CommandContext } from '#hawser/application';
 import type { RequestContext } from './request-context.js';
 
 /**
@@ -7,7 +6,7 @@ import type { RequestContext } from './request-context.js';
  * 7), which the ids of its events and of what they cause keep (`derivedId`).
  */
 export const commandContextOf = (ctx: RequestContext): CommandContext => ({
-  commandId: uuidV7(),
+  commandId: timeOrderedId(),
   correlationId: ctx.requestId,
   causationId: ctx.requestId,
   requestId: ctx.requestId,
