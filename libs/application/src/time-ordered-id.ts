@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { v7 } from 'uuid';
 
-/** Random bytes an id takes: uuid's layout reads 16, of which it keeps 74 bits. */
+/** Random bytes uuid's layout reads for an id. */
 const ID_BYTES = 16;
 /** Ids served by one draw from the system's generator. */
 const IDS_PER_DRAW = 256;
