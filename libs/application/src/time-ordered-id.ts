@@ -34,7 +34,16 @@ const randomBytes = (): Buffer => {
 let msecs = Number.NEGATIVE_INFINITY;
 let seq = 0;
 
-/** A UUID of version 7 (RFC 9562): the time it was made in its first 48 bits, then a counter. */
+/**
+ * The id of a user command and of every resource a request creates (a share and its instance, a
+ * snapshot, a replica, an access rule, a share type): a UUID, as Manila's, but of version 7 (RFC
+ * 9562), whose first 48 bits are the time it was made, then a counter. Ids made one after another
+ * sort together, so every index keyed by an id (the event log's streams, the read models' primary
+ * keys, a listing's tie-break) takes a new one at its end, on a page a commit writes anyway; a
+ * random id (version 4) lands on a random page of each, one more page a commit writes, and one
+ * more page to read once the store outgrows the page cache. A command's events and what they
+ * cause keep its time (`derivedId`).
+ */
 export const timeOrderedId = (): string => {
   const random = randomBytes();
   const now = Date.now();

@@ -19,7 +19,7 @@ import {
 } from '#hawser/domain';
 import { BACKENDS, type BackendDocument, type ShareDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import type { Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
 import { ShareChanges, ShareCommandHandler } from '../shares/share-changes.js';
@@ -140,7 +140,7 @@ export class StartShareMigrationHandler implements ICommandHandler<StartShareMig
     }
     const command: ShareCommand = {
       type: 'StartShareMigration',
-      destinationInstanceId: newResourceId(),
+      destinationInstanceId: timeOrderedId(),
       host: request.host,
       availabilityZone: backend.availability_zone,
       options: {

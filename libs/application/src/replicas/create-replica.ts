@@ -12,7 +12,7 @@ import {
   type ShareInstanceDocument,
   type ShareRecord,
 } from '#hawser/projections';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';
@@ -75,7 +75,7 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
       );
     }
 
-    const replicaId = newResourceId();
+    const replicaId = timeOrderedId();
     const request: ShareCommand = {
       type: 'RequestReplica',
       replicaId,

@@ -15,7 +15,7 @@ import {
   type DocumentStore,
   type ReadYourWrites,
 } from '#hawser/read-models';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { CommandHandler as Commands, type CommandContext } from '../command-handler.js';
 import type { Requester } from '../requester.js';
 import { ShareTypeReads } from './share-type-reads.js';
@@ -133,7 +133,7 @@ export class CreateShareTypeHandler implements ICommandHandler<CreateShareType, 
       toBoolean(
         dto['share_type_access:is_public'] ?? dto['os-share-type-access:is_public'] ?? true,
       ) ?? true;
-    const id = newResourceId();
+    const id = timeOrderedId();
     const created = await this.changes.run(
       id,
       {

@@ -20,7 +20,7 @@ import type {
   ShareDocument,
   ShareTypeDocument,
 } from '#hawser/projections';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
 import type { ApiVersion, Requester } from '../requester.js';
@@ -113,11 +113,11 @@ export class ShareCreation {
 
     const hints = await createHintsOf(dto, requester, (id) => this.shares.find(id, auth));
 
-    const shareId = newResourceId();
+    const shareId = timeOrderedId();
     const request: ShareCommand = {
       type: 'RequestShare',
       shareId,
-      instanceId: newResourceId(),
+      instanceId: timeOrderedId(),
       projectId: auth.projectId,
       userId: auth.userId,
       name: dto.display_name ?? dto.name ?? null,

@@ -9,7 +9,7 @@ import {
   type ShareDocument,
 } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
@@ -104,13 +104,13 @@ export class ManageShareHandler implements ICommandHandler<ManageShare, ShareDoc
     if (await this.alreadyManaged(serviceHost, exportPath)) {
       throw new ManilaHttpError(409, 'A share already exists with the export path specified.');
     }
-    const shareId = newResourceId();
+    const shareId = timeOrderedId();
     await this.changes.run(
       shareId,
       {
         type: 'ManageShare',
         shareId,
-        instanceId: newResourceId(),
+        instanceId: timeOrderedId(),
         projectId: caller.projectId,
         userId: caller.userId,
         name: optionalText(data, 'display_name', 'name'),

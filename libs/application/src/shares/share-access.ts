@@ -2,7 +2,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, notFoundError, type AllowAccessDto } from '#hawser/api-contracts';
 import type { ShareCommand } from '#hawser/domain';
 import type { AccessRuleDocument } from '#hawser/projections';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareCommandHandler } from './share-changes.js';
 
@@ -56,7 +56,7 @@ export class AllowAccessHandler
 {
   async execute({ shareId, request, requester }: AllowAccess): Promise<AccessRuleDocument> {
     const version = requester.version;
-    const accessId = newResourceId();
+    const accessId = timeOrderedId();
     await this.change(shareId, requester, () => {
       if (request.access_type === 'cephx' && !atLeast(version, '2.13')) {
         throw badRequest('Only "ip", "user" or "cert" access types are supported before 2.13.');

@@ -2,7 +2,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ManilaHttpError, type CreateSnapshotDto } from '#hawser/api-contracts';
 import { requestHolding, snapshotCreationDeltas, type ShareCommand } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations } from '../quotas/quota-reservations.js';
 import { atLeast, type Requester } from '../requester.js';
@@ -38,7 +38,7 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
         `Snapshots cannot be created for share '${share.id}' since it does not have that capability.`,
       );
     }
-    const snapshotId = newResourceId();
+    const snapshotId = timeOrderedId();
     const request: ShareCommand = {
       type: 'RequestSnapshot',
       snapshotId,

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
 import type { SnapshotDocument } from '#hawser/projections';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { isObject, optionalText, stringDictionary, unprocessable } from '../request-body.js';
 import { atLeast, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';
@@ -63,7 +63,7 @@ export class ManageSnapshotHandler implements ICommandHandler<ManageSnapshot, Sn
     const { data, shareId, providerLocation } = manageParameters(body);
     const caller = requester.caller;
     const share = await this.shares.find(shareId, caller);
-    const snapshotId = newResourceId();
+    const snapshotId = timeOrderedId();
     await this.changes.run(
       share.id,
       {

@@ -13,7 +13,7 @@ import {
 } from '#hawser/api-contracts';
 import type { SnapshotAccessRuleState, SnapshotState } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
-import { newResourceId } from '../new-resource-id.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 import { isObject } from '../request-body.js';
 import { atLeast, type Caller, type Reader, type Requester } from '../requester.js';
 import { ShareChanges } from '../shares/share-changes.js';
@@ -121,7 +121,7 @@ export class AllowSnapshotAccessHandler implements ICommandHandler<
   async execute({ snapshotId, argument, requester }: AllowSnapshotAccess) {
     const data = required(argument, ['access_type', 'access_to']);
     const doc = await this.snapshots.find(snapshotId, requester.caller);
-    const accessId = newResourceId();
+    const accessId = timeOrderedId();
     await this.changes.run(
       doc.share_id,
       {
