@@ -19,6 +19,7 @@ import { ApiModule } from './api.module.js';
 import { AUTHENTICATOR, type Authenticator } from './http/authenticator.js';
 import { consoleRouter } from './console/console-router.js';
 import { configureHttpPipeline } from './http/http-pipeline.js';
+import { ExpressAdapterWithPrototypes } from './http/express-adapter.js';
 
 /**
  * The API process: Manila's HTTP API and the projections. It is the one kind of process that
@@ -56,10 +57,14 @@ export const createApiApp = async (
   } = {},
 ): Promise<NestExpressApplication> => {
   const module = ApiProcessModule.forRoot(config, options.projectorCandidate ?? true);
-  const app = await NestFactory.create<NestExpressApplication>(module, {
-    bodyParser: false,
-    logger: options.logger ?? hawserNestLogger('api'),
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    module,
+    new ExpressAdapterWithPrototypes(),
+    {
+      bodyParser: false,
+      logger: options.logger ?? hawserNestLogger('api'),
+    },
+  );
   configureHttpPipeline(app, {
     bodyLimit: config.bodyLimit,
     authenticator: app.get<Authenticator>(AUTHENTICATOR),

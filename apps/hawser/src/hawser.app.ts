@@ -21,6 +21,7 @@ import { ApiModule } from '../../api/src/api.module.js';
 import { AUTHENTICATOR, type Authenticator } from '../../api/src/http/authenticator.js';
 import { consoleRouter } from '../../api/src/console/console-router.js';
 import { configureHttpPipeline } from '../../api/src/http/http-pipeline.js';
+import { ExpressAdapterWithPrototypes } from '../../api/src/http/express-adapter.js';
 import { SchedulerModule } from '../../scheduler/src/scheduler.module.js';
 import { SchedulerService } from '../../scheduler/src/scheduler.service.js';
 import { ShareNodeModule } from '../../share-node/src/share-node.module.js';
@@ -71,6 +72,7 @@ export const createHawserApp = async (
 ): Promise<NestExpressApplication> => {
   const app = await NestFactory.create<NestExpressApplication>(
     HawserModule.forRoot(config, backends),
+    new ExpressAdapterWithPrototypes(),
     { bodyParser: false, logger: options.logger ?? hawserNestLogger('hawser') },
   );
   configureHawserApp(app, config);
