@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import net from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   Body,
   Controller,
@@ -18,6 +16,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { ExpressAdapterWithPrototypes } from './express-adapter.js';
+import { rawAnswer } from './test-support/raw-answer.js';
 
 @Controller('things')
 class ThingsController {
@@ -62,24 +61,6 @@ const serve = async (
   await app.listen(0, '127.0.0.1');
   return { app, server, madeWithPrototypes };
 };
-
-/** The raw answer to a raw request, without its Date header. */
-const rawAnswer = (server: Server, request: string, body = ''): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', () =>
-      resolve(
-        Buffer.concat(chunks)
-          .toString('latin1')
-          .replace(/\r\nDate: [^\r]*/, ''),
-      ),
-    );
-    socket.on('error', reject);
-    const length = body === '' ? '' : `\r\nContent-Length: ${Buffer.byteLength(body)}`;
-    socket.write(`${request}\r\nHost: localhost\r\nConnection: close${length}\r\n\r\n${body}`);
-  });
 
 const REQUESTS: readonly (readonly [request: string, body?: string])[] = [
   ['GET /things/t1 HTTP/1.1'],

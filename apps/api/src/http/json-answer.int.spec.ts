@@ -1,5 +1,4 @@
-import net from 'node:net';
-import type { AddressInfo, Server } from 'node:net';
+import type { Server } from 'node:net';
 import express, { type Express } from 'express';
 import {
   answerJsonLean,
@@ -8,6 +7,7 @@ import {
   jsonObjectBytes,
   keptJson,
 } from './json-answer.js';
+import { rawAnswer } from './test-support/raw-answer.js';
 
 const VIEW = { id: 's1', name: 'naïve ☃ share', size: 1, metadata: { tier: 'gold' }, links: [] };
 const LARGE = { shares: Array.from({ length: 50 }, (_, i) => ({ ...VIEW, id: `s${i}` })) };
@@ -47,23 +47,6 @@ const appAnswering = (lean: boolean): Express => {
   });
   return app;
 };
-
-/** The raw answer to a raw request, without its Date header. */
-const rawAnswer = (server: Server, request: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', () =>
-      resolve(
-        Buffer.concat(chunks)
-          .toString('latin1')
-          .replace(/\r\nDate: [^\r]*/, ''),
-      ),
-    );
-    socket.on('error', reject);
-    socket.write(`${request}\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-  });
 
 describe("JSON answers written without Express's res.json, byte for byte as it writes them", () => {
   let expressServer: Server;
