@@ -84,7 +84,7 @@ describe("Nest's Express adapter with requests and responses made with the app's
     await ours.app.close();
   });
 
-  it('answers every request byte for byte as Nest’s own adapter does', async () => {
+  it("answers every request byte for byte as Nest's own adapter does", async () => {
     for (const [request, body] of REQUESTS) {
       const expected = await rawAnswer(nests.server, request, body);
       expect(expected).toMatch(/^HTTP\/1\.1 [2-5]\d\d /);

@@ -21,12 +21,12 @@ const madeWith = <T extends Constructor>(base: T, prototype: object): T | undefi
 
 /**
  * Nest's Express adapter with an HTTP server that makes each request and response with the
- * Express app's own prototypes (`app.request`, `app.response`), which Express otherwise gives
- * them with `Object.setPrototypeOf` as it starts to handle them: the same objects, but V8 then
- * handles every request at several times the cost (see the README, "Express's prototypes from
- * the start"). Node's own `IncomingMessage` and `ServerResponse` are plain functions, called
- * here as a subclass from before classes would; should they become classes, or should HTTPS or
- * Nest's connection options be asked for, the server is Nest's.
+ * Express app's own prototypes (`app.request`, `app.response`). Express otherwise gives them
+ * those prototypes with `Object.setPrototypeOf` as it starts to handle them, which on node 20
+ * costs several times the rest of its work (see the README, "Express's prototypes from the
+ * start"); finding them already there, it changes nothing. Node's `IncomingMessage` and
+ * `ServerResponse` are plain functions, called on the new objects; should they become classes,
+ * or should HTTPS or Nest's connection options be asked for, the server is Nest's own.
  */
 export class ExpressAdapterWithPrototypes extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
