@@ -5,6 +5,7 @@ import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DOCUMENT_STORE, loadConfig } from '#hawser/platform';
 import { SqliteDocumentStore } from '#hawser/read-models';
+import { ExpressAdapterWithPrototypes } from '../../api/src/http/express-adapter.js';
 import { configureHawserApp, HawserModule } from './hawser.app.js';
 import { CountingDocumentStore } from './test-support/counting-document-store.js';
 import { graphqlRequest } from './test-support/graphql-client.js';
@@ -38,10 +39,14 @@ describe('GraphQL batching (a real SQLite read-model store, its reads counted)',
       .overrideProvider(DOCUMENT_STORE)
       .useValue(store)
       .compile();
-    app = moduleRef.createNestApplication<NestExpressApplication>({
-      bodyParser: false,
-      logger: false,
-    });
+    // The same HTTP server as the service's (`createHawserApp`).
+    app = moduleRef.createNestApplication<NestExpressApplication>(
+      new ExpressAdapterWithPrototypes(),
+      {
+        bodyParser: false,
+        logger: false,
+      },
+    );
     configureHawserApp(app, config);
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Authenticator } from '../authenticator.js';
+import { ExpressAdapterWithPrototypes } from '../express-adapter.js';
 import { configureHttpPipeline } from '../http-pipeline.js';
 import {
   KeystoneAuthenticator,
@@ -45,7 +46,11 @@ class NoRoutesModule {}
 
 /** The real HTTP pipeline with no controllers: a request that passes authentication gets 404. */
 const startPipeline = async (authenticator: Authenticator) => {
-  const app = await NestFactory.create<NestExpressApplication>(NoRoutesModule, { logger: false });
+  const app = await NestFactory.create<NestExpressApplication>(
+    NoRoutesModule,
+    new ExpressAdapterWithPrototypes(),
+    { logger: false },
+  );
   configureHttpPipeline(app, { bodyLimit: '16kb', authenticator });
   await app.listen(0, '127.0.0.1');
   return { app, url: await app.getUrl() };
