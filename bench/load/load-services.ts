@@ -96,32 +96,27 @@ const ONE_BACKEND: readonly SimulatedBackendConfig[] = [
   },
 ];
 
-/**
- * The multi-process setup of the README on simulated back ends without latency: nats-server,
- * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
- * output (warnings and errors, and V8's line after each full collection) written to files in
- * `logDir`.
- */
-export const startLoadServices = async (
+/** Starts the services of one layout, in order, and stops them in reverse. */
+const startLayout = async (
   dataDir: string,
-  apiProcesses: number,
-  logDir: string,
-  options: LoadServicesOptions = {},
+  options: LoadServicesOptions,
+  start: (setting: {
+    readonly services: Service[];
+    readonly gcTrace: FullGcTrace;
+    readonly backendsFile: string;
+    readonly port: number;
+    /** Node's arguments for a service: V8's full collections traced, then the given ones. */
+    readonly traced: (app: string) => string[];
+  }) => Promise<void>,
 ): Promise<LoadServices> => {
-  const { apiNodeArguments = [], apiEnvironment = {}, nodeArguments = [] } = options;
-  const natsPort = await freePort();
   const port = await freePort();
   const backendsFile = path.join(dataDir, 'backends.json');
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(backendsFile, JSON.stringify(options.backends ?? ONE_BACKEND));
-  const env = {
-    HAWSER_DATA_DIR: path.join(dataDir, 'data'),
-    HAWSER_AUTH: 'noauth',
-    NATS_URL: `nats://127.0.0.1:${natsPort}`,
-    HAWSER_LOG_LEVEL: 'warn',
-  };
   const services: Service[] = [];
   const gcTrace = new FullGcTrace();
+  const { nodeArguments = [] } = options;
+  const traced = (app: string) => [...FullGcTrace.NODE_ARGUMENTS, ...nodeArguments, entry(app)];
   const stop = async () => {
     for (const service of [...services].reverse()) {
       const { child } = service;
@@ -133,6 +128,36 @@ export const startLoadServices = async (
     }
   };
   try {
+    await start({ services, gcTrace, backendsFile, port, traced });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base: `http://127.0.0.1:${port}`, services, gcTrace, stop };
+};
+
+const commonEnvironment = (dataDir: string) => ({
+  HAWSER_DATA_DIR: path.join(dataDir, 'data'),
+  HAWSER_AUTH: 'noauth',
+  HAWSER_LOG_LEVEL: 'warn',
+});
+
+/**
+ * The multi-process setup of the README on simulated back ends without latency: nats-server,
+ * the API as `apiProcesses` processes on one port, a scheduler and one share node, their
+ * output (warnings and errors, and V8's line after each full collection) written to files in
+ * `logDir`.
+ */
+export const startLoadServices = (
+  dataDir: string,
+  apiProcesses: number,
+  logDir: string,
+  options: LoadServicesOptions = {},
+): Promise<LoadServices> =>
+  startLayout(dataDir, options, async ({ services, gcTrace, backendsFile, port, traced }) => {
+    const { apiNodeArguments = [], apiEnvironment = {} } = options;
+    const natsPort = await freePort();
+    const env = { ...commonEnvironment(dataDir), NATS_URL: `nats://127.0.0.1:${natsPort}` };
     services.push(
       await startService(
         'nats-server',
@@ -143,7 +168,6 @@ export const startLoadServices = async (
       ),
     );
     const node = process.execPath;
-    const traced = (app: string) => [...FullGcTrace.NODE_ARGUMENTS, ...nodeArguments, entry(app)];
     services.push(
       await startService(
         'api',
@@ -182,12 +206,37 @@ export const startLoadServices = async (
         gcTrace,
       ),
     );
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { base: `http://127.0.0.1:${port}`, services, gcTrace, stop };
-};
+  });
+
+/**
+ * The embedded default (`npm start`) on the same simulated back end: one process that serves
+ * the API, projects, schedules and drives the back end, without NATS. Its service is named
+ * `api`, as the process that serves the API: its CPU is the API's and everything else's.
+ */
+export const startAllInOne = (
+  dataDir: string,
+  logDir: string,
+  options: LoadServicesOptions = {},
+): Promise<LoadServices> =>
+  startLayout(dataDir, options, async ({ services, gcTrace, backendsFile, port, traced }) => {
+    const { apiNodeArguments = [], apiEnvironment = {} } = options;
+    services.push(
+      await startService(
+        'api',
+        process.execPath,
+        [...apiNodeArguments, ...traced('hawser')],
+        {
+          ...commonEnvironment(dataDir),
+          ...apiEnvironment,
+          PORT: String(port),
+          HAWSER_BACKENDS: backendsFile,
+        },
+        'Hawser listening',
+        path.join(logDir, 'all-in-one.log'),
+        gcTrace,
+      ),
+    );
+  });
 
 /** The pids of a service and of its children (the API's cluster workers). */
 const pidsOf = (pid: number): number[] => {

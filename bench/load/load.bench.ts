@@ -7,6 +7,7 @@ import {
   cpuSeconds,
   heapAfterLastFullGc,
   residentMemory,
+  startAllInOne,
   startLoadServices,
   type Service,
 } from './load-services.js';
@@ -28,6 +29,8 @@ then a summary per run.
                                            the start: no warm-up)
   npm run bench:load -- --profile-dir DIR (a CPU profile of each API process, node --cpu-prof)
   npm run bench:load -- --projector-process (N serving processes and a projector process)
+  npm run bench:load -- --all-in-one     (the embedded default instead, npm start's one
+                                           process: API, projections, scheduler, share node)
   npm run bench:load -- --node-args '--max-semi-space-size=4' (node's options for every service)
   npm run bench:load -- --mix show:100   (the operations' weights; by default
                                            list:30,show:40,create:10,delete:10,allow:10; one
@@ -59,9 +62,11 @@ const nodeArgsIndex = process.argv.indexOf('--node-args');
 const nodeArguments =
   nodeArgsIndex >= 0 ? (process.argv[nodeArgsIndex + 1] ?? '').split(/\s+/) : [];
 const projectorProcess = process.argv.includes('--projector-process');
+const allInOne = process.argv.includes('--all-in-one');
 const mixIndex = process.argv.indexOf('--mix');
 const mix = mixIndex >= 0 ? parseMix(process.argv[mixIndex + 1] ?? '') : DEFAULT_MIX;
-const counts = soak ? [processes] : [...new Set([1, processes])];
+// The all-in-one process is one layout of its own; otherwise 1 API process, then N.
+const counts = allInOne || soak ? [allInOne ? 1 : processes] : [...new Set([1, processes])];
 
 interface IntervalLine {
   readonly t: number;
@@ -97,11 +102,13 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-logs-'))
 
 const runAgainst = async (apiProcesses: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-bench-load-'));
-  const setup = await startLoadServices(dir, apiProcesses, logDir, {
-    apiNodeArguments,
-    apiEnvironment: { HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess) },
-    nodeArguments: nodeArguments.filter(Boolean),
-  });
+  const options = { apiNodeArguments, nodeArguments: nodeArguments.filter(Boolean) };
+  const setup = allInOne
+    ? await startAllInOne(dir, logDir, options)
+    : await startLoadServices(dir, apiProcesses, logDir, {
+        ...options,
+        apiEnvironment: { HAWSER_API_PROJECTOR_PROCESS: String(projectorProcess) },
+      });
   const load = new MixedLoad(setup.base, clients, TOKEN, mix);
   const services: readonly Service[] = setup.services;
   try {
@@ -114,7 +121,7 @@ const runAgainst = async (apiProcesses: number) => {
       );
     }
     console.log(
-      `\n${apiProcesses} API process(es), ${clients} clients, ${seconds} s; load average ${os
+      `\n${allInOne ? 'the all-in-one process' : `${apiProcesses} API process(es)`}, ${clients} clients, ${seconds} s; load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
@@ -170,6 +177,7 @@ const runAgainst = async (apiProcesses: number) => {
       Math.round(Object.values(mib ?? {}).reduce((a, b) => a + b, 0));
     const perRequest = (ms: number) => round(ms / Math.max(1, total.latencies.length), 2);
     const summary = {
+      ...(allInOne && { layout: 'all-in-one' }),
       apiProcesses,
       clients,
       seconds,
@@ -223,7 +231,7 @@ const main = async () => {
   );
   for (const r of results) {
     console.log(
-      `${r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.apiCpuMsPerRequest} | ${r.allCpuMsPerRequest} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd} | ${r.liveHeapTotalMiB.afterFirstMinute} -> ${r.liveHeapTotalMiB.atEnd}`,
+      `${allInOne ? 'all-in-one' : r.apiProcesses} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.apiCpuMsPerRequest} | ${r.allCpuMsPerRequest} | ${r.rssTotalMiB.afterFirstMinute} -> ${r.rssTotalMiB.atEnd} | ${r.liveHeapTotalMiB.afterFirstMinute} -> ${r.liveHeapTotalMiB.atEnd}`,
     );
   }
 };
