@@ -27,6 +27,10 @@ const config: Config = {
   },
   testTimeout: 30_000,
   maxWorkers: 2,
+  // Each test file's modules stay in its worker's heap: after the apps' suites a worker held
+  // about 3 GB, took longer than Jest's 500 ms to exit, and was killed ("failed to exit
+  // gracefully"). A worker past 1 GB after a file is replaced instead.
+  workerIdleMemoryLimit: '1GB',
 };
 
 export default config;
