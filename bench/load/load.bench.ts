@@ -65,8 +65,13 @@ const projectorProcess = process.argv.includes('--projector-process');
 const allInOne = process.argv.includes('--all-in-one');
 const mixIndex = process.argv.indexOf('--mix');
 const mix = mixIndex >= 0 ? parseMix(process.argv[mixIndex + 1] ?? '') : DEFAULT_MIX;
-// The all-in-one process is one layout of its own; otherwise 1 API process, then N.
-const counts = allInOne || soak ? [allInOne ? 1 : processes] : [...new Set([1, processes])];
+/** The API process counts to run against: the all-in-one process is one; a soak runs N only. */
+const countsToRun = (): number[] => {
+  if (allInOne) return [1];
+  if (soak) return [processes];
+  return [...new Set([1, processes])];
+};
+const counts = countsToRun();
 
 interface IntervalLine {
   readonly t: number;
