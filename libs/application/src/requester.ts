@@ -1,3 +1,4 @@
+import type { ShareRecord } from '#hawser/projections';
 import type { CommandContext } from './command-handler.js';
 
 /** The authenticated caller of a use case. */
@@ -35,6 +36,12 @@ export interface CallerPolicy {
 export interface Reader {
   readonly caller: Caller;
   readonly version: ApiVersion;
+  /**
+   * The share's record as the request's policy check read it a moment before, when the route's
+   * resource is a share: the use case's first look-up of that share takes it instead of reading
+   * it again (a share's record holds its access rules, so it can be large).
+   */
+  readonly checkedShare?: ShareRecord;
 }
 
 /** A reader who may change things: what every user command carries. */

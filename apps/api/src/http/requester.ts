@@ -1,4 +1,5 @@
 import type { Reader, Requester } from '#hawser/application';
+import type { ShareRecord } from '#hawser/projections';
 import { policyOf } from '../policy/request-policy.js';
 import { commandContextOf } from './command-context.js';
 import { requireAuth } from './policy.js';
@@ -8,6 +9,7 @@ import type { RequestContext } from './request-context.js';
 export const readerOf = (ctx: RequestContext): Reader => ({
   caller: requireAuth(ctx),
   version: ctx.microversion,
+  ...(ctx.resource?.kind === 'share' && { checkedShare: ctx.resource.document as ShareRecord }),
 });
 
 /** The caller, microversion, policy and command ids of a request, as a command carries them. */

@@ -31,7 +31,7 @@ import {
   visibleExportLocations,
 } from '#hawser/api-contracts';
 import type { ShareStatus } from '#hawser/domain';
-import type { ShareInstanceDocument, ShareRecord } from '#hawser/projections';
+import type { ShareInstanceDocument } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
 import { notFoundError } from '../http/manila-error.js';
 import { jsonArrayBytes, JsonBytes, jsonObjectBytes, keptJson } from '../http/json-answer.js';
@@ -83,10 +83,7 @@ export class ShareReplicasController {
       requireBodyKey(body, 'share_replica'),
       'share_replica',
     );
-    // The policy guard has just read the share to judge `share_replica:create`.
-    const read =
-      ctx.resource?.kind === 'share' ? (ctx.resource.document as ShareRecord) : undefined;
-    const doc = await this.commands.execute(new CreateReplica(dto, requester, read));
+    const doc = await this.commands.execute(new CreateReplica(dto, requester));
     // Manila answers with the row as inserted, before replica_state is written (seed 001).
     return {
       share_replica: { ...shareReplicaDetailView(doc, viewContextOf(ctx)), replica_state: null },

@@ -48,7 +48,7 @@ import {
   UpdateShare,
 } from '#hawser/application';
 import { ownValue, type ShareStatus } from '#hawser/domain';
-import type { ShareDocument, ShareRecord } from '#hawser/projections';
+import type { ShareDocument } from '#hawser/projections';
 import { notFoundError } from '../http/manila-error.js';
 import { statusArgument } from '../http/action-body.js';
 import { metadataFromBody, metadataItemFromBody } from '../http/metadata-body.js';
@@ -149,10 +149,7 @@ export class SharesController {
   @Policy('share:get', theShare)
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
-    // The policy guard has just read the share to judge `share:get`.
-    const read =
-      ctx.resource?.kind === 'share' ? (ctx.resource.document as ShareRecord) : undefined;
-    const shown = await this.queries.execute(new ShowShare(id, readerOf(ctx), read));
+    const shown = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     return new JsonBytes(jsonObjectBytes([['share', keptJson(this.detail(shown, ctx))]]));
   }
 

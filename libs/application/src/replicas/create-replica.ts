@@ -7,11 +7,7 @@ import {
   type QuotaDeltas,
   type ShareCommand,
 } from '#hawser/domain';
-import {
-  toShareInstanceDocument,
-  type ShareInstanceDocument,
-  type ShareRecord,
-} from '#hawser/projections';
+import { toShareInstanceDocument, type ShareInstanceDocument } from '#hawser/projections';
 import { timeOrderedId } from '../time-ordered-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
@@ -20,15 +16,11 @@ import { ShareChanges } from '../shares/share-changes.js';
 import { ShareReads } from '../shares/share-reads.js';
 import { REPLICA_CONFLICT_RETRIES } from './replica-changes.js';
 
-/**
- * POST /share-replicas (reference 3.7, 5): a new replica, counted against the quota first.
- * `read`: the share's record as the request's policy check read it, not read again.
- */
+/** POST /share-replicas (reference 3.7, 5): a new replica, counted against the quota first. */
 export class CreateReplica extends Command<ShareInstanceDocument> {
   constructor(
     readonly request: CreateShareReplicaDto,
     readonly requester: Requester,
-    readonly read?: ShareRecord,
   ) {
     super();
   }
@@ -48,7 +40,7 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
     private readonly quotas: QuotaReservations,
   ) {}
 
-  async execute({ request: dto, requester, read }: CreateReplica): Promise<ShareInstanceDocument> {
+  async execute({ request: dto, requester }: CreateReplica): Promise<ShareInstanceDocument> {
     const auth = requester.caller;
     if (dto.share_network_id) {
       if (!atLeast(requester.version, '2.72')) {
@@ -56,7 +48,11 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
       }
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
     }
-    const { share, state } = await this.shares.findWithState(dto.share_id, auth, read);
+    const { share, state } = await this.shares.findWithState(
+      dto.share_id,
+      auth,
+      requester.checkedShare,
+    );
     if (!share.replication_type) {
       throw badRequest(`Replication not supported for share ${share.id}.`);
     }

@@ -57,7 +57,7 @@ export class AllowAccessHandler
   async execute({ shareId, request, requester }: AllowAccess): Promise<AccessRuleDocument> {
     const version = requester.version;
     const accessId = timeOrderedId();
-    await this.change(shareId, requester, () => {
+    const share = await this.change(shareId, requester, () => {
       if (request.access_type === 'cephx' && !atLeast(version, '2.13')) {
         throw badRequest('Only "ip", "user" or "cert" access types are supported before 2.13.');
       }
@@ -72,7 +72,7 @@ export class AllowAccessHandler
         now: now(),
       };
     });
-    return this.shares.findAccessRule(accessId, requester.caller);
+    return this.shares.accessRuleOf(share, accessId);
   }
 }
 

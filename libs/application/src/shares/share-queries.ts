@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { AccessRuleDocument, ShareDocument, ShareRecord } from '#hawser/projections';
+import type { AccessRuleDocument, ShareDocument } from '#hawser/projections';
 import type { Reader } from '../requester.js';
 import { ShareReads } from './share-reads.js';
 
@@ -8,8 +8,6 @@ export class ShowShare extends Query<ShareDocument> {
   constructor(
     readonly shareId: string,
     readonly reader: Reader,
-    /** The share's record as the request read it a moment before (its policy check), if so. */
-    readonly read?: ShareRecord,
   ) {
     super();
   }
@@ -39,8 +37,8 @@ export class ShowAccessRule extends Query<AccessRuleDocument> {
 export class ShowShareHandler implements IQueryHandler<ShowShare, ShareDocument> {
   constructor(private readonly shares: ShareReads) {}
 
-  execute({ shareId, reader, read }: ShowShare): Promise<ShareDocument> {
-    return this.shares.find(shareId, reader.caller, read);
+  execute({ shareId, reader }: ShowShare): Promise<ShareDocument> {
+    return this.shares.find(shareId, reader.caller, reader.checkedShare);
   }
 }
 

@@ -1,5 +1,11 @@
 import { evolveShare, initialShareState, isActiveShare, type ShareEvent } from '#hawser/domain';
-import { SHARES, toShareRecord, type ShareRecord } from '#hawser/projections';
+import {
+  ACCESS_RULES,
+  SHARES,
+  toShareRecord,
+  type AccessRuleDocument,
+  type ShareRecord,
+} from '#hawser/projections';
 import { SqliteDocumentStore } from '#hawser/read-models';
 import { shareRequested } from '../../../domain/src/share/test-support/share-history.js';
 import type { Caller } from '../requester.js';
@@ -51,5 +57,65 @@ describe('ShareReads.find with the record the request already read', () => {
     await expect(reads.find(shareId(1), stranger, recordOf(1, 'read'))).rejects.toMatchObject({
       status: 404,
     });
+  });
+});
+
+const ruleOn = (id: string, share: string): AccessRuleDocument => ({
+  id,
+  revision: 2,
+  share_id: share,
+  project_id: PROJECT,
+  access_type: 'ip',
+  access_to: '10.0.0.1',
+  access_level: 'rw',
+  access_key: null,
+  state: 'queued_to_apply',
+  instance_states: {},
+  metadata: {},
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
+
+describe('ShareReads.accessRuleOf a share the caller was just shown', () => {
+  const RULE = '00000000-0000-4000-9000-000000000001';
+  let store: SqliteDocumentStore;
+  let reads: ShareReads;
+
+  beforeEach(async () => {
+    store = new SqliteDocumentStore({ file: ':memory:' });
+    reads = new ShareReads(store, new ShareDocuments());
+    await store.write([
+      { kind: 'put', collection: SHARES, document: recordOf(1, 'stored') },
+      { kind: 'put', collection: ACCESS_RULES, document: ruleOn(RULE, shareId(1)) },
+    ]);
+  });
+  afterEach(() => store.close());
+
+  it('given a rule of that share, then it is answered without reading the share again', async () => {
+    const share = await reads.find(shareId(1), OWNER);
+    await store.write([{ kind: 'delete', collection: SHARES, id: shareId(1) }]);
+
+    const rule = await reads.accessRuleOf(share, RULE);
+
+    expect(rule).toMatchObject({ id: RULE, share_id: shareId(1), access_to: '10.0.0.1' });
+  });
+
+  it("given a rule of another share, then the answer is the unknown rule's 404", async () => {
+    await store.write([
+      { kind: 'put', collection: SHARES, document: recordOf(2, 'other') },
+      { kind: 'put', collection: ACCESS_RULES, document: ruleOn(RULE, shareId(2)) },
+    ]);
+    const share = await reads.find(shareId(1), OWNER);
+
+    await expect(reads.accessRuleOf(share, RULE)).rejects.toMatchObject({
+      status: 404,
+      message: `Access rule ${RULE} could not be found.`,
+    });
+  });
+
+  it("given no such rule, then the answer is the unknown rule's 404", async () => {
+    const share = await reads.find(shareId(1), OWNER);
+
+    await expect(reads.accessRuleOf(share, shareId(9))).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -94,6 +94,18 @@ export class ShareReads {
   }
 
   /**
+   * A rule of `share`, which the caller was just shown may be read (a rule granted by the same
+   * request): its share is not looked up again. Else the 404 of an unknown rule.
+   */
+  async accessRuleOf(share: ShareDocument, accessId: string): Promise<AccessRuleDocument> {
+    const rule = await this.documents.get<AccessRuleDocument>(ACCESS_RULES, accessId);
+    if (rule?.share_id !== share.id) {
+      throw notFoundError(`Access rule ${accessId} could not be found.`);
+    }
+    return rule;
+  }
+
+  /**
    * A rule on a share the caller may read; else the 404 of an unknown rule, which names the rule
    * only: a rule of another project's private share does not tell that share's id.
    */
