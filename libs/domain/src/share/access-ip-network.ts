@@ -17,10 +17,14 @@ export const ipNetworkKey = (accessTo: string): string | undefined => {
   return `${canonical}/${bits}`;
 };
 
-/** Whether two rules of the same type name the same grantee. */
-export const sameGrantee = (accessType: string, a: string, b: string): boolean => {
-  if (a === b) return true;
-  if (accessType !== 'ip') return false;
-  const key = ipNetworkKey(a);
-  return key !== undefined && key === ipNetworkKey(b);
+/**
+ * Whether a rule of `accessType` names the same grantee as `accessTo`: `accessTo`'s network is
+ * written once, for a share's every rule to be compared with it.
+ */
+export const sameGranteeAs = (
+  accessType: string,
+  accessTo: string,
+): ((other: string) => boolean) => {
+  const key = accessType === 'ip' ? ipNetworkKey(accessTo) : undefined;
+  return (other) => other === accessTo || (key !== undefined && ipNetworkKey(other) === key);
 };

@@ -1,4 +1,4 @@
-import { ipNetworkKey, sameGrantee } from './access-ip-network.js';
+import { ipNetworkKey, sameGranteeAs } from './access-ip-network.js';
 
 describe('ip rule networks', () => {
   it.each([
@@ -11,9 +11,15 @@ describe('ip rule networks', () => {
   it('gives no network for what is not an address', () =>
     expect(ipNetworkKey('alice')).toBeUndefined());
 
+  it('compares ip rules by their networks', () => {
+    expect(sameGranteeAs('ip', '10.0.0.1')('10.0.0.1/32')).toBe(true);
+    expect(sameGranteeAs('ip', '2001:db8::1/128')('2001:DB8:0:0:0:0:0:1')).toBe(true);
+    expect(sameGranteeAs('ip', '10.0.0.1')('10.0.0.2')).toBe(false);
+    expect(sameGranteeAs('ip', '10.0.0.0/8')('10.0.0.0/16')).toBe(false);
+  });
+
   it('compares other types by their text', () => {
-    expect(sameGrantee('user', 'alice', 'alice')).toBe(true);
-    expect(sameGrantee('user', '10.0.0.1', '10.0.0.1/32')).toBe(false);
-    expect(sameGrantee('ip', '10.0.0.1', '10.0.0.2')).toBe(false);
+    expect(sameGranteeAs('user', 'alice')('alice')).toBe(true);
+    expect(sameGranteeAs('user', '10.0.0.1')('10.0.0.1/32')).toBe(false);
   });
 });

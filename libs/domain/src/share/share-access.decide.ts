@@ -1,4 +1,4 @@
-import { sameGrantee } from './access-ip-network.js';
+import { sameGranteeAs } from './access-ip-network.js';
 import { conflict, invalid, notFound } from '../shared/domain-error.js';
 import type { AccessCommand } from './share-access.commands.js';
 import type { AccessEvent } from './share-access.events.js';
@@ -48,10 +48,9 @@ const allowAccess = (
   if (state.accessRules.some((r) => r.id === command.accessId)) {
     throw conflict(`Access rule ${command.accessId} exists already.`);
   }
+  const sameGrantee = sameGranteeAs(command.accessType, command.accessTo);
   const duplicate = state.accessRules.find(
-    (r) =>
-      r.accessType === command.accessType &&
-      sameGrantee(command.accessType, r.accessTo, command.accessTo),
+    (r) => r.accessType === command.accessType && sameGrantee(r.accessTo),
   );
   if (duplicate) {
     throw invalid(

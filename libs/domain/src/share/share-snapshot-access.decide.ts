@@ -1,5 +1,5 @@
 import { invalid, notFound } from '../shared/domain-error.js';
-import { sameGrantee } from './access-ip-network.js';
+import { sameGranteeAs } from './access-ip-network.js';
 import { validateAccessRule, type AccessType } from './share-access.state.js';
 import type { SnapshotAccessCommand } from './share-snapshot-access.commands.js';
 import type { SnapshotAccessEvent } from './share-snapshot-access.events.js';
@@ -51,10 +51,9 @@ const allowSnapshotAccess = (
   requireMountable(state, snapshot);
   // Snapshots are mounted read-only: the level is not the caller's to choose.
   validateAccessRule(command.accessType, command.accessTo, 'ro', { ipv6: command.ipv6 });
+  const sameGrantee = sameGranteeAs(command.accessType, command.accessTo);
   const exists = (snapshot.accessRules ?? []).some(
-    (r) =>
-      r.accessType === command.accessType &&
-      sameGrantee(command.accessType, r.accessTo, command.accessTo),
+    (r) => r.accessType === command.accessType && sameGrantee(r.accessTo),
   );
   if (exists) {
     throw invalid(`Share snapshot access ${command.accessType}:${command.accessTo} exists.`);
