@@ -61,7 +61,7 @@ export class ShareResize {
     dto: ResizeShareDto,
     requester: Requester,
   ): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller);
+    const share = await this.shares.find(shareId, requester.caller, requester.checkedShare);
     const forced =
       direction === 'extend' &&
       dto.force !== undefined &&
