@@ -164,10 +164,14 @@ describeInBrowser('web console operator pages in Chromium, against a real Hawser
   describe('with a share node whose event store another process has locked', () => {
     let hawser: HawserTestServer;
 
-    // The simulated driver takes 5 s to create a share: time to take the lock meanwhile.
+    // The simulated driver takes 5 s to create a share: time to take the lock meanwhile. A busy
+    // store is a storage failure, whose parked events the node retries by itself every
+    // HAWSER_STORAGE_RETRY_INTERVAL_MS; set past the test, the event waits for the admin's retry
+    // (at the default 5 s the node's own retry could take it off the page first).
     beforeAll(async () => {
       hawser = await startHawser({
         backends: () => simulatedBackends({ operationLatencyMs: { createShare: 5_000 } }),
+        env: { HAWSER_STORAGE_RETRY_INTERVAL_MS: String(10 * SLOW) },
       });
       await createReadableType(hawser.request);
     }, SLOW);

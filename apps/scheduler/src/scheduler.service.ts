@@ -207,7 +207,9 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       replicaSchedulingProcessManager(this.commands, this.placement),
       shareMigrationProcessManager(this.commands, this.placement),
     ].map((manager) => this.disabledBackends.guard(manager));
-    this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
+    this.runner = new ProcessManagerRunner(this.events, this.documents, workflows, {
+      storageRetryIntervalMs: this.config.storageRetryIntervalMs,
+    });
     this.workflows.register(
       workflows.map((w) => w.name),
       this.runner,

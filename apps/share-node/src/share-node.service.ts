@@ -136,7 +136,9 @@ export class ShareNodeService implements OnApplicationBootstrap, OnApplicationSh
       replicaNodeOperationsProcessManager(this.options.nodeName, operations, this.admission),
       shareMigrationNodeProcessManager(this.options.nodeName, operations),
     ];
-    this.runner = new ProcessManagerRunner(this.events, this.documents, workflows);
+    this.runner = new ProcessManagerRunner(this.events, this.documents, workflows, {
+      storageRetryIntervalMs: this.config.storageRetryIntervalMs,
+    });
     this.workflows.register(
       workflows.map((w) => w.name),
       this.runner,

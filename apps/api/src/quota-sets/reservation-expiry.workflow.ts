@@ -31,7 +31,7 @@ export class ReservationExpiryWorkflow extends ProcessManagerHost {
     workflows: WorkflowRunners,
     role: ProjectorRole,
   ) {
-    super(events, documents, workflows, role, [pendingReservationsProcessManager()]);
+    super(events, documents, config, workflows, role, [pendingReservationsProcessManager()]);
     this.expiry = new ReservationExpiry(events, commands, documents, {
       expireAfterMs: config.reservationExpireS * 1000,
       onError: (error) =>

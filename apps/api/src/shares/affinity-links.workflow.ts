@@ -3,7 +3,14 @@ import { CommandHandler } from '#hawser/application';
 import type { EventStore } from '#hawser/eventstore';
 import { affinityLinksProcessManager } from '#hawser/process-managers';
 import type { DocumentStore } from '#hawser/read-models';
-import { DOCUMENT_STORE, EVENT_STORE, ProjectorRole, WorkflowRunners } from '#hawser/platform';
+import {
+  DOCUMENT_STORE,
+  EVENT_STORE,
+  HAWSER_CONFIG,
+  ProjectorRole,
+  WorkflowRunners,
+  type HawserConfig,
+} from '#hawser/platform';
 import { ProcessManagerHost } from '../workflows/process-manager-host.js';
 
 /** Keeps the affinity metadata symmetric, in the process that serves the shares API. */
@@ -12,10 +19,11 @@ export class AffinityLinksWorkflow extends ProcessManagerHost {
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
     @Inject(DOCUMENT_STORE) documents: DocumentStore,
+    @Inject(HAWSER_CONFIG) config: HawserConfig,
     commands: CommandHandler,
     workflows: WorkflowRunners,
     role: ProjectorRole,
   ) {
-    super(events, documents, workflows, role, [affinityLinksProcessManager(commands)]);
+    super(events, documents, config, workflows, role, [affinityLinksProcessManager(commands)]);
   }
 }

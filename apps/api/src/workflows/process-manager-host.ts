@@ -2,7 +2,7 @@ import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/comm
 import type { EventStore } from '#hawser/eventstore';
 import { ProcessManagerRunner, type ProcessManager } from '#hawser/process-managers';
 import type { DocumentStore } from '#hawser/read-models';
-import type { ProjectorRole, WorkflowRunners } from '#hawser/platform';
+import type { HawserConfig, ProjectorRole, WorkflowRunners } from '#hawser/platform';
 
 /**
  * Runs some process managers in this process for as long as the application runs, registered
@@ -15,11 +15,14 @@ export abstract class ProcessManagerHost implements OnApplicationBootstrap, OnAp
   protected constructor(
     events: EventStore,
     documents: DocumentStore,
+    config: HawserConfig,
     workflows: WorkflowRunners,
     private readonly role: ProjectorRole,
     processManagers: readonly ProcessManager[],
   ) {
-    this.runner = new ProcessManagerRunner(events, documents, [...processManagers]);
+    this.runner = new ProcessManagerRunner(events, documents, [...processManagers], {
+      storageRetryIntervalMs: config.storageRetryIntervalMs,
+    });
     workflows.register(
       processManagers.map((pm) => pm.name),
       this.runner,

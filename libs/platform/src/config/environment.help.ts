@@ -34,6 +34,7 @@ const HELP: Readonly<Record<string, string>> = {
   HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: 'schedule shares from snapshots (false)',
   HAWSER_SHARE_STATUS_POLL_MS: 'poll interval of creating_from_snapshot shares (60000)',
   HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: "Manila's replica_state_update_interval (300)",
+  HAWSER_STORAGE_RETRY_INTERVAL_MS: 'retry interval of events parked by a storage failure (5000)',
   HAWSER_RESERVATION_EXPIRE_S: 'unclaimed quota reservations are released after (300)',
   HAWSER_AGGREGATE_SNAPSHOTS: 'load long streams from snapshots (true)',
   HAWSER_POLICY_FILE: 'policy.yaml overriding the default rules (none)',

@@ -93,6 +93,11 @@ export interface HawserConfig {
   readonly shareStatusPollMs: number;
   /** HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: Manila's replica_state_update_interval. */
   readonly replicaStateUpdateIntervalS: number;
+  /**
+   * HAWSER_STORAGE_RETRY_INTERVAL_MS: how often process managers retry, by themselves, the
+   * events they parked because the store could not write (busy, full, read-only).
+   */
+  readonly storageRetryIntervalMs: number;
   /** HAWSER_QUOTA_<RESOURCE> (e.g. HAWSER_QUOTA_SHARES): default quota limits, Manila's by default. */
   readonly quotaDefaults: QuotaLimits;
   /**
@@ -180,6 +185,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HawserConfig =
     useSchedulerCreatingShareFromSnapshot: vars.HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT,
     shareStatusPollMs: vars.HAWSER_SHARE_STATUS_POLL_MS,
     replicaStateUpdateIntervalS: vars.HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S,
+    storageRetryIntervalMs: vars.HAWSER_STORAGE_RETRY_INTERVAL_MS,
     quotaDefaults: quotaDefaultsOf(vars) as QuotaLimits,
     reservationExpireS: vars.HAWSER_RESERVATION_EXPIRE_S,
     softDeleteRetentionS: vars.HAWSER_SOFT_DELETE_RETENTION_S,
