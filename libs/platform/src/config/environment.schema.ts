@@ -120,7 +120,8 @@ export const environmentSchema = z
     HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: flag.default(false),
     HAWSER_SHARE_STATUS_POLL_MS: wholeNumber(0).default(60_000),
     HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: wholeNumber(0).default(300),
-    HAWSER_STORAGE_RETRY_INTERVAL_MS: wholeNumber(1).default(5_000),
+    // At most a day: node's timers fire at once past 2^31 ms.
+    HAWSER_STORAGE_RETRY_INTERVAL_MS: wholeNumber(1, 86_400_000).default(5_000),
     ...quotaVariables,
     HAWSER_RESERVATION_EXPIRE_S: wholeNumber(1).default(300),
     HAWSER_SOFT_DELETE_RETENTION_S: wholeNumber(1).default(604_800),

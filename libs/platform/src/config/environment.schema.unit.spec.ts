@@ -54,7 +54,11 @@ describe('the environment schema', () => {
     ['HAWSER_AGGREGATE_SNAPSHOTS', 'maybe', 'expected true or false, given "maybe"'],
     ['HAWSER_ENABLED_SHARE_PROTOCOLS', 'NFS,SMB', 'expected protocols among NFS, CIFS'],
     ['HAWSER_QUOTA_GIGABYTES', '-2', 'expected a whole number >= -1, given "-2"'],
-    ['HAWSER_STORAGE_RETRY_INTERVAL_MS', '0', 'expected a whole number >= 1, given "0"'],
+    [
+      'HAWSER_STORAGE_RETRY_INTERVAL_MS',
+      '0',
+      'expected a whole number from 1 to 86400000, given "0"',
+    ],
     ['HAWSER_HEAP_GROWTH_PERCENT', '500', 'expected a whole number from 0 to 400, given "500"'],
     ['MONGO_URL', 'localhost:27017', 'expected a MongoDB URL (mongodb://host:27017/hawser)'],
     [
