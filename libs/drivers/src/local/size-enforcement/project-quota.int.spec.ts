@@ -32,7 +32,7 @@ if (unavailable) {
 
     beforeAll(async () => {
       run = await runQuotaScenario(FILE_SYSTEMS);
-    }, 90_000);
+    }, 250_000);
 
     describe.each(FILE_SYSTEMS)('%s mounted with prjquota', (fileSystem) => {
       const findings = (): Record<string, unknown> => {

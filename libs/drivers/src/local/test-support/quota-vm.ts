@@ -139,7 +139,8 @@ async function runQuotaGuest<T>(
  */
 export function runQuotaScenario(
   fileSystems: readonly QuotaFileSystem[],
-  timeoutMs = 80_000,
+  // About 60 s on a quiet 2-core machine, 75 s or more beside the other Jest worker's files.
+  timeoutMs = 240_000,
 ): Promise<QuotaGuestRun<Record<string, unknown>>> {
   return runQuotaGuest(
     fileSystems,
