@@ -115,7 +115,7 @@ export class StartShareMigrationHandler implements ICommandHandler<StartShareMig
   ) {}
 
   async execute({ shareId, request, requester }: StartShareMigration) {
-    const share = await this.shares.find(shareId, requester.caller, requester.checkedShare);
+    const share = await this.shares.findFor(shareId, requester);
     if (request.newShareNetworkId) {
       throw badRequest(`Share network ${request.newShareNetworkId} not found.`);
     }

@@ -41,18 +41,13 @@ export class CreateReplicaHandler implements ICommandHandler<CreateReplica, Shar
   ) {}
 
   async execute({ request: dto, requester }: CreateReplica): Promise<ShareInstanceDocument> {
-    const auth = requester.caller;
     if (dto.share_network_id) {
       if (!atLeast(requester.version, '2.72')) {
         throw badRequest('share_network_id is accepted from microversion 2.72.');
       }
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
     }
-    const { share, state } = await this.shares.findWithState(
-      dto.share_id,
-      auth,
-      requester.checkedShare,
-    );
+    const { share, state } = await this.shares.findWithState(dto.share_id, requester);
     if (!share.replication_type) {
       throw badRequest(`Replication not supported for share ${share.id}.`);
     }

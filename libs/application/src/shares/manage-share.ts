@@ -162,7 +162,7 @@ export class UnmanageShareHandler implements ICommandHandler<UnmanageShare, void
   ) {}
 
   async execute({ shareId, requester }: UnmanageShare): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller, requester.checkedShare);
+    const share = await this.shares.findFor(shareId, requester);
     await this.changes.run(
       share.id,
       { type: 'UnmanageShare', now: new Date().toISOString() },

@@ -61,7 +61,7 @@ export class ShareResize {
     dto: ResizeShareDto,
     requester: Requester,
   ): Promise<void> {
-    const share = await this.shares.find(shareId, requester.caller, requester.checkedShare);
+    const share = await this.shares.findFor(shareId, requester);
     const forced =
       direction === 'extend' &&
       dto.force !== undefined &&

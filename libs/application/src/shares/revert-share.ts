@@ -56,7 +56,7 @@ export class RevertShareHandler implements ICommandHandler<RevertShare, void> {
 
   async execute({ shareId, argument, requester }: RevertShare): Promise<void> {
     const snapshotId = snapshotIdOf(argument);
-    const share = await this.shares.find(shareId, requester.caller, requester.checkedShare);
+    const share = await this.shares.findFor(shareId, requester);
     const snapshot = await this.snapshots
       .find(snapshotId, requester.caller)
       .catch((error: unknown) => {

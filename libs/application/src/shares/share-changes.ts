@@ -111,7 +111,7 @@ export abstract class ShareCommandHandler {
     requester: Requester,
     commandOf: (share: ShareDocument) => ShareCommand,
   ): Promise<ShareDocument> {
-    const share = await this.shares.find(shareId, requester.caller, requester.checkedShare);
+    const share = await this.shares.findFor(shareId, requester);
     await this.changes.run(share.id, commandOf(share), requester.commandContext());
     return share;
   }

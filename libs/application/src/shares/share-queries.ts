@@ -38,7 +38,7 @@ export class ShowShareHandler implements IQueryHandler<ShowShare, ShareDocument>
   constructor(private readonly shares: ShareReads) {}
 
   execute({ shareId, reader }: ShowShare): Promise<ShareDocument> {
-    return this.shares.find(shareId, reader.caller, reader.checkedShare);
+    return this.shares.findFor(shareId, reader);
   }
 }
 

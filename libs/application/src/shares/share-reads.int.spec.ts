@@ -26,7 +26,7 @@ const recordOf = (i: number, name: string): ShareRecord => {
   return toShareRecord(state, 1);
 };
 
-describe('ShareReads.find with the record the request already read', () => {
+describe('ShareReads.findFor with the record the request already read', () => {
   let store: SqliteDocumentStore;
   let reads: ShareReads;
 
@@ -40,13 +40,16 @@ describe('ShareReads.find with the record the request already read', () => {
   it('given the record read a moment before, then the share is answered from it, not read again', async () => {
     const read = recordOf(1, 'as the guard read it');
 
-    const shown = await reads.find(shareId(1), OWNER, read);
+    const shown = await reads.findFor(shareId(1), { caller: OWNER, checkedShare: read });
 
     expect(shown.name).toBe('as the guard read it');
   });
 
   it("given another share's record, then the asked share is read from the store", async () => {
-    const shown = await reads.find(shareId(1), OWNER, recordOf(2, 'another'));
+    const shown = await reads.findFor(shareId(1), {
+      caller: OWNER,
+      checkedShare: recordOf(2, 'another'),
+    });
 
     expect(shown.name).toBe('stored');
   });
@@ -54,7 +57,9 @@ describe('ShareReads.find with the record the request already read', () => {
   it('given a record of a share the caller may not see, then the answer is the 404 all the same', async () => {
     const stranger: Caller = { ...OWNER, projectId: 'p2' };
 
-    await expect(reads.find(shareId(1), stranger, recordOf(1, 'read'))).rejects.toMatchObject({
+    await expect(
+      reads.findFor(shareId(1), { caller: stranger, checkedShare: recordOf(1, 'read') }),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });

@@ -12,8 +12,11 @@ import {
 } from '#hawser/projections';
 import type { ActiveShare } from '#hawser/domain';
 import { DOCUMENT_STORE, type DocumentStore } from '#hawser/read-models';
-import type { Caller } from '../requester.js';
+import type { Caller, Reader } from '../requester.js';
 import { ShareDocuments } from './share-documents.js';
+
+/** What a share look-up needs of a request's reader. */
+export type ShareLookup = Pick<Reader, 'caller' | 'checkedShare'>;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,24 +28,28 @@ export class ShareReads {
     private readonly shareDocuments: ShareDocuments,
   ) {}
 
-  /**
-   * A share the caller may read: its own, a public one, or any for admins; else 404. `read`:
-   * its record as the same request read it just before, which is then not read again.
-   */
-  async find(id: string, caller: Caller, read?: ShareRecord): Promise<ShareDocument> {
-    return this.shareDocuments.of(await this.findRecord(id, caller, read));
+  /** A share the caller may read: its own, a public one, or any for admins; else 404. */
+  async find(id: string, caller: Caller): Promise<ShareDocument> {
+    return this.shareDocuments.of(await this.findRecord(id, caller));
   }
 
   /**
-   * As `find`, with the share's folded domain state from the same record: a use case that
+   * As `find`, for a request's reader: when the record its policy check read a moment before
+   * (`checkedShare`) is this share's, it is not read again.
+   */
+  async findFor(id: string, reader: ShareLookup): Promise<ShareDocument> {
+    return this.shareDocuments.of(await this.findRecord(id, reader.caller, reader.checkedShare));
+  }
+
+  /**
+   * As `findFor`, with the share's folded domain state from the same record: a use case that
    * checks the share's type or instances before deciding reads the share once.
    */
   async findWithState(
     id: string,
-    caller: Caller,
-    read?: ShareRecord,
+    reader: ShareLookup,
   ): Promise<{ share: ShareDocument; state: ActiveShare }> {
-    const record = await this.findRecord(id, caller, read);
+    const record = await this.findRecord(id, reader.caller, reader.checkedShare);
     return { share: this.shareDocuments.of(record), state: shareStateOf(record) };
   }
 

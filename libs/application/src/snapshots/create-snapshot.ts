@@ -31,7 +31,7 @@ export class CreateSnapshotHandler implements ICommandHandler<CreateSnapshot, Sn
 
   async execute({ request: dto, requester }: CreateSnapshot): Promise<SnapshotDocument> {
     const auth = requester.caller;
-    const share = await this.shares.find(dto.share_id, auth, requester.checkedShare);
+    const share = await this.shares.findFor(dto.share_id, requester);
     if (!share.snapshot_support) {
       throw new ManilaHttpError(
         422,
