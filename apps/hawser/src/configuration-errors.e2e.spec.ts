@@ -52,7 +52,7 @@ describe('configuration and start-up refusals: one line, no stack trace, a non-z
 
     expect(code).toBe(CONFIGURATION_ERROR);
     expect(line).toBe(
-      'Hawser cannot start: environment variable HAWSER_RESERVATION_EXPIRE_S: expected a whole number >= 1, given "soon"',
+      'Hawser cannot start: environment variable HAWSER_RESERVATION_EXPIRE_S: expected a whole number from 1 to 3153600000, given "soon"',
     );
   });
 

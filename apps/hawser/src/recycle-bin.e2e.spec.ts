@@ -134,6 +134,33 @@ describe('the recycle bin over HTTP (2.69): soft_delete, restore, listing', () =
   });
 });
 
+describe('the longest retention the configuration accepts', () => {
+  let hawser: HawserTestServer;
+  const HUNDRED_YEARS_S = 3_153_600_000;
+
+  beforeAll(async () => {
+    hawser = await startHawser({
+      env: { HAWSER_SOFT_DELETE_RETENTION_S: String(HUNDRED_YEARS_S) },
+    });
+    await createDefaultType(hawser);
+  });
+  afterAll(() => hawser.close());
+
+  it('given a retention of 100 years, when a share is soft deleted, then it is due 100 years from now (202)', async () => {
+    const member: ManilaCall = (method, route, body) =>
+      hawser.request(method, route, body, { token: MEMBER, version: V });
+    const id = await availableShare(member);
+    const before = Date.now();
+    expect((await softDelete(hawser, id)).status).toBe(202);
+
+    const due = Date.parse(
+      (await member('GET', `/v2/shares/${id}`)).body.share.scheduled_to_be_deleted_at,
+    );
+    expect(due).toBeGreaterThanOrEqual(before + HUNDRED_YEARS_S * 1000 - 1_000);
+    expect(due).toBeLessThanOrEqual(Date.now() + HUNDRED_YEARS_S * 1000);
+  });
+});
+
 describe('the recycle bin timer', () => {
   let dir: string;
   let backends: SimulatedBackendConfig[];

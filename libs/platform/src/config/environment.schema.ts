@@ -23,6 +23,19 @@ const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
     .pipe(z.number().min(min, expected(what)).max(max, expected(what)));
 };
 
+/**
+ * Settings that become a timer's delay are at most a day: node's timers take at most 2^31 - 1
+ * ms and fire at once past it. Periods start at 1: a period of 0 would run its task every turn.
+ */
+const DAY_MS = 86_400_000;
+const DAY_S = 86_400;
+/**
+ * Durations added to or taken from the present date (a share's deletion date, a reservation's
+ * expiry) are at most 100 years: past year 275,760 a date cannot be written, and the request
+ * that computed it would fail.
+ */
+const CENTURY_S = 3_153_600_000;
+
 const flag = z.stringbool({
   truthy: ['true', '1', 'yes', 'on'],
   falsy: ['false', '0', 'no', 'off'],
@@ -88,15 +101,15 @@ export const environmentSchema = z
       /^((nats|tls|ws|wss):\/\/)?[^\s/]+(:\d+)?$/,
       'NATS servers, comma-separated (nats://host:4222)',
     ).optional(),
-    HAWSER_STORE_WAIT_S: wholeNumber(1).default(30),
+    HAWSER_STORE_WAIT_S: wholeNumber(1, DAY_S).default(30),
     HAWSER_NODE_NAME: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, expected('a share node name (letters, digits, . _ -)'))
       .optional(),
     HAWSER_BACKENDS: text.optional(),
-    HAWSER_READ_YOUR_WRITES_MS: wholeNumber(0).default(5000),
+    HAWSER_READ_YOUR_WRITES_MS: wholeNumber(0, DAY_MS).default(5000),
     HAWSER_API_PROCESSES: wholeNumber(1, 64).default(1),
-    HAWSER_PROJECTOR_LEASE_MS: wholeNumber(300).default(3000),
+    HAWSER_PROJECTOR_LEASE_MS: wholeNumber(300, DAY_MS).default(3000),
     HAWSER_HEAP_GROWTH_PERCENT: wholeNumber(0, 400).default(50),
     HAWSER_API_PROJECTOR_PROCESS: flag.default(false),
     HAWSER_BODY_LIMIT: z
@@ -116,15 +129,14 @@ export const environmentSchema = z
       .pipe(z.array(z.enum(PROTOCOLS, expected(`protocols among ${PROTOCOLS.join(', ')}`))))
       .default(['NFS', 'CIFS']),
     HAWSER_SERVICE_DOWN_TIME_S: wholeNumber(0).default(60),
-    HAWSER_REPORT_INTERVAL_S: wholeNumber(0).default(10),
+    HAWSER_REPORT_INTERVAL_S: wholeNumber(1, DAY_S).default(10),
     HAWSER_USE_SCHEDULER_CREATING_SHARE_FROM_SNAPSHOT: flag.default(false),
-    HAWSER_SHARE_STATUS_POLL_MS: wholeNumber(0).default(60_000),
-    HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: wholeNumber(0).default(300),
-    // At most a day: node's timers fire at once past 2^31 ms.
-    HAWSER_STORAGE_RETRY_INTERVAL_MS: wholeNumber(1, 86_400_000).default(5_000),
+    HAWSER_SHARE_STATUS_POLL_MS: wholeNumber(1, DAY_MS).default(60_000),
+    HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S: wholeNumber(1, DAY_S).default(300),
+    HAWSER_STORAGE_RETRY_INTERVAL_MS: wholeNumber(1, DAY_MS).default(5_000),
     ...quotaVariables,
-    HAWSER_RESERVATION_EXPIRE_S: wholeNumber(1).default(300),
-    HAWSER_SOFT_DELETE_RETENTION_S: wholeNumber(1).default(604_800),
+    HAWSER_RESERVATION_EXPIRE_S: wholeNumber(1, CENTURY_S).default(300),
+    HAWSER_SOFT_DELETE_RETENTION_S: wholeNumber(1, CENTURY_S).default(604_800),
     // Read by libs/observability (observability-settings.ts); checked here so a typo is refused.
     HAWSER_READINESS_MAX_LAG_S: z
       .string()

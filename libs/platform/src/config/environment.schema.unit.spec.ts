@@ -60,6 +60,34 @@ describe('the environment schema', () => {
       'expected a whole number from 1 to 86400000, given "0"',
     ],
     ['HAWSER_HEAP_GROWTH_PERCENT', '500', 'expected a whole number from 0 to 400, given "500"'],
+    [
+      'HAWSER_READ_YOUR_WRITES_MS',
+      '4294967296',
+      'expected a whole number from 0 to 86400000, given "4294967296"',
+    ],
+    ['HAWSER_REPORT_INTERVAL_S', '0', 'expected a whole number from 1 to 86400, given "0"'],
+    ['HAWSER_SHARE_STATUS_POLL_MS', '0', 'expected a whole number from 1 to 86400000, given "0"'],
+    [
+      'HAWSER_REPLICA_STATE_UPDATE_INTERVAL_S',
+      '86401',
+      'expected a whole number from 1 to 86400, given "86401"',
+    ],
+    [
+      'HAWSER_PROJECTOR_LEASE_MS',
+      '86400001',
+      'expected a whole number from 300 to 86400000, given "86400001"',
+    ],
+    ['HAWSER_STORE_WAIT_S', '86401', 'expected a whole number from 1 to 86400, given "86401"'],
+    [
+      'HAWSER_SOFT_DELETE_RETENTION_S',
+      '9007199254740991',
+      'expected a whole number from 1 to 3153600000, given "9007199254740991"',
+    ],
+    [
+      'HAWSER_RESERVATION_EXPIRE_S',
+      '3153600001',
+      'expected a whole number from 1 to 3153600000, given "3153600001"',
+    ],
     ['MONGO_URL', 'localhost:27017', 'expected a MongoDB URL (mongodb://host:27017/hawser)'],
     [
       'HAWSER_LOG_LEVEL',
