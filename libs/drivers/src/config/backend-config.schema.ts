@@ -15,7 +15,11 @@ const wholeNumber = (min: number) =>
     .number(expected('a number'))
     .int(expected(`a whole number >= ${min}`))
     .min(min, expected(`a whole number >= ${min}`));
-const nonNegative = z.number(expected('a number')).min(0, expected('a number >= 0'));
+/** A simulated delay is a timer's: node's timers fire at once past 2^31 - 1 ms, so at most a day. */
+const latency = z
+  .number(expected('a number of ms from 0 to 86400000'))
+  .min(0, expected('a number of ms from 0 to 86400000'))
+  .max(86_400_000, expected('a number of ms from 0 to 86400000'));
 const percentage = z
   .number(expected('a number from 0 to 100'))
   .min(0, expected('a number from 0 to 100'))
@@ -100,8 +104,8 @@ const failureRule = z.strictObject({
 const simulatedOptions = z.strictObject({
   ...capabilityOptions,
   seed: z.number(expected('a number')).optional(),
-  latencyMs: nonNegative.optional(),
-  operationLatencyMs: z.partialRecord(oneOf(DRIVER_OPERATIONS), nonNegative).optional(),
+  latencyMs: latency.optional(),
+  operationLatencyMs: z.partialRecord(oneOf(DRIVER_OPERATIONS), latency).optional(),
   failures: z.array(failureRule, expected('a list')).optional(),
   journalFile: text.optional(),
   asyncCreateFromSnapshot: oneOf(['cross-pool', 'always', 'never']).optional(),

@@ -29,18 +29,45 @@ describe('back-end files', () => {
     expect(backends).toEqual(listed);
   });
 
-  it('given an entry with an unknown driver, then the line names the file, the key and the drivers there are', () => {
+  const refusal = (backends: unknown) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hawser-backends-'));
     const file = path.join(dir, 'backends.json');
-    fs.writeFileSync(file, JSON.stringify([{ name: 'h@b', driver: 'zfs', pools: [] }]));
+    fs.writeFileSync(file, JSON.stringify(backends));
     try {
-      expect(() => load(file)).toThrow(
-        new ConfigurationError(
-          `back-end file ${file} (HAWSER_BACKENDS): [0].driver: expected "driver": "local" or "simulated", given "zfs"`,
-        ),
-      );
+      load(file);
+      return undefined;
+    } catch (error) {
+      return error instanceof ConfigurationError
+        ? error.message.replace(file, '<file>')
+        : String(error);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  };
+
+  it('given an entry with an unknown driver, then the line names the file, the key and the drivers there are', () => {
+    expect(refusal([{ name: 'h@b', driver: 'zfs', pools: [] }])).toBe(
+      'back-end file <file> (HAWSER_BACKENDS): [0].driver: expected "driver": "local" or "simulated", given "zfs"',
+    );
+  });
+
+  it('given a simulated latency past what a timer can wait, then it is refused naming the key', () => {
+    const simulated = (options: object) => [
+      {
+        name: 'h@b',
+        driver: 'simulated',
+        availabilityZone: 'az1',
+        pools: [{ name: 'p' }],
+        options,
+      },
+    ];
+
+    expect(refusal(simulated({ latencyMs: 86_400_000 }))).toBeUndefined();
+    expect(refusal(simulated({ latencyMs: 2 ** 31 }))).toBe(
+      'back-end file <file> (HAWSER_BACKENDS): [0].options.latencyMs: expected a number of ms from 0 to 86400000, given 2147483648',
+    );
+    expect(refusal(simulated({ operationLatencyMs: { createShare: -1 } }))).toBe(
+      'back-end file <file> (HAWSER_BACKENDS): [0].options.operationLatencyMs.createShare: expected a number of ms from 0 to 86400000, given -1',
+    );
   });
 });
