@@ -258,6 +258,12 @@ const writesThatWouldWork = (w: World): [string, string, unknown][] => [
   ['DELETE', `/v2/quota-sets/${PROJECT}`, undefined],
 ];
 
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).length === 0;
+
 /** Writes on the real share and type whose bodies are wrong in one place each. */
 const invalidWrites = (w: World, r: Random): [string, string, unknown] => {
   const odd = r.pick(ODD_VALUES);
@@ -391,20 +397,25 @@ const invalidWrites = (w: World, r: Random): [string, string, unknown] => {
         { share: { display_name: odd === '' ? 7 : [odd] } },
       ]),
     ],
-    () => [
-      r.pick(['POST', 'PUT']),
-      `${share}/metadata`,
-      r.pick([
-        {},
-        { metadata: [] },
-        { metadata: 'x' },
-        { metadata: { k: 5 } },
-        { metadata: { k: odd === 'abc' ? null : [odd] } },
-        { metadata: { '': 'v' } },
-        { metadata: { ['k'.repeat(256)]: 'v' } },
-        { metadata: odd },
-      ]),
-    ],
+    () => {
+      const method = r.pick(['POST', 'PUT']);
+      // A PUT replaces all the share's metadata, so an empty object clears it: a valid write.
+      const wrapped = method === 'PUT' && isEmptyObject(odd) ? [odd] : odd;
+      return [
+        method,
+        `${share}/metadata`,
+        r.pick([
+          {},
+          { metadata: [] },
+          { metadata: 'x' },
+          { metadata: { k: 5 } },
+          { metadata: { k: odd === 'abc' ? null : [odd] } },
+          { metadata: { '': 'v' } },
+          { metadata: { ['k'.repeat(256)]: 'v' } },
+          { metadata: wrapped },
+        ]),
+      ];
+    },
     () => [
       'DELETE',
       `${share}/metadata/${r.pick(['nothing', 'constructor', '__proto__', 'toString'])}`,

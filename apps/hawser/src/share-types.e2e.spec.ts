@@ -43,6 +43,18 @@ describe('share types over HTTP: extra specs, private types and type access', ()
       extra_specs: { replication_type: 'sync' },
     });
     expect(bad.status).toBe(400);
+    // An empty set is answered as Manila does (200, echoed) and records nothing.
+    const typeEvents = async () =>
+      (
+        await hawser.request(
+          'GET',
+          '/hawser/v1/events?limit=1000&event_type=ShareTypeExtraSpecsSet',
+        )
+      ).body.events.length as number;
+    const before = await typeEvents();
+    const empty = await hawser.request('POST', `/v2/types/${id}/extra_specs`, { extra_specs: {} });
+    expect([empty.status, empty.body]).toEqual([200, { extra_specs: {} }]);
+    expect(await typeEvents()).toBe(before);
     expect(
       (await hawser.request('DELETE', `/v2/types/${id}/extra_specs/driver_handles_share_servers`))
         .status,

@@ -68,6 +68,8 @@ export const decideShareType = (
     }
     case 'SetShareTypeExtraSpecs':
       validateExtraSpecs(command.extraSpecs, { requireDhss: false });
+      // Manila answers an empty set with 200 and writes nothing: nothing happened to record.
+      if (Object.keys(command.extraSpecs).length === 0) return [];
       return [
         {
           type: 'ShareTypeExtraSpecsSet',

@@ -67,6 +67,8 @@ describe('share type decider', () => {
           data: { shareTypeId: 't1', extraSpecs: { snapshot_support: 'True' }, updatedAt: now },
         },
       ]));
+  it('given an empty set of extra specs, then nothing happens (Manila answers 200)', () =>
+    spec.given([created]).when({ type: 'SetShareTypeExtraSpecs', extraSpecs: {}, now }).then([]));
   it('never unsets driver_handles_share_servers (403)', () =>
     spec
       .given([created])
