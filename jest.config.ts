@@ -31,6 +31,10 @@ const config: Config = {
   // about 3 GB, took longer than Jest's 500 ms to exit, and was killed ("failed to exit
   // gracefully"). A worker past 1 GB after a file is replaced instead.
   workerIdleMemoryLimit: '1GB',
+  // A worker near that size takes longer than Jest's default 500 ms to end its process once
+  // the run is over (it held no handle: only Jest's pipes were open at its exit), and Jest then
+  // kills it and prints "failed to exit gracefully". Give it the time it takes.
+  workerGracefulExitTimeout: 5_000,
 };
 
 export default config;
