@@ -233,6 +233,20 @@ describe('the GraphQL read API over HTTP', () => {
     expect(others.body.data.messages).toEqual([]);
   });
 
+  it('reads a filter, a sort or a field given as null as one left out', async () => {
+    const plain = await query(`{ shares { totalCount nodes { id } } }`);
+    const nulls = await query(
+      `{ shares(filter: null, sort: null, after: null) { totalCount nodes { id } } }`,
+    );
+    const nullFields = await query(
+      `{ shares(filter: { name: null, metadata: null, allProjects: null }) { totalCount nodes { id } } }`,
+    );
+
+    expect(plain.body.data.shares.totalCount).toBeGreaterThan(0);
+    expect(nulls.body).toEqual(plain.body);
+    expect(nullFields.body).toEqual(plain.body);
+  });
+
   it('answers bad input with GraphQL errors, never a 500', async () => {
     const badCursor = await query(`{ shares(after: "bm9wZQ") { totalCount } }`);
     expect(badCursor.status).toBe(200);

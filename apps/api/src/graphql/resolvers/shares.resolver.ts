@@ -68,8 +68,8 @@ export class SharesResolver {
   })
   async shares(
     @Context() ctx: GraphqlContext,
-    @Args('filter', { type: () => ShareFilter, nullable: true }) filter?: ShareFilter,
-    @Args('sort', { type: () => ShareSort, nullable: true }) sort?: ShareSort,
+    @Args('filter', { type: () => ShareFilter, nullable: true }) filter?: ShareFilter | null,
+    @Args('sort', { type: () => ShareSort, nullable: true }) sort?: ShareSort | null,
     @Args('first', { type: () => Int, defaultValue: 20 }) first = 20,
     @Args('after', { type: () => String, nullable: true }) after?: string,
   ): Promise<ShareConnection> {

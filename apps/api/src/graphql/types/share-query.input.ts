@@ -28,25 +28,25 @@ export class KeyValueInput {
 /** The filters of Manila's share listing (GET /shares/detail), under GraphQL names. */
 @InputType('ShareFilter')
 export class ShareFilter {
-  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true, description: 'Names containing this text.' })
-  nameContains?: string;
-  @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String, { nullable: true }) descriptionContains?: string;
-  @Field(() => String, { nullable: true }) status?: string;
-  @Field(() => ID, { nullable: true }) shareTypeId?: string;
-  @Field(() => ID, { nullable: true }) snapshotId?: string;
+  nameContains?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) descriptionContains?: string | null;
+  @Field(() => String, { nullable: true }) status?: string | null;
+  @Field(() => ID, { nullable: true }) shareTypeId?: string | null;
+  @Field(() => ID, { nullable: true }) snapshotId?: string | null;
   @Field(() => String, { nullable: true, description: 'Admin only; ignored for others.' })
-  host?: string;
-  @Field(() => String, { nullable: true }) exportLocationPath?: string;
+  host?: string | null;
+  @Field(() => String, { nullable: true }) exportLocationPath?: string | null;
   @Field(() => [KeyValueInput], { nullable: true, description: 'Every entry must match.' })
-  metadata?: KeyValueInput[];
+  metadata?: KeyValueInput[] | null;
   @Field(() => Boolean, { nullable: true, description: "Also other projects' public shares." })
-  includePublic?: boolean;
+  includePublic?: boolean | null;
   @Field(() => Boolean, { nullable: true, description: 'Admin only: every project.' })
-  allProjects?: boolean;
+  allProjects?: boolean | null;
   @Field(() => ID, { nullable: true, description: 'Admin only, with allProjects.' })
-  projectId?: string;
+  projectId?: string | null;
 }
 
 @InputType('ShareSort')
@@ -55,26 +55,32 @@ export class ShareSort {
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC }) direction!: SortDirection;
 }
 
-/** The query string Manila's listing takes for these filters (reference 3.4.2). */
+/**
+ * The query string Manila's listing takes for these filters (reference 3.4.2). An argument or
+ * input field given as `null` comes as null, not undefined: it means the same as left out.
+ */
 export const manilaShareQuery = (
-  filter: ShareFilter = {},
-  sort: ShareSort | undefined,
-): Record<string, string | undefined> => ({
-  name: filter.name,
-  'name~': filter.nameContains,
-  description: filter.description,
-  'description~': filter.descriptionContains,
-  status: filter.status,
-  share_type_id: filter.shareTypeId,
-  snapshot_id: filter.snapshotId,
-  host: filter.host,
-  export_location_path: filter.exportLocationPath,
-  metadata: filter.metadata
-    ? JSON.stringify(Object.fromEntries(filter.metadata.map((e) => [e.key, e.value])))
-    : undefined,
-  is_public: filter.includePublic ? 'true' : undefined,
-  all_tenants: filter.allProjects ? 'true' : undefined,
-  project_id: filter.projectId,
-  sort_key: sort?.key,
-  sort_dir: sort?.direction,
-});
+  filter: ShareFilter | null | undefined,
+  sort: ShareSort | null | undefined,
+): Record<string, string | undefined> => {
+  const given = filter ?? {};
+  return {
+    name: given.name ?? undefined,
+    'name~': given.nameContains ?? undefined,
+    description: given.description ?? undefined,
+    'description~': given.descriptionContains ?? undefined,
+    status: given.status ?? undefined,
+    share_type_id: given.shareTypeId ?? undefined,
+    snapshot_id: given.snapshotId ?? undefined,
+    host: given.host ?? undefined,
+    export_location_path: given.exportLocationPath ?? undefined,
+    metadata: given.metadata
+      ? JSON.stringify(Object.fromEntries(given.metadata.map((e) => [e.key, e.value])))
+      : undefined,
+    is_public: given.includePublic ? 'true' : undefined,
+    all_tenants: given.allProjects ? 'true' : undefined,
+    project_id: given.projectId ?? undefined,
+    sort_key: sort?.key,
+    sort_dir: sort?.direction,
+  };
+};
