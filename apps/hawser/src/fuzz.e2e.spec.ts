@@ -5,6 +5,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { fuzzSettings, randomFrom, type Random } from './test-support/seeded-random.js';
 
 /*
  * Thousands of malformed requests, generated from a seed, against a real Hawser holding a share
@@ -13,8 +14,7 @@ import {
  * share listing are the same before and after. HAWSER_FUZZ_SEED and HAWSER_FUZZ_COUNT vary it.
  */
 
-const SEED = Number(process.env.HAWSER_FUZZ_SEED ?? 20_261_122);
-const COUNT = Number(process.env.HAWSER_FUZZ_COUNT ?? 3_000);
+const { seed: SEED, count: COUNT } = fuzzSettings(20_261_122, 3_000);
 const PARALLEL = 8;
 
 const PROJECT = '11111111111111111111111111111111';
@@ -47,21 +47,6 @@ interface FuzzAnswer {
   readonly text: string;
   readonly requestId: string | undefined;
 }
-
-/** mulberry32: small, fast and the same on every machine for a seed. */
-const randomFrom = (seed: number) => {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  return { next, pick };
-};
-type Random = ReturnType<typeof randomFrom>;
 
 const FAKE_UUID = 'deadbeef-dead-4eef-8eef-deadbeefdead';
 const ODD_IDS = [

@@ -3,6 +3,7 @@ import {
   startHawser,
   type HawserTestServer,
 } from './test-support/hawser-test-server.js';
+import { fuzzSettings, randomFrom, type Random } from './test-support/seeded-random.js';
 import { availableDefaultShare, createDefaultType } from './test-support/default-share-type.js';
 import type { ManilaCall } from './test-support/replicated-share.js';
 
@@ -15,27 +16,9 @@ import type { ManilaCall } from './test-support/replicated-share.js';
  * same after them. HAWSER_FUZZ_SEED and HAWSER_FUZZ_COUNT vary it, as for the REST fuzz.
  */
 
-const SEED = Number(process.env.HAWSER_FUZZ_SEED ?? 20_261_129);
-const COUNT = Number(process.env.HAWSER_FUZZ_COUNT ?? 1_500);
+const { seed: SEED, count: COUNT } = fuzzSettings(20_261_129, 1_500);
 const PARALLEL = 8;
 const MEMBER_TOKEN = 'alice:22222222222222222222222222222222:member,reader';
-
-/** mulberry32: small, fast and the same on every machine for a seed. */
-const randomFrom = (seed: number) => {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    next,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-  };
-};
-type Random = ReturnType<typeof randomFrom>;
 
 interface TypeRef {
   readonly kind: string;
