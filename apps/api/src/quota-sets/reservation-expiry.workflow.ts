@@ -1,17 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CommandHandler } from '#hawser/application';
-import type { EventStore } from '#hawser/eventstore';
 import { pendingReservationsProcessManager, ReservationExpiry } from '#hawser/process-managers';
-import type { DocumentStore } from '#hawser/read-models';
-import {
-  DOCUMENT_STORE,
-  EVENT_STORE,
-  HAWSER_CONFIG,
-  ProjectorRole,
-  WorkflowRunners,
-  type HawserConfig,
-} from '#hawser/platform';
 import { ProcessManagerHost } from '../workflows/process-manager-host.js';
+import { ProcessManagerHosting } from '../workflows/process-manager-hosting.js';
 
 /**
  * Releases quota reservations that no request claimed within HAWSER_RESERVATION_EXPIRE_S, in
@@ -23,17 +14,10 @@ export class ReservationExpiryWorkflow extends ProcessManagerHost {
   private readonly logger = new Logger('ReservationExpiry');
   private readonly expiry: ReservationExpiry;
 
-  constructor(
-    @Inject(EVENT_STORE) events: EventStore,
-    @Inject(DOCUMENT_STORE) documents: DocumentStore,
-    @Inject(HAWSER_CONFIG) config: HawserConfig,
-    commands: CommandHandler,
-    workflows: WorkflowRunners,
-    role: ProjectorRole,
-  ) {
-    super(events, documents, config, workflows, role, [pendingReservationsProcessManager()]);
-    this.expiry = new ReservationExpiry(events, commands, documents, {
-      expireAfterMs: config.reservationExpireS * 1000,
+  constructor(hosting: ProcessManagerHosting, commands: CommandHandler) {
+    super(hosting, [pendingReservationsProcessManager()]);
+    this.expiry = new ReservationExpiry(hosting.events, commands, hosting.documents, {
+      expireAfterMs: hosting.config.reservationExpireS * 1000,
       onError: (error) =>
         this.logger.warn(`expiry pass failed, retried next pass: ${String(error)}`),
     });

@@ -1,8 +1,7 @@
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { EventStore } from '#hawser/eventstore';
-import { ProcessManagerRunner, type ProcessManager } from '#hawser/process-managers';
-import type { DocumentStore } from '#hawser/read-models';
-import type { HawserConfig, ProjectorRole, WorkflowRunners } from '#hawser/platform';
+import type { ProcessManager, ProcessManagerRunner } from '#hawser/process-managers';
+import type { ProjectorRole } from '#hawser/platform';
+import type { ProcessManagerHosting } from './process-manager-hosting.js';
 
 /**
  * Runs some process managers in this process for as long as the application runs, registered
@@ -11,22 +10,14 @@ import type { HawserConfig, ProjectorRole, WorkflowRunners } from '#hawser/platf
  */
 export abstract class ProcessManagerHost implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly runner: ProcessManagerRunner;
+  private readonly role: ProjectorRole;
 
   protected constructor(
-    events: EventStore,
-    documents: DocumentStore,
-    config: HawserConfig,
-    workflows: WorkflowRunners,
-    private readonly role: ProjectorRole,
+    hosting: ProcessManagerHosting,
     processManagers: readonly ProcessManager[],
   ) {
-    this.runner = new ProcessManagerRunner(events, documents, [...processManagers], {
-      storageRetryIntervalMs: config.storageRetryIntervalMs,
-    });
-    workflows.register(
-      processManagers.map((pm) => pm.name),
-      this.runner,
-    );
+    this.role = hosting.role;
+    this.runner = hosting.runnerFor(processManagers);
   }
 
   async onApplicationBootstrap(): Promise<void> {
