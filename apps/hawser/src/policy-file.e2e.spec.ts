@@ -9,6 +9,8 @@ import { simulatedBackends } from './test-support/simulated-backends.js';
 const PROJECT = 'cccccccccccccccccccccccccccccccc';
 const MEMBER = `mia:${PROJECT}:member`;
 const MALFORMED = '"share:create": "role:member and ("\n';
+/** Well formed, but nested far past the bound (parsing it once overflowed the stack). */
+const TOO_DEEP = `"share:create": "${'('.repeat(20_000)}role:member${')'.repeat(20_000)}"\n`;
 
 describe('the policy file (HAWSER_POLICY_FILE), at start and on SIGHUP', () => {
   let dir: string;
@@ -29,16 +31,22 @@ describe('the policy file (HAWSER_POLICY_FILE), at start and on SIGHUP', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('refuses to start on a malformed file with one line naming the file and the rule, and no stack trace', async () => {
-    fs.writeFileSync(policyFile, MALFORMED);
-    const { code, output } = await runUntilExit(env);
-    expect(code).toBe(78);
-    const refusal = output.split('\n').filter((line) => line.includes(policyFile));
-    expect(refusal).toHaveLength(1);
-    expect(refusal[0]).toContain('share:create');
-    expect(output).not.toMatch(/^\s+at /m);
-    expect(output).not.toContain('Hawser listening');
-  });
+  it.each([
+    ['malformed', MALFORMED],
+    ['nested too deep', TOO_DEEP],
+  ])(
+    'refuses to start on a %s file with one line naming the file and the rule, and no stack trace',
+    async (_case, text) => {
+      fs.writeFileSync(policyFile, text);
+      const { code, output } = await runUntilExit(env);
+      expect(code).toBe(78);
+      const refusal = output.split('\n').filter((line) => line.includes(policyFile));
+      expect(refusal).toHaveLength(1);
+      expect(refusal[0]).toContain('share:create');
+      expect(output).not.toMatch(/^\s+at /m);
+      expect(output).not.toContain('Hawser listening');
+    },
+  );
 
   it('applies a changed file on SIGHUP, and keeps the policy in force when the new file is malformed', async () => {
     fs.writeFileSync(policyFile, '"share:create": "rule:context_is_admin"\n');
@@ -80,6 +88,18 @@ describe('the policy file (HAWSER_POLICY_FILE), at start and on SIGHUP', () => {
       const logged = hawser.output.split('\n').find((line) => line.includes('Policy not reloaded'));
       expect(logged).toContain(policyFile);
       expect(logged).toContain('share:create');
+      expect((await createAsMember()).status).toBe(400);
+
+      fs.writeFileSync(policyFile, TOO_DEEP);
+      hawser.signal('SIGHUP');
+      const refusals = () =>
+        hawser.output.split('\n').filter((line) => line.includes('Policy not reloaded'));
+      await eventually(
+        async () => (refusals().length === 2 ? true : undefined),
+        10_000,
+        'the second refused reload to be logged',
+      );
+      expect(refusals()[1]).toContain('nests deeper than 64 levels');
       expect((await createAsMember()).status).toBe(400);
     } finally {
       await hawser.stop();

@@ -1,4 +1,4 @@
-import { ALWAYS, type CheckNode } from './check-tree.js';
+import { ALWAYS, MAX_CHECK_NESTING, type CheckNode } from './check-tree.js';
 import { CheckSyntaxError } from './check-syntax-error.js';
 import { tokenizeCheck, type CheckToken } from './check-tokens.js';
 import { parseBaseCheck } from './base-check.js';
@@ -21,6 +21,8 @@ export const parseCheck = (text: string): CheckNode => {
 
 class CheckParser {
   private next = 0;
+  /** The parentheses and `not`s open around the token being read. */
+  private depth = 0;
 
   constructor(private readonly tokens: readonly CheckToken[]) {}
 
@@ -52,9 +54,9 @@ class CheckParser {
     if (!token) throw new CheckSyntaxError(`a check is missing at the end`);
     switch (token.type) {
       case 'not':
-        return { kind: 'not', operand: this.unary() };
+        return { kind: 'not', operand: this.nested(() => this.unary()) };
       case '(': {
-        const inner = this.orExpression();
+        const inner = this.nested(() => this.orExpression());
         const closing = this.tokens[this.next++];
         if (closing?.type !== ')') {
           throw new CheckSyntaxError(
@@ -68,6 +70,19 @@ class CheckParser {
       default:
         throw new CheckSyntaxError(`expected a check but found ${describe(token)}`);
     }
+  }
+
+  /** Parses within one more level, refused past the bound before the stack runs out. */
+  private nested(parse: () => CheckNode): CheckNode {
+    this.depth += 1;
+    if (this.depth > MAX_CHECK_NESTING) {
+      throw new CheckSyntaxError(
+        `the check nests deeper than ${MAX_CHECK_NESTING} levels of parentheses and not`,
+      );
+    }
+    const node = parse();
+    this.depth -= 1;
+    return node;
   }
 
   private peek(): CheckToken | undefined {

@@ -95,6 +95,20 @@ describe('parseCheck: the check language', () => {
     });
   });
 
+  describe('given deep nesting', () => {
+    it('when parentheses and not nest 64 levels, then the check parses', () => {
+      const text = `${'not ('.repeat(32)}role:a${')'.repeat(32)}`;
+      let node = parseCheck(text);
+      let nots = 0;
+      while (node.kind === 'not') {
+        nots += 1;
+        node = node.operand;
+      }
+      expect(nots).toBe(32);
+      expect(node).toEqual({ kind: 'role', match: 'a' });
+    });
+  });
+
   describe('given a malformed check', () => {
     it.each<[string, RegExp]>([
       ['   ', /blank/],
@@ -110,6 +124,9 @@ describe('parseCheck: the check language', () => {
       ['.project:x', /does not name a credential field/],
       ['project_id:%(project_id)d', /only %\(field\)s substitutions/],
       ["role:a or 'quoted'", /quoted string/],
+      [`${'('.repeat(65)}role:a${')'.repeat(65)}`, /nests deeper than 64 levels/],
+      [`${'not '.repeat(65)}role:a`, /nests deeper than 64 levels/],
+      [`${'('.repeat(100_000)}role:a`, /nests deeper than 64 levels/],
     ])('when %j is parsed, then CheckSyntaxError says %s', (text, message) => {
       expect(() => parseCheck(text)).toThrow(CheckSyntaxError);
       expect(() => parseCheck(text)).toThrow(message);

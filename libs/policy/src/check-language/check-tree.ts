@@ -18,6 +18,27 @@ export type CheckNode =
 
 export const ALWAYS: CheckNode = { kind: 'always' };
 
+/**
+ * How deep a check may nest, counting each `not`, `and`, `or` and parenthesis, and through a
+ * `rule:` the check of the rule it names. Manila's rules nest a few levels; the bound keeps
+ * parsing and checking within the stack, where a file nesting thousands of levels deep would
+ * overflow it (oslo.policy, recursing in Python, fails such a check at request time).
+ */
+export const MAX_CHECK_NESTING = 64;
+
+/** The deepest a check nests within its own string (see MAX_CHECK_NESTING). */
+export const nestingOf = (node: CheckNode): number => {
+  switch (node.kind) {
+    case 'not':
+      return 1 + nestingOf(node.operand);
+    case 'and':
+    case 'or':
+      return 1 + Math.max(...node.operands.map(nestingOf));
+    default:
+      return 0;
+  }
+};
+
 /** The rules a check refers to with `rule:`, in order of appearance. */
 export const referencedRules = (node: CheckNode): string[] => {
   switch (node.kind) {

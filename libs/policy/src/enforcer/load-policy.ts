@@ -73,8 +73,13 @@ const parseRule = (file: string | undefined, rule: string, text: string): CheckN
     return parseCheck(text);
   } catch (error) {
     if (error instanceof CheckSyntaxError) {
-      throw new PolicyFileError(file, rule, `cannot parse "${text}": ${error.message}`);
+      throw new PolicyFileError(file, rule, `cannot parse "${quoted(text)}": ${error.message}`);
     }
     throw error;
   }
 };
+
+/** A check as the error quotes it: a long one cut, so that the refusal stays one short line. */
+const QUOTED_CHARACTERS = 120;
+const quoted = (text: string): string =>
+  text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS)}...` : text;

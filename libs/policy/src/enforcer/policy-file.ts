@@ -40,7 +40,9 @@ const parseYaml = (file: string, text: string): unknown => {
   try {
     return parse(text, { mapAsMap: true, uniqueKeys: true, logLevel: 'error' });
   } catch (error) {
-    if (error instanceof YAMLParseError) {
+    // Besides its parse errors, the library refuses aliases that expand past its bound (a
+    // "billion laughs" file) with a ReferenceError: the file is refused either way.
+    if (error instanceof YAMLParseError || error instanceof ReferenceError) {
       throw new PolicyFileError(file, undefined, `is not valid YAML: ${error.message}`);
     }
     throw error;

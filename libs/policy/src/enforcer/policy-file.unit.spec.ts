@@ -15,6 +15,22 @@ const memberOfA: Credentials = {
 };
 const shareOfA = { project_id: 'A' };
 
+/** Rules r0 to r`length`, each allowing what the next allows (the last: admins) or role z. */
+const referenceChain = (length: number): string =>
+  Array.from({ length }, (_, i) => `"r${i}": "rule:r${i + 1} or role:z"\n`).join('') +
+  `"r${length}": "role:admin"\n`;
+
+/** YAML whose aliases expand to 9^7 strings (a "billion laughs" file). */
+const aliasBomb = (): string => {
+  const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+  return names
+    .map((name, i) => {
+      const items = i === 0 ? Array(9).fill('"x"') : Array(9).fill(`*${names[i - 1]}`);
+      return `${name}: &${name} [${items.join(', ')}]\n`;
+    })
+    .join('');
+};
+
 describe('policy files', () => {
   let directory: string;
   let file: string;
@@ -106,6 +122,18 @@ describe('policy files', () => {
         'share:create',
         /rule:nobody refers to a rule that is not defined/,
       ],
+      [
+        'a check nested thousands of levels deep',
+        `"share:create": "${'('.repeat(5_000)}role:admin${')'.repeat(5_000)}"\n`,
+        'share:create',
+        /cannot parse "\({120}\.\.\.": the check nests deeper than 64 levels/,
+      ],
+      [
+        'aliases that expand past the bound',
+        aliasBomb(),
+        undefined,
+        /is not valid YAML: Excessive alias count/,
+      ],
     ])(
       'when it holds %s, then the load is refused naming the file and rule',
       (_case, text, rule, problem) => {
@@ -147,6 +175,34 @@ describe('policy files', () => {
       );
     });
 
+    it('when rule: references chain thousands of rules deep, then the depth is refused', () => {
+      write(`${referenceChain(5_000)}"share:create": "rule:r0"\n`);
+      const error = loadError();
+      // The first rule found nesting too deep: r4968 -> ... -> r5000 is 32 references and 33 ors.
+      expect(error.rule).toBe('r4967');
+      expect(error.message).toContain(
+        'the check nests deeper than 64 levels of not, and, or and rule: references ' +
+          '(rule:r4967 -> rule:r4968 -> rule:r4969 -> rule:r4970 -> ... -> rule:r4998 -> rule:r4999 -> rule:r5000)',
+      );
+    });
+
+    it('when a check nests within bounds only rule by rule, then the whole depth is refused', () => {
+      // 33 levels each, 67 with the reference between them.
+      const nots = 'not '.repeat(33);
+      write(`"deep": "${nots}role:admin"\n"share:create": "${nots}rule:deep"\n`);
+      expect(loadError().message).toContain('(rule:share:create -> rule:deep)');
+    });
+
+    it('when rules nest up to the bound, then the policy loads and checks them', () => {
+      // 31 rules, each one level of or above the next: 30 references and 31 ors, under 64.
+      write(`${referenceChain(30)}"share:create": "rule:r0"\n`);
+      const policy = loadPolicy({ file, enforceNewDefaults: true });
+      expect(policy.authorize('share:create', { ...memberOfA, roles: ['admin'] }, shareOfA)).toBe(
+        true,
+      );
+      expect(policy.authorize('share:create', memberOfA, shareOfA)).toBe(false);
+    });
+
     it('when a check names an object member as a rule, then it is an undefined rule', () => {
       write('"share:create": "rule:constructor"\n');
       expect(loadError().message).toMatch(/rule:constructor refers to a rule that is not defined/);
@@ -177,6 +233,18 @@ describe('policy files', () => {
       expect(!outcome.ok && outcome.error.rule).toBe('share:create');
       expect(holder.current).toBe(before);
       expect(holder.current.authorize('share:create', memberOfA, shareOfA)).toBe(false);
+    });
+
+    it('when the file turns thousands of levels deep, then reload reports it and the policy stays', () => {
+      write('"share:create": "!"\n');
+      const holder = new PolicyHolder({ file, enforceNewDefaults: true });
+      const before = holder.current;
+
+      write(`"share:create": "${'not '.repeat(50_000)}role:admin"\n`);
+      const outcome = holder.reload();
+
+      expect(!outcome.ok && outcome.error.message).toMatch(/nests deeper than 64 levels/);
+      expect(holder.current).toBe(before);
     });
 
     it('when the file is malformed at start, then construction throws', () => {

@@ -1,10 +1,16 @@
-import { referencedRules, type CheckNode } from '../check-language/check-tree.js';
+import {
+  MAX_CHECK_NESTING,
+  nestingOf,
+  referencedRules,
+  type CheckNode,
+} from '../check-language/check-tree.js';
 import { PolicyFileError } from './policy-file-error.js';
 
 /**
- * Refuses a `rule:` that names no rule and a chain of `rule:` references that comes back to
- * where it started (oslo.policy would fail closed, or recurse until it gives up, at request
- * time). `sourceOf` tells which file a rule's check came from, for the error.
+ * Refuses a `rule:` that names no rule, a chain of `rule:` references that comes back to where
+ * it started (oslo.policy would fail closed, or recurse until it gives up, at request time), and
+ * a check that, through the rules it names, nests deeper than MAX_CHECK_NESTING (checking it
+ * would overflow the stack). `sourceOf` tells which file a rule's check came from, for the error.
  */
 export const verifyRuleReferences = (
   checks: ReadonlyMap<string, CheckNode>,
@@ -21,36 +27,126 @@ export const verifyRuleReferences = (
       }
     }
   }
-  const finished = new Set<string>();
+  const refuse = (path: readonly string[], problem: string, shown = path): never => {
+    const culprit = path.find((name) => sourceOf(name) !== undefined) ?? path[0]!;
+    throw new PolicyFileError(sourceOf(culprit), culprit, `${problem} (${chain(shown)})`);
+  };
+  const nesting = new Map<string, number>();
+  const deepestVia = new Map<string, string>();
   for (const rule of checks.keys()) {
-    const loop = findLoop(rule, checks, finished, []);
-    if (loop) {
-      const culprit = loop.find((name) => sourceOf(name) !== undefined) ?? loop[0]!;
-      throw new PolicyFileError(
-        sourceOf(culprit),
-        culprit,
-        `rule: references loop (${[...loop, loop[0]].map((name) => `rule:${name}`).join(' -> ')})`,
-      );
-    }
+    walkReferences(
+      rule,
+      checks,
+      { nesting, deepestVia },
+      {
+        loop: (path) => refuse(path, 'rule: references loop', [...path, path[0]!]),
+        tooDeep: (path) =>
+          refuse(
+            path,
+            `the check nests deeper than ${MAX_CHECK_NESTING} levels of not, and, or and rule: references`,
+          ),
+      },
+    );
   }
 };
 
-/** Depth-first walk; returns the rules of the first loop found from `rule`, in order. */
-const findLoop = (
+/** The `rule:` references of a check, each with how deep in the check it sits. */
+const referencesWithNesting = (node: CheckNode, depth = 0): [string, number][] => {
+  switch (node.kind) {
+    case 'rule':
+      return [[node.rule, depth]];
+    case 'not':
+      return referencesWithNesting(node.operand, depth + 1);
+    case 'and':
+    case 'or':
+      return node.operands.flatMap((operand) => referencesWithNesting(operand, depth + 1));
+    default:
+      return [];
+  }
+};
+
+/** How deep each rule walked so far nests, and the rule it names that nests deepest. */
+interface Measured {
+  readonly nesting: Map<string, number>;
+  readonly deepestVia: Map<string, string>;
+}
+
+interface Visit {
+  readonly rule: string;
+  readonly references: readonly [string, number][];
+  next: number;
+}
+
+/**
+ * Depth-first from `rule`, with a stack of its own (a chain of references may be as long as the
+ * file): records in `nesting` how deep each rule's check nests with the rules it names, and
+ * calls `loop` with the rules of a loop, `tooDeep` with the deepest chain from the first rule
+ * that nests past the bound.
+ */
+const walkReferences = (
   rule: string,
   checks: ReadonlyMap<string, CheckNode>,
-  finished: Set<string>,
-  path: string[],
-): string[] | undefined => {
-  if (finished.has(rule)) return undefined;
-  const start = path.indexOf(rule);
-  if (start >= 0) return path.slice(start);
-  path.push(rule);
-  for (const reference of new Set(referencedRules(checks.get(rule)!))) {
-    const loop = findLoop(reference, checks, finished, path);
-    if (loop) return loop;
+  { nesting, deepestVia }: Measured,
+  on: {
+    readonly loop: (path: readonly string[]) => void;
+    readonly tooDeep: (path: readonly string[]) => void;
+  },
+): void => {
+  if (nesting.has(rule)) return;
+  const visit = (name: string): Visit => ({
+    rule: name,
+    references: referencesWithNesting(checks.get(name)!),
+    next: 0,
+  });
+  const stack = [visit(rule)];
+  const onStack = new Set([rule]);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const pending = top.references[top.next];
+    if (pending !== undefined) {
+      top.next += 1;
+      const [reference] = pending;
+      if (nesting.has(reference)) continue;
+      if (onStack.has(reference)) {
+        const path = stack.map((v) => v.rule);
+        on.loop(path.slice(path.indexOf(reference)));
+        return;
+      }
+      stack.push(visit(reference));
+      onStack.add(reference);
+      continue;
+    }
+    // Every rule this one names is measured: a reference nests one level below where it sits.
+    let deepest = nestingOf(checks.get(top.rule)!);
+    for (const [reference, depth] of top.references) {
+      const through = depth + 1 + nesting.get(reference)!;
+      if (through <= deepest) continue;
+      deepest = through;
+      deepestVia.set(top.rule, reference);
+    }
+    if (deepest > MAX_CHECK_NESTING) {
+      on.tooDeep(deepestChain(top.rule, deepestVia));
+      return;
+    }
+    nesting.set(top.rule, deepest);
+    stack.pop();
+    onStack.delete(top.rule);
   }
-  path.pop();
-  finished.add(rule);
-  return undefined;
+};
+
+/** A rule, the rule it names that nests deepest, the one that one names, and so on. */
+const deepestChain = (rule: string, deepestVia: ReadonlyMap<string, string>): string[] => {
+  const path = [rule];
+  for (let next = deepestVia.get(rule); next !== undefined; next = deepestVia.get(next)) {
+    path.push(next);
+  }
+  return path;
+};
+
+/** `rule:a -> rule:b -> rule:a`, only a few rules at each end of a long chain. */
+const chain = (path: readonly string[]): string => {
+  const named = (names: readonly string[]) => names.map((name) => `rule:${name}`).join(' -> ');
+  return path.length > 8
+    ? `${named(path.slice(0, 4))} -> ... -> ${named(path.slice(-3))}`
+    : named(path);
 };
