@@ -317,6 +317,16 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
             { scheduler_hints: { different_host: [5] } },
           ].map((part) => [share(part), /^(Invalid share: |Scheduler hint )/]),
         ),
+        // A value of the wrong type is named as such, not by the length check beneath it.
+        ...invalidBodies('POST', '/v2/shares', [
+          ['{"share":{"size":1}}', /^Invalid share: share_proto must be a string\.$/],
+          [share({ share_proto: 5 }), /^Invalid share: share_proto must be a string\.$/],
+          [share({ share_type: 7 }), /^Invalid share: share_type must be a string\.$/],
+          [
+            share({ availability_zone: {} }),
+            /^Invalid share: availability_zone must be a string\.$/,
+          ],
+        ]),
         ...invalidBodies('PUT', `/v2/shares/${shareId}`, [
           ['{"share":{"display_name":5}}', /^Invalid share: display_name/],
           ['{"share":{"is_public":[]}}', /^Invalid share: is_public/],

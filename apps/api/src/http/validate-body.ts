@@ -40,7 +40,10 @@ export const validateBody = async <T extends object>(
   const errors = validateSync(instance, { forbidUnknownValues: false });
   const first = errors[0];
   if (first) {
-    const message = Object.values(first.constraints ?? {})[0] ?? `${first.property} is invalid`;
+    // A property's failed constraints come in the order its decorators ran, bottom-up: the
+    // last is the one written first, its type (a number for share_type is "must be a string",
+    // not "must be shorter than 255 characters").
+    const message = Object.values(first.constraints ?? {}).at(-1) ?? `${first.property} is invalid`;
     throw new ManilaHttpError(400, `Invalid ${what}: ${message}.`);
   }
   return instance;

@@ -1,4 +1,4 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsStringMap } from '#hawser/api-contracts';
 import { actionOf, statusArgument } from './action-body.js';
 import { ManilaHttpError } from './manila-error.js';
@@ -13,6 +13,11 @@ class ThingDto {
   @IsOptional()
   @IsStringMap()
   metadata?: Record<string, string>;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5)
+  kind?: string;
 }
 
 const NOT_OBJECTS: unknown[] = [null, [], [{}], 5, 'text', true];
@@ -78,6 +83,25 @@ describe('body helpers', () => {
         await refusal(() => validateBody(ThingDto, { name: 'n', metadata: { k: 5 } }, 'thing')),
       ).toEqual([400, 'Invalid thing: metadata must be an object of string values.']);
     });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['missing', {}, 'name must be a string'],
+      ['of the wrong type under a length check', { name: 'n', kind: 7 }, 'kind must be a string'],
+      ['an object under a length check', { name: 'n', kind: {} }, 'kind must be a string'],
+      [
+        'too long',
+        { name: 'n', kind: 'longer' },
+        'kind must be shorter than or equal to 5 characters',
+      ],
+    ])(
+      'when a property is %s, then the 400 names the check written first',
+      async (_case, plain, message) => {
+        expect(await refusal(() => validateBody(ThingDto, plain, 'thing'))).toEqual([
+          400,
+          `Invalid thing: ${message}.`,
+        ]);
+      },
+    );
 
     it('keeps keys named like object members, in maps and at the top, as the keys they are', async () => {
       const plain = JSON.parse(
