@@ -1,4 +1,8 @@
-import { startHawser, type HawserTestServer } from './test-support/hawser-test-server.js';
+import {
+  eventually,
+  startHawser,
+  type HawserTestServer,
+} from './test-support/hawser-test-server.js';
 
 const PROJECT = '6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b';
 const MEMBER = `ivan:${PROJECT}:member,reader`;
@@ -78,5 +82,64 @@ describe('listing parameters over HTTP', () => {
     expect(early.body.badRequest.message).toMatch(/not supported by this microversion/);
     const malformed = await hawser.request('GET', '/v2/types?extra_specs=notadict');
     expect(malformed.status).toBe(400);
+  });
+
+  it("filters shares by their type's extra_specs and by host, each behind its own rule", async () => {
+    const zoned = await hawser.request(
+      'POST',
+      '/v2/shares',
+      { share: { share_proto: 'NFS', size: 1, share_type: 'zoned' } },
+      { token: MEMBER },
+    );
+    expect(zoned.status).toBe(200);
+    const ids = async (query: string) => {
+      const listed = await hawser.request('GET', `/v2/shares?all_tenants=1&${query}`);
+      expect(listed.status).toBe(200);
+      return listed.body.shares.map((s: { id: string }) => s.id).sort();
+    };
+    const both = [shareId, zoned.body.share.id].sort();
+    const specs = (filter: string) => `extra_specs=${encodeURIComponent(filter)}`;
+
+    expect(await ids(specs("{'snapshot_support': 'True'}"))).toEqual([zoned.body.share.id]);
+    expect(await ids(specs("{'driver_handles_share_servers': 'false'}"))).toEqual(both);
+    expect(
+      await ids(specs("{'driver_handles_share_servers': 'false', 'snapshot_support': 'True'}")),
+    ).toEqual([zoned.body.share.id]);
+    expect(await ids(specs("{'snapshot_support': 'False'}"))).toEqual([]);
+    const defaultType = (await hawser.request('GET', `/v2/shares/${shareId}`)).body.share
+      .share_type;
+    expect(
+      await ids(`${specs("{'snapshot_support': 'True'}")}&share_type_id=${defaultType}`),
+    ).toEqual([]);
+    const malformed = await hawser.request('GET', `/v2/shares?${specs('{notadict')}`);
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.badRequest.message).toBe('Invalid extra_specs filter: {notadict');
+
+    await eventually(
+      async () => ((await ids('host=nowhere@none%23pool')).length === 0 ? true : undefined),
+      10_000,
+      'an unknown host to match nothing',
+    );
+    const placed = await eventually(
+      async () => {
+        const shown = await hawser.request('GET', `/v2/shares/${shareId}`);
+        return shown.body.share.host || undefined;
+      },
+      10_000,
+      'the share to be placed',
+    );
+    expect(await ids(`host=${encodeURIComponent(placed)}`)).toContain(shareId);
+
+    // A member passes neither rule under the defaults: Manila's 403, not a silent full list.
+    for (const [query, rule] of [
+      [specs("{'snapshot_support': 'True'}"), 'share_types_extra_spec:index'],
+      [`host=${encodeURIComponent(placed)}`, 'share:list_by_host'],
+    ]) {
+      const refused = await hawser.request('GET', `/v2/shares/detail?${query}`, undefined, {
+        token: MEMBER,
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.forbidden.message).toContain(rule);
+    }
   });
 });

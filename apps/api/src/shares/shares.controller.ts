@@ -56,6 +56,7 @@ import { atLeast, contextOf, type RequestContext } from '../http/request-context
 import { readerOf, requesterOf } from '../http/requester.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
 import { fromParam, share } from '../policy/policy-targets.js';
+import { policyOf } from '../policy/request-policy.js';
 import {
   ManilaAction,
   ManilaActions,
@@ -131,6 +132,9 @@ export class SharesController {
     view: (doc: ShareDocument, ctx: RequestContext) => object,
   ) {
     const ctx = contextOf(req);
+    // Two filters have rules of their own, checked when given (Manila's share API `_get_all`).
+    if (query.extra_specs !== undefined) policyOf(ctx).enforce('share_types_extra_spec:index');
+    if (query.host !== undefined) policyOf(ctx).enforce('share:list_by_host');
     const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
     const views = result.shares.map((d) => keptJson(view(d, ctx)));
     const body: [string, Buffer][] = [['shares', jsonArrayBytes(views)]];

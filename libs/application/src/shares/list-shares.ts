@@ -1,13 +1,21 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '#hawser/api-contracts';
-import { SHARES, shareStateOf, type ShareDocument, type ShareRecord } from '#hawser/projections';
+import {
+  SHARE_TYPES,
+  SHARES,
+  shareStateOf,
+  type ShareDocument,
+  type ShareRecord,
+  type ShareTypeDocument,
+} from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import {
   allTenantsParam,
   booleanParam,
   matchesMetadata,
   nonNegativeParam,
+  parseDictFilter,
   parseMetadataFilter,
 } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
@@ -85,7 +93,16 @@ const listShares = async (
   if (query.share_network_id !== undefined) filter.share_network_id = query.share_network_id;
   addTextFilters(filter, query, version);
   const metadata = query.metadata === undefined ? undefined : parseMetadataFilter(query.metadata);
-  if (auth.isAdmin && query.host !== undefined) filter.host = query.host;
+  if (query.extra_specs !== undefined) {
+    const specs = parseDictFilter('extra_specs', query.extra_specs);
+    const typeIds = await shareTypesWithSpecs(documents, specs);
+    filter.share_type_id =
+      query.share_type_id === undefined
+        ? { $in: typeIds }
+        : { $in: typeIds.filter((id) => id === query.share_type_id) };
+  }
+  // The API checked `share:list_by_host` (REST) or left the filter out (GraphQL) for this caller.
+  if (query.host !== undefined) filter.host = query.host;
 
   const allTenants = auth.isAdmin && allTenantsParam(query.all_tenants);
   if (allTenants && query.project_id !== undefined) filter.project_id = query.project_id;
@@ -107,6 +124,19 @@ const listShares = async (
   }
   if (withPublic) return pageOf(kept, await findAll(documents, filter, order, true), wanted);
   return pageInStore(documents, kept, filter, order, wanted);
+};
+
+/**
+ * The share types holding every wanted extra spec with the wanted value, for the `extra_specs`
+ * filter (Manila joins its extra-specs table). Manila's join puts each wanted pair on one joined
+ * row, so two or more pairs match nothing there; here every pair must match.
+ */
+const shareTypesWithSpecs = async (
+  documents: DocumentStore,
+  wanted: Readonly<Record<string, string>>,
+): Promise<string[]> => {
+  const types = await documents.find<ShareTypeDocument>(SHARE_TYPES, {});
+  return types.filter((type) => matchesMetadata(type.extra_specs, wanted)).map((type) => type.id);
 };
 
 interface WantedPage {

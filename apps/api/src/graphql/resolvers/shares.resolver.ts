@@ -74,8 +74,11 @@ export class SharesResolver {
     @Args('after', { type: () => String, nullable: true }) after?: string,
   ): Promise<ShareConnection> {
     const limit = pageSize('first', first, MAX_SHARES_PAGE);
+    const asked = manilaShareQuery(filter, sort);
     const query = {
-      ...manilaShareQuery(filter, sort),
+      ...asked,
+      // As documented on the filter: for a caller without `share:list_by_host`, no filter.
+      host: ctx.policy.allows('share:list_by_host') ? asked.host : undefined,
       limit: String(limit),
       marker: after === undefined || after === null ? undefined : markerOf(after),
     };

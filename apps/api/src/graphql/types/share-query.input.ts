@@ -36,7 +36,10 @@ export class ShareFilter {
   @Field(() => String, { nullable: true }) status?: string | null;
   @Field(() => ID, { nullable: true }) shareTypeId?: string | null;
   @Field(() => ID, { nullable: true }) snapshotId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Admin only; ignored for others.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Admins only (share:list_by_host); ignored for others.',
+  })
   host?: string | null;
   @Field(() => String, { nullable: true }) exportLocationPath?: string | null;
   @Field(() => [KeyValueInput], { nullable: true, description: 'Every entry must match.' })
