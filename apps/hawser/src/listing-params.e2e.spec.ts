@@ -84,7 +84,7 @@ describe('listing parameters over HTTP', () => {
     expect(malformed.status).toBe(400);
   });
 
-  it("filters shares by their type's extra_specs and by host, each behind its own rule", async () => {
+  it("filters shares by their type's extra_specs, host, group and server, as Manila does", async () => {
     const zoned = await hawser.request(
       'POST',
       '/v2/shares',
@@ -130,10 +130,16 @@ describe('listing parameters over HTTP', () => {
     );
     expect(await ids(`host=${encodeURIComponent(placed)}`)).toContain(shareId);
 
-    // A member passes neither rule under the defaults: Manila's 403, not a silent full list.
+    // No share has a group or a share server: those filters match none, as in Manila.
+    expect(await ids('share_group_id=any')).toEqual([]);
+    expect(await ids('share_server_id=any')).toEqual([]);
+    expect(await ids('share_group_snapshot_id=any')).toEqual(both);
+
+    // A member passes none of the rules under the defaults: Manila's 403, not a silent full list.
     for (const [query, rule] of [
       [specs("{'snapshot_support': 'True'}"), 'share_types_extra_spec:index'],
       [`host=${encodeURIComponent(placed)}`, 'share:list_by_host'],
+      ['share_server_id=any', 'share:list_by_share_server_id'],
     ]) {
       const refused = await hawser.request('GET', `/v2/shares/detail?${query}`, undefined, {
         token: MEMBER,

@@ -132,9 +132,12 @@ export class SharesController {
     view: (doc: ShareDocument, ctx: RequestContext) => object,
   ) {
     const ctx = contextOf(req);
-    // Two filters have rules of their own, checked when given (Manila's share API `_get_all`).
+    // Three filters have rules of their own, checked when given (Manila's share API `_get_all`).
     if (query.extra_specs !== undefined) policyOf(ctx).enforce('share_types_extra_spec:index');
     if (query.host !== undefined) policyOf(ctx).enforce('share:list_by_host');
+    if (query.share_server_id !== undefined) {
+      policyOf(ctx).enforce('share:list_by_share_server_id');
+    }
     const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
     const views = result.shares.map((d) => keptJson(view(d, ctx)));
     const body: [string, Buffer][] = [['shares', jsonArrayBytes(views)]];

@@ -91,6 +91,10 @@ const listShares = async (
   if (query.share_type_id !== undefined) filter.share_type_id = query.share_type_id;
   if (query.snapshot_id !== undefined) filter.snapshot_id = query.snapshot_id;
   if (query.share_network_id !== undefined) filter.share_network_id = query.share_network_id;
+  // No share has a group or a share server here (DHSS=False, no groups): such a filter matches
+  // none, as Manila's query would, rather than being dropped.
+  if (query.share_group_id !== undefined) filter.share_group_id = query.share_group_id;
+  if (query.share_server_id !== undefined) filter.share_server_id = query.share_server_id;
   addTextFilters(filter, query, version);
   const metadata = query.metadata === undefined ? undefined : parseMetadataFilter(query.metadata);
   if (query.extra_specs !== undefined) {
