@@ -33,7 +33,10 @@ export const nestingOf = (node: CheckNode): number => {
       return 1 + nestingOf(node.operand);
     case 'and':
     case 'or':
-      return 1 + Math.max(...node.operands.map(nestingOf));
+      // Not Math.max(...): a check may hold more operands than a call takes arguments.
+      return (
+        1 + node.operands.reduce((deepest, operand) => Math.max(deepest, nestingOf(operand)), 0)
+      );
     default:
       return 0;
   }

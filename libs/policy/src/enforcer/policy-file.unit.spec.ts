@@ -203,6 +203,15 @@ describe('policy files', () => {
       expect(policy.authorize('share:create', memberOfA, shareOfA)).toBe(false);
     });
 
+    it('when a check ors more operands than a call takes arguments, then it loads and checks', () => {
+      const roles = Array.from({ length: 200_000 }, (_, i) => `role:r${i}`);
+      write(`"share:create": "${roles.join(' or ')}"\n`);
+      const policy = loadPolicy({ file, enforceNewDefaults: true });
+      expect(policy.authorize('share:create', { ...memberOfA, roles: ['r199999'] }, shareOfA)).toBe(
+        true,
+      );
+    });
+
     it('when a check names an object member as a rule, then it is an undefined rule', () => {
       write('"share:create": "rule:constructor"\n');
       expect(loadError().message).toMatch(/rule:constructor refers to a rule that is not defined/);
