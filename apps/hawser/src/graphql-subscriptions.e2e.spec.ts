@@ -193,6 +193,25 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     ).rejects.toHaveProperty('code', 4403);
     await anonymous.dispose();
   });
+
+  it('refuses a subscription of more than 1,000 tokens, as the HTTP endpoint does', async () => {
+    // A socket of its own: graphql-ws closes the connection on a document it cannot parse.
+    const socket = graphqlSocket(hawser.url, MEMBER);
+    const list = `${'['.repeat(600)}${']'.repeat(600)}`;
+    await expect(
+      changesUntil(
+        hawser,
+        socket,
+        `subscription { projectSharesChanged(projectId: ${list}) { status } }`,
+        {},
+        () => true,
+      ),
+    ).rejects.toHaveProperty(
+      'reason',
+      'Syntax Error: Document contains more that 1000 tokens. Parsing aborted.',
+    );
+    await socket.dispose();
+  });
 });
 
 describe('following a share created from a snapshot over a GraphQL subscription', () => {

@@ -312,6 +312,23 @@ describe('the GraphQL read API over HTTP', () => {
     });
   });
 
+  it('refuses a document of more than 1,000 tokens before its parser recurses past the stack', async () => {
+    const nestedList = (levels: number) =>
+      query(`{ shares(filter: ${'['.repeat(levels)}${']'.repeat(levels)}) { totalCount } }`);
+    // Within the bound the parser reads it, and validation refuses a list for the filter.
+    const within = await nestedList(495);
+    expect(within.status).toBe(400);
+    expect(within.body.errors[0].message).toMatch(/^Expected value of type "ShareFilter"/);
+    // 5,000 levels once overflowed the parser's stack ("Maximum call stack size exceeded").
+    for (const levels of [501, 5_000]) {
+      const refused = await nestedList(levels);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors[0].message).toMatch(
+        /^Syntax Error: Document contains more tha[nt] 1000 tokens\. Parsing aborted\.$/,
+      );
+    }
+  });
+
   it('shows affinity links on both shares once the links are written', async () => {
     const near = await createShare('near', MEMBER, { scheduler_hints: { same_host: first } });
     const affinity = `query($id: ID!) { share(id: $id) { affinity { sameHost differentHost } } }`;

@@ -1,6 +1,6 @@
 import type { ApolloDriverConfig } from '@nestjs/apollo';
 import type { Request } from 'express';
-import { specifiedRules, validate, type ValidationRule } from 'graphql';
+import { parse, specifiedRules, validate, type ValidationRule } from 'graphql';
 import type { Context as WsContext, ServerOptions } from 'graphql-ws';
 import type { GraphQLWsSubscriptionsConfig } from '@nestjs/graphql';
 import type { PolicyHolder } from '#hawser/policy';
@@ -17,6 +17,14 @@ export const GRAPHQL_PATH = '/graphql';
 export const MAX_DEPTH = 8;
 /** Highest estimated cost (fields times list sizes) an operation may have. */
 export const MAX_COMPLEXITY = 20_000;
+
+/**
+ * Most tokens a document may hold. graphql-js parses nested lists and objects by recursion, a
+ * token a level for a list, and about 2,000 levels overflow its stack; an introspection query
+ * holds about 200 tokens, the console's largest about 100. Past the bound the parser stops with
+ * a syntax error (HTTP 400), before any recursion gets that deep.
+ */
+export const MAX_TOKENS = 1_000;
 
 export const queryLimitRules: readonly ValidationRule[] = [
   maxDepthRule(MAX_DEPTH),
@@ -59,6 +67,7 @@ export const graphqlOptions = (
   // GraphQL errors with their status.
   fieldResolverEnhancers: ['guards', 'filters'],
   validationRules: [...queryLimitRules],
+  parseOptions: { maxTokens: MAX_TOKENS },
   context: (arg: { req?: Request } | WsContext<Record<string, unknown>, ConnectionExtra>) => {
     const auth = isWsContext(arg) ? arg.extra.auth : arg.req && contextOf(arg.req).auth;
     // The pipeline refuses unauthenticated requests and onConnect such connections.
@@ -73,12 +82,12 @@ export const graphqlOptions = (
 });
 
 /**
- * graphql-ws on the same path. `validate` is passed through to graphql-ws (Nest's type lists
- * only some of its options), so subscriptions obey the same limits as queries.
+ * graphql-ws on the same path. `parse` and `validate` are passed through to graphql-ws (Nest's
+ * type lists only some of its options), so subscriptions obey the same limits as queries.
  */
 const subscriptionOptions = (
   authenticator: Authenticator,
-): GraphQLWsSubscriptionsConfig & Pick<ServerOptions, 'validate'> => ({
+): GraphQLWsSubscriptionsConfig & Pick<ServerOptions, 'parse' | 'validate'> => ({
   path: GRAPHQL_PATH,
   onConnect: async (ctx: WsContext) => {
     const auth = await authenticator.authenticate(tokenOf(ctx.connectionParams));
@@ -86,6 +95,7 @@ const subscriptionOptions = (
     (ctx.extra as ConnectionExtra).auth = auth;
     return true;
   },
+  parse: (source) => parse(source, { maxTokens: MAX_TOKENS }),
   validate: (schema, document) =>
     validate(schema, document, [...specifiedRules, ...queryLimitRules]),
 });
