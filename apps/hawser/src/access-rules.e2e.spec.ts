@@ -233,13 +233,16 @@ describe('access rules and resizing over HTTP (simulated driver)', () => {
       token: MEMBER,
     });
     expect(noShare.status).toBe(400);
+    expect(noShare.body.badRequest.message).toBe("The field 'share_id' has to be specified.");
+    const unknownId = `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`;
     const unknownShare = await hawser.request(
       'GET',
-      `/v2/share-access-rules?share_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
+      `/v2/share-access-rules?share_id=${unknownId}`,
       undefined,
       { token: MEMBER },
     );
     expect(unknownShare.status).toBe(400);
+    expect(unknownShare.body.badRequest.message).toBe(`Share ${unknownId} not found.`);
     const othersRule = await hawser.request(
       'GET',
       `/v2/share-access-rules/${first.body.access.id}`,

@@ -15,6 +15,9 @@ import { viewContextOf } from '../http/view-context.js';
 import { accessRule, fromParam, fromQuery, share } from '../policy/policy-targets.js';
 import { Policy, Since } from '../policy/route-policy.decorators.js';
 
+/** Manila's words for the listing's unknown share (`api/v2/share_accesses.py`). */
+const shareNotFound = (id: string) => badRequest(`Share ${id} not found.`);
+
 /** Manila's share-access-rules API (2.45+, reference 3.4): a share's rules, one rule. */
 @Controller('v2/share-access-rules')
 @Since('2.45')
@@ -25,7 +28,7 @@ export class ShareAccessRulesController {
   @Policy(
     'share_access_rule:index',
     // An unknown share is a 400 here, not a 404 (reference 3.4); so is one the caller may not see.
-    share(fromQuery('share_id'), (id) => badRequest(`Share ${id} could not be found.`)),
+    share(fromQuery('share_id'), (id) => shareNotFound(id)),
   )
   async list(
     @Req() req: Request,
@@ -34,7 +37,7 @@ export class ShareAccessRulesController {
   ) {
     const ctx = contextOf(req);
     const reader = readerOf(ctx);
-    if (!shareId) throw badRequest('The share_id must be specified.');
+    if (!shareId) throw badRequest("The field 'share_id' has to be specified.");
     // Manila's `metadata` filter: every rule holding each key with its value.
     const wanted = metadataQuery === undefined ? undefined : parseMetadataFilter(metadataQuery);
     // An unknown share is a 400 here, not a 404 (reference 3.4).
@@ -42,7 +45,7 @@ export class ShareAccessRulesController {
       .execute(new ListAccessRules(shareId, reader))
       .catch((error: unknown) => {
         if (error instanceof ManilaHttpError && error.status === 404) {
-          throw badRequest(`Share ${shareId} could not be found.`);
+          throw shareNotFound(shareId);
         }
         throw error;
       });
