@@ -101,6 +101,20 @@ describe('snapshots over HTTP (given available shares on the simulated driver)',
       token: MEMBER,
     });
     expect(none.body.snapshots).toEqual([]);
+    // An empty filter is refused in Manila's words, under the name its API gives the filter.
+    for (const [asked, named] of [
+      ['status', 'status'],
+      ['name', 'display_name'],
+      ['description~', 'display_description~'],
+    ]) {
+      const empty = await hawser.request('GET', `/v2/snapshots?${asked}=`, undefined, {
+        token: MEMBER,
+      });
+      expect(empty.status).toBe(400);
+      expect(empty.body.badRequest.message).toBe(
+        `Invalid input received: Wrong '${named}' filter provided: ''.`,
+      );
+    }
 
     const renamed = await hawser.request(
       'PUT',

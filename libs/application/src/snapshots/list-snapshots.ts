@@ -34,6 +34,13 @@ const FILTERS = [
   'description~',
   'metadata',
 ];
+/** The names Manila's snapshot API gives these filters before it checks them. */
+const MANILA_FILTER_NAMES: Readonly<Record<string, string>> = {
+  name: 'display_name',
+  description: 'display_description',
+  'name~': 'display_name~',
+  'description~': 'display_description~',
+};
 
 export interface SnapshotListPage {
   readonly snapshots: SnapshotDocument[];
@@ -53,7 +60,9 @@ export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, Snapsh
     for (const key of FILTERS) {
       const value = query[key];
       if (value !== undefined && (typeof value !== 'string' || value === '')) {
-        throw badRequest(`Invalid value for filter ${key}: it must be a non-empty string.`);
+        throw badRequest(
+          `Invalid input received: Wrong '${MANILA_FILTER_NAMES[key] ?? key}' filter provided: '${value ?? ''}'.`,
+        );
       }
     }
     const asked = nonNegativeParam('limit', query.limit);
