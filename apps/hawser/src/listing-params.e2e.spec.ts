@@ -148,4 +148,29 @@ describe('listing parameters over HTTP', () => {
       expect(refused.body.forbidden.message).toContain(rule);
     }
   });
+
+  it("reads sort_key and sort_dir as Manila's shares and snapshots listings do, each its own way", async () => {
+    const asked = async (path: string) => {
+      const answer = await hawser.request('GET', path, undefined, { token: MEMBER });
+      return [answer.status, answer.body.badRequest?.message];
+    };
+    // Shares (Manila's apply_sorting): asc or desc in any case, the direction checked first.
+    expect(await asked('/v2/shares?sort_dir=ASC')).toEqual([200, undefined]);
+    expect(await asked('/v2/shares?sort_key=bogus&sort_dir=sideways')).toEqual([
+      400,
+      "Invalid input received: Wrong sorting data provided: sort key is 'bogus' and sort direction is 'sideways'.",
+    ]);
+    expect(await asked('/v2/shares?sort_key=bogus')).toEqual([
+      400,
+      "Invalid input received: Wrong sorting key provided - 'bogus'.",
+    ]);
+    // Snapshots and messages (Manila's paginate_query): any direction but desc is ascending.
+    for (const path of ['/v2/snapshots', '/v2/messages']) {
+      expect(await asked(`${path}?sort_dir=sideways`)).toEqual([200, undefined]);
+      expect(await asked(`${path}?sort_key=bogus`)).toEqual([
+        400,
+        'Invalid input received: Invalid sort key bogus.',
+      ]);
+    }
+  });
 });

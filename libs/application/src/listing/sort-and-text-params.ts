@@ -27,21 +27,41 @@ export interface SortOrder {
 }
 
 /**
- * `sort_key` and `sort_dir` as Manila reads them: `created_at desc` when absent, a key outside
- * `sortKeys` (API name to read-model field) a 400. Shares and snapshots word a wrong direction
- * differently in Manila, hence `wrongDirection`.
+ * How Manila's database layer reads a listing's `sort_dir`, and words a wrong `sort_key`:
+ * `apply_sorting` (shares) takes `asc` or `desc` in any case and refuses anything else;
+ * `paginate_query` (snapshots, messages) sorts descending on `desc` and ascending on anything
+ * else. Both refuse with InvalidInput ("Invalid input received: ...").
  */
+export type SortManner = 'apply_sorting' | 'paginate_query';
+
+/** `sort_key` and `sort_dir` as Manila reads them: `created_at desc` when absent. */
 export const sortOrder = (
   query: Readonly<Record<string, string | undefined>>,
   sortKeys: Readonly<Record<string, string>>,
-  wrongDirection: (key: string, direction: string) => string,
+  manner: SortManner,
 ): SortOrder => {
   const key = query.sort_key ?? 'created_at';
+  const asked = query.sort_dir ?? 'desc';
+  let direction: 'asc' | 'desc';
+  if (manner === 'paginate_query') {
+    direction = asked === 'desc' ? 'desc' : 'asc';
+  } else {
+    // apply_sorting looks at the direction before the key.
+    const lowered = asked.toLowerCase();
+    if (lowered !== 'asc' && lowered !== 'desc') {
+      throw invalidInput(
+        `Wrong sorting data provided: sort key is '${key}' and sort direction is '${asked}'.`,
+      );
+    }
+    direction = lowered;
+  }
   const field = Object.hasOwn(sortKeys, key) ? sortKeys[key] : undefined;
-  if (!field) throw badRequest(`Wrong sorting key provided - '${key}'.`);
-  const direction = query.sort_dir ?? 'desc';
-  if (direction !== 'asc' && direction !== 'desc') {
-    throw badRequest(wrongDirection(key, direction));
+  if (!field) {
+    throw invalidInput(
+      manner === 'apply_sorting'
+        ? `Wrong sorting key provided - '${key}'.`
+        : `Invalid sort key ${key}.`,
+    );
   }
   const order = direction === 'asc' ? 1 : -1;
   return {
@@ -53,6 +73,9 @@ export const sortOrder = (
     ],
   };
 };
+
+/** Manila's InvalidInput, as its API answers it: a 400 with the reason after a fixed phrase. */
+export const invalidInput = (reason: string) => badRequest(`Invalid input received: ${reason}`);
 
 /** `description` and the inexact `name~` / `description~` filters, served from 2.36. */
 export const addTextFilters = (

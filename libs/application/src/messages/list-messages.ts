@@ -5,6 +5,7 @@ import { MESSAGES, type MessageDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { pageOf } from '../listing/page-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
+import { invalidInput } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 const EQUALITY_FILTERS = [
@@ -75,12 +76,11 @@ const listMessages = async (
       created.$lte = isoTime('created_before', query.created_before);
     }
   }
+  // Manila's `paginate_query`: a key the model lacks is refused, any direction but `desc` is up.
   const sortKey = query.sort_key ?? 'created_at';
-  if (!SORT_KEYS.has(sortKey)) throw badRequest(`Invalid sort_key: ${sortKey}`);
-  const sortDir = query.sort_dir ?? 'desc';
-  if (sortDir !== 'asc' && sortDir !== 'desc') throw badRequest(`Invalid sort_dir: ${sortDir}`);
+  if (!SORT_KEYS.has(sortKey)) throw invalidInput(`Invalid sort key ${sortKey}.`);
   const found = await documents.find<MessageDocument>(MESSAGES, filter, {
-    sort: [[sortKey, sortDir === 'asc' ? 1 : -1]],
+    sort: [[sortKey, (query.sort_dir ?? 'desc') === 'desc' ? -1 : 1]],
   });
   const nowIso = now.toISOString();
   // One field takes one condition in the store's filter, so the time range is applied here.

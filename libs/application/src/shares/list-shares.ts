@@ -75,12 +75,7 @@ const listShares = async (
 ): Promise<ShareListPage> => {
   const limit = nonNegativeParam('limit', query.limit);
   const offset = nonNegativeParam('offset', query.offset) ?? 0;
-  const order = sortOrder(
-    query,
-    SORT_KEYS,
-    (key, direction) =>
-      `Wrong sorting data provided: sort key is '${key}' and sort direction is '${direction}'.`,
-  );
+  const order = sortOrder(query, SORT_KEYS, 'apply_sorting');
   // Manila lists the recycle bin only when asked (2.69), and otherwise leaves it out.
   const inRecycleBin =
     atLeast(version, '2.69') && booleanParam('is_soft_deleted', query.is_soft_deleted);

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { badRequest, toBoolean } from '#hawser/api-contracts';
+import { toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
@@ -8,6 +8,7 @@ import { ListingQuery } from '../listing/listing-query.js';
 import {
   addTextFilters,
   NAMED_RESOURCE_SORT_KEYS,
+  invalidInput,
   sortOrder,
 } from '../listing/sort-and-text-params.js';
 import { atLeast } from '../requester.js';
@@ -60,19 +61,15 @@ export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, Snapsh
     for (const key of FILTERS) {
       const value = query[key];
       if (value !== undefined && (typeof value !== 'string' || value === '')) {
-        throw badRequest(
-          `Invalid input received: Wrong '${MANILA_FILTER_NAMES[key] ?? key}' filter provided: '${value ?? ''}'.`,
+        throw invalidInput(
+          `Wrong '${MANILA_FILTER_NAMES[key] ?? key}' filter provided: '${value ?? ''}'.`,
         );
       }
     }
     const asked = nonNegativeParam('limit', query.limit);
     const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
     const offset = nonNegativeParam('offset', query.offset) ?? 0;
-    const { sort } = sortOrder(
-      query,
-      SORT_KEYS,
-      (_key, direction) => `Wrong sorting direction provided - '${direction}'.`,
-    );
+    const { sort } = sortOrder(query, SORT_KEYS, 'paginate_query');
     const filter: Filter = {};
     if (query.name !== undefined) filter.name = query.name;
     if (query.status !== undefined) filter.status = query.status;
