@@ -93,6 +93,8 @@ describe('user messages over HTTP (given a share no pool can hold)', () => {
       token: MEMBER,
     });
     expect(gone.status).toBe(404);
+    // Manila's words for an unknown message (compared with the reference Manila).
+    expect(gone.body.itemNotFound.message).toBe(`Message ${message.id} could not be found.`);
     const audit = await hawser.request('GET', `/hawser/v1/streams/message-${message.id}`);
     expect(audit.body.events).toMatchObject([
       { type: 'UserMessageDeleted', user_id: 'dave', project_id: PROJECT },

@@ -151,7 +151,7 @@ export const message = source(
     projectId: doc.project_id,
     visibility: { rule: 'message:get', hidden },
   }),
-  (id) => notFoundError(`Message ${id} not found.`),
+  (id) => notFoundError(`Message ${id} could not be found.`),
 );
 
 /** A project named in the path (quota sets): a refusal is a 403, projects are no secret. */

@@ -49,7 +49,7 @@ export class MessageReads {
       message &&
       (caller.isAdmin || message.project_id === caller.projectId) &&
       message.expires_at > new Date().toISOString();
-    if (!visible) throw notFoundError(`Message ${id} not found.`);
+    if (!visible) throw notFoundError(`Message ${id} could not be found.`);
     return message;
   }
 }
