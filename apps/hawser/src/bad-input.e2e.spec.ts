@@ -315,7 +315,10 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
             { scheduler_hints: [1] },
             { scheduler_hints: { same_host: 5 } },
             { scheduler_hints: { different_host: [5] } },
-          ].map((part) => [share(part), /^(Invalid share: |Scheduler hint )/]),
+          ].map((part) => [
+            share(part),
+            /^(Invalid share: |Invalid input received: |Scheduler hint )/,
+          ]),
         ),
         // A value of the wrong type is named as such, not by the length check beneath it.
         ...invalidBodies('POST', '/v2/shares', [
@@ -326,6 +329,21 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
             share({ availability_zone: {} }),
             /^Invalid share: availability_zone must be a string\.$/,
           ],
+          // In Manila's words, as the reference Manila answers them.
+          [
+            share({ size: 'big' }),
+            /^Invalid input received: Share size 'big' must be an integer and greater than 0\.$/,
+          ],
+          [
+            share({ size: 0 }),
+            /^Invalid input received: Share size '0' must be an integer and greater than 0\.$/,
+          ],
+          [
+            share({ share_proto: 'FOO' }),
+            /^Invalid input received: Invalid share protocol provided: FOO\. It is either disabled or unsupported\. Available protocols: \['NFS', 'CIFS'\]\.$/,
+          ],
+          [share({ metadata: { '': 'v' } }), /^Metadata property key is blank\.$/],
+          [share({ metadata: { k: '' } }), /^Metadata property value is blank\.$/],
         ]),
         ...invalidBodies('PUT', `/v2/shares/${shareId}`, [
           ['{"share":{"display_name":5}}', /^Invalid share: display_name/],

@@ -1,5 +1,5 @@
 import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { IsBooleanLike, IsIntegerLike, IsNullableString, IsStringMap } from './validators.js';
+import { IsBooleanLike, IsNullableString, IsNumberOrString, IsStringMap } from './validators.js';
 
 /** The `share` object of POST /v2/shares (reference 3.4.1). Unknown keys are ignored, as in Manila. */
 export class CreateShareDto {
@@ -7,8 +7,9 @@ export class CreateShareDto {
   @MaxLength(255)
   share_proto!: string;
 
+  // Any other number or text is refused by the use case, in Manila's words.
   @IsOptional()
-  @IsIntegerLike()
+  @IsNumberOrString()
   size?: number | string;
 
   @IsOptional()

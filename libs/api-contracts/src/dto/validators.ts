@@ -42,6 +42,12 @@ export const IsIntegerLike = custom(
   (v) => toPositiveInteger(v) !== undefined,
   '$property must be an integer',
 );
+/** A number or a string: what the use case then reads as a size, in Manila's words if it is none. */
+export const IsNumberOrString = custom(
+  'isNumberOrString',
+  (v) => typeof v === 'number' || typeof v === 'string',
+  '$property must be an integer',
+);
 export const IsStringMap = custom(
   'isStringMap',
   (v) =>

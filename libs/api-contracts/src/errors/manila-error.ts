@@ -13,5 +13,7 @@ export class ManilaHttpError extends Error {
 }
 
 export const badRequest = (message: string) => new ManilaHttpError(400, message);
+/** Manila's InvalidInput, as its API answers it: a 400 with the reason after a fixed phrase. */
+export const invalidInput = (reason: string) => badRequest(`Invalid input received: ${reason}`);
 export const forbiddenError = (message: string) => new ManilaHttpError(403, message);
 export const notFoundError = (message: string) => new ManilaHttpError(404, message);

@@ -1,4 +1,4 @@
-import { badRequest } from '#hawser/api-contracts';
+import { invalidInput } from '#hawser/api-contracts';
 import type { Filter } from '#hawser/read-models';
 import { atLeast, type ApiVersion } from '../requester.js';
 
@@ -73,9 +73,6 @@ export const sortOrder = (
     ],
   };
 };
-
-/** Manila's InvalidInput, as its API answers it: a 400 with the reason after a fixed phrase. */
-export const invalidInput = (reason: string) => badRequest(`Invalid input received: ${reason}`);
 
 /** `description` and the inexact `name~` / `description~` filters, served from 2.36. */
 export const addTextFilters = (

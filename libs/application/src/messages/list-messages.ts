@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { badRequest } from '#hawser/api-contracts';
+import { badRequest, invalidInput } from '#hawser/api-contracts';
 import { MESSAGES, type MessageDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { pageOf } from '../listing/page-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
-import { invalidInput } from '../listing/sort-and-text-params.js';
 import { atLeast, type ApiVersion, type Caller } from '../requester.js';
 
 const EQUALITY_FILTERS = [

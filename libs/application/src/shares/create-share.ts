@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   badRequest,
+  invalidInput,
   notFoundError,
   toBoolean,
   toPositiveInteger,
@@ -26,6 +27,7 @@ import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservation
 import type { ApiVersion, Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from '../use-case-settings.js';
+import { invalidShareSize, pythonList } from './create-share-refusals.js';
 import { createHintsOf } from './scheduler-hints.js';
 import { ShareChanges } from './share-changes.js';
 import { ShareReads } from './share-reads.js';
@@ -101,13 +103,14 @@ export class ShareCreation {
     checkTypeZones(shareType, zone, requester.version);
     const size = clone?.size ?? toPositiveInteger(dto.size);
     if (size === undefined || size < 1) {
-      throw badRequest(`Share size must be an integer greater than 0, not ${String(dto.size)}.`);
+      throw invalidShareSize(dto.size);
     }
     checkTypeSizes(shareType, size);
     const proto = dto.share_proto.toUpperCase();
     if (!this.settings.enabledShareProtocols.includes(proto)) {
-      throw badRequest(
-        `Invalid share protocol provided: ${dto.share_proto}. It is either disabled or unsupported.`,
+      throw invalidInput(
+        `Invalid share protocol provided: ${dto.share_proto}. It is either disabled or unsupported. ` +
+          `Available protocols: ${pythonList(this.settings.enabledShareProtocols)}.`,
       );
     }
 

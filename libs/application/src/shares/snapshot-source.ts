@@ -5,6 +5,7 @@ import {
   toPositiveInteger,
   type CreateShareDto,
 } from '#hawser/api-contracts';
+import { invalidShareSize } from './create-share-refusals.js';
 import {
   preferredInstance,
   preferredSnapshotInstance,
@@ -142,7 +143,7 @@ export class SnapshotSources {
     if (dto.size === undefined || dto.size === null) return snapshotSize;
     const size = toPositiveInteger(dto.size);
     if (size === undefined || size < 1) {
-      throw badRequest(`Share size must be an integer greater than 0, not ${String(dto.size)}.`);
+      throw invalidShareSize(dto.size);
     }
     if (size < snapshotSize) {
       throw badRequest(

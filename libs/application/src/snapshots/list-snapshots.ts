@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { toBoolean } from '#hawser/api-contracts';
+import { invalidInput, toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
@@ -8,7 +8,6 @@ import { ListingQuery } from '../listing/listing-query.js';
 import {
   addTextFilters,
   NAMED_RESOURCE_SORT_KEYS,
-  invalidInput,
   sortOrder,
 } from '../listing/sort-and-text-params.js';
 import { atLeast } from '../requester.js';

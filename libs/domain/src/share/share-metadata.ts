@@ -32,12 +32,17 @@ export const validateMetadata = (
   metadata: Record<string, string>,
   valueMax: (key: string) => number = () => METADATA_VALUE_MAX,
 ): void => {
+  // Manila's words (`api/common.py` `_check_metadata_properties`).
   for (const [key, value] of Object.entries(metadata)) {
-    if (key.length === 0 || key.length > METADATA_KEY_MAX) {
-      throw invalid(`Metadata key must be 1 to ${METADATA_KEY_MAX} characters.`);
+    if (key.length === 0) throw invalid('Metadata property key is blank.');
+    if (key.length > METADATA_KEY_MAX) {
+      throw invalid(`Metadata property key is greater than ${METADATA_KEY_MAX} characters.`);
     }
-    if (typeof value !== 'string' || value.length === 0 || value.length > valueMax(key)) {
-      throw invalid(`Metadata value for ${key} must be 1 to ${METADATA_VALUE_MAX} characters.`);
+    if (typeof value !== 'string' || value.length === 0) {
+      throw invalid('Metadata property value is blank.');
+    }
+    if (value.length > valueMax(key)) {
+      throw invalid(`Metadata property value is greater than ${METADATA_VALUE_MAX} characters.`);
     }
   }
 };

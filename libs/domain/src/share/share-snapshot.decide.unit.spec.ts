@@ -366,7 +366,7 @@ describe('share decider: snapshots', () => {
       spec
         .given(availableShare())
         .when({ ...request, metadata: { tier: '' } })
-        .thenThrows('invalid', /Metadata value for tier/));
+        .thenThrows('invalid', /^Metadata property value is blank\.$/));
     it('sets new and changed keys and unsets present ones', () =>
       spec
         .given([...withSnapshot, metadataChanged({ tier: 'gold', keep: 'x' })])

@@ -69,7 +69,7 @@ describe('share decider', () => {
       spec
         .given([])
         .when({ type: 'RequestShare', ...requested, metadata: { k: '' } })
-        .thenThrows('invalid', /Metadata value/));
+        .thenThrows('invalid', /^Metadata property value is blank\.$/));
   });
 
   describe('scheduling', () => {
