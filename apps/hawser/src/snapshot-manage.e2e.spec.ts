@@ -74,7 +74,7 @@ describe('snapshot manage and unmanage over HTTP (simulated driver, DHSS=False)'
       [{ ...valid, provider_location: '' }, 422, /Required parameter provider_location is empty/],
       [{ ...valid, share_id: 'f'.repeat(32) }, 404, /could not be found/],
       [{ ...valid, driver_options: 'size=1' }, 400, /driver_options must be a dictionary/],
-      [{ ...valid, metadata: { '': 'v' } }, 400, /Metadata key/],
+      [{ ...valid, metadata: { '': 'v' } }, 400, /^Metadata property key is blank\.$/],
     ];
     for (const [snapshot, status, message] of cases) {
       const answer =
