@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import {
   ListAccessRules,
-  matchesMetadata,
+  holdsEveryPair,
   parseMetadataFilter,
   ShowAccessRule,
 } from '#hawser/application';
@@ -49,7 +49,7 @@ export class ShareAccessRulesController {
         }
         throw error;
       });
-    const matching = wanted ? rules.filter((r) => matchesMetadata(r.metadata, wanted)) : rules;
+    const matching = wanted ? rules.filter((r) => holdsEveryPair(r.metadata, wanted)) : rules;
     return { access_list: matching.map((r) => accessListEntryView(r, viewContextOf(ctx))) };
   }
 

@@ -26,14 +26,15 @@ export const parseMetadataFilter = (text: string): Record<string, string> =>
   parseDictFilter('metadata', text);
 
 /**
- * Whether `metadata` holds every wanted key with the wanted value. Matched here rather than in
- * the read-model query: a key may hold any character (`my-key`, `a.b`), which a field path
- * cannot address, and only the resource's own keys count (`constructor` is not one until set).
+ * Whether a user map (metadata, a type's extra specs) holds every wanted key with the wanted
+ * value. Matched here rather than in the read-model query: a key may hold any character
+ * (`my-key`, `a.b`), which a field path cannot address, and only the map's own keys count
+ * (`constructor` is not one until set).
  */
-export const matchesMetadata = (
-  metadata: Readonly<Record<string, string>>,
+export const holdsEveryPair = (
+  map: Readonly<Record<string, string>>,
   wanted: Readonly<Record<string, string>>,
-): boolean => Object.entries(wanted).every(([key, value]) => ownValue(metadata, key) === value);
+): boolean => Object.entries(wanted).every(([key, value]) => ownValue(map, key) === value);
 
 /**
  * A boolean query parameter as Manila's `get_bool_from_api_params` reads it: absent is false,

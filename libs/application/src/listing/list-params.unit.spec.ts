@@ -1,4 +1,4 @@
-import { allTenantsParam, booleanParam, matchesMetadata, parseDictFilter } from './list-params.js';
+import { allTenantsParam, booleanParam, holdsEveryPair, parseDictFilter } from './list-params.js';
 
 describe('boolean query parameters', () => {
   it.each([
@@ -41,17 +41,17 @@ describe('dict query parameters', () => {
 describe('metadata filters', () => {
   it('match a resource holding every wanted key with the wanted value', () => {
     const metadata = { team: 'blue', 'a-b.c': 'x' };
-    expect(matchesMetadata(metadata, { team: 'blue', 'a-b.c': 'x' })).toBe(true);
-    expect(matchesMetadata(metadata, { team: 'red' })).toBe(false);
-    expect(matchesMetadata(metadata, {})).toBe(true);
+    expect(holdsEveryPair(metadata, { team: 'blue', 'a-b.c': 'x' })).toBe(true);
+    expect(holdsEveryPair(metadata, { team: 'red' })).toBe(false);
+    expect(holdsEveryPair(metadata, {})).toBe(true);
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'valueOf'])(
     'count %j only where the resource holds it',
     (key) => {
       const wanted = parseDictFilter('metadata', `{'${key}': 'x'}`);
-      expect(matchesMetadata({ team: 'blue' }, wanted)).toBe(false);
-      expect(matchesMetadata(JSON.parse(`{"${key}": "x"}`), wanted)).toBe(true);
+      expect(holdsEveryPair({ team: 'blue' }, wanted)).toBe(false);
+      expect(holdsEveryPair(JSON.parse(`{"${key}": "x"}`), wanted)).toBe(true);
     },
   );
 });

@@ -13,7 +13,7 @@ import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-mo
 import {
   allTenantsParam,
   booleanParam,
-  matchesMetadata,
+  holdsEveryPair,
   nonNegativeParam,
   parseDictFilter,
   parseMetadataFilter,
@@ -116,7 +116,7 @@ const listShares = async (
   // is filtered here, over the project's shares; everything else is one indexed page and count.
   if (metadata !== undefined || locations.path !== undefined || locations.id !== undefined) {
     const matches = (share: ShareRecord) =>
-      (metadata === undefined || matchesMetadata(share.metadata ?? {}, metadata)) &&
+      (metadata === undefined || holdsEveryPair(share.metadata ?? {}, metadata)) &&
       hasExportLocation(share, locations);
     const shares = await findAll(documents, filter, order, withPublic);
     return pageOf(kept, shares.filter(matches), wanted);
@@ -135,7 +135,7 @@ const shareTypesWithSpecs = async (
   wanted: Readonly<Record<string, string>>,
 ): Promise<string[]> => {
   const types = await documents.find<ShareTypeDocument>(SHARE_TYPES, {});
-  return types.filter((type) => matchesMetadata(type.extra_specs, wanted)).map((type) => type.id);
+  return types.filter((type) => holdsEveryPair(type.extra_specs, wanted)).map((type) => type.id);
 };
 
 interface WantedPage {

@@ -3,7 +3,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { invalidInput, toBoolean } from '#hawser/api-contracts';
 import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
-import { matchesMetadata, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
+import { holdsEveryPair, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
 import {
   addTextFilters,
@@ -85,7 +85,7 @@ export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, Snapsh
 
     if (!Number.isSafeInteger(offset)) return { snapshots: [], more: false };
     // One more than asked tells whether a next page exists. A metadata filter is matched after the
-    // read (see matchesMetadata), so the page is cut after it.
+    // read (see holdsEveryPair), so the page is cut after it.
     const found =
       metadata === undefined
         ? await this.documents.find<SnapshotDocument>(SNAPSHOTS, filter, {
@@ -94,7 +94,7 @@ export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, Snapsh
             ...(limit !== undefined && { limit: limit + 1 }),
           })
         : (await this.documents.find<SnapshotDocument>(SNAPSHOTS, filter, { sort }))
-            .filter((doc) => matchesMetadata(doc.metadata ?? {}, metadata))
+            .filter((doc) => holdsEveryPair(doc.metadata ?? {}, metadata))
             .slice(offset, limit === undefined ? undefined : offset + limit + 1);
     const more = limit !== undefined && found.length > limit;
     return { snapshots: more ? found.slice(0, limit) : found, more };

@@ -42,17 +42,21 @@ export const nestingOf = (node: CheckNode): number => {
   }
 };
 
-/** The rules a check refers to with `rule:`, in order of appearance. */
-export const referencedRules = (node: CheckNode): string[] => {
+/** The `rule:` references of a check in order of appearance, each with how deep it sits. */
+export const referencesWithNesting = (node: CheckNode, depth = 0): [string, number][] => {
   switch (node.kind) {
     case 'rule':
-      return [node.rule];
+      return [[node.rule, depth]];
     case 'not':
-      return referencedRules(node.operand);
+      return referencesWithNesting(node.operand, depth + 1);
     case 'and':
     case 'or':
-      return node.operands.flatMap(referencedRules);
+      return node.operands.flatMap((operand) => referencesWithNesting(operand, depth + 1));
     default:
       return [];
   }
 };
+
+/** The rules a check refers to with `rule:`, in order of appearance. */
+export const referencedRules = (node: CheckNode): string[] =>
+  referencesWithNesting(node).map(([rule]) => rule);

@@ -2,6 +2,7 @@ import {
   MAX_CHECK_NESTING,
   nestingOf,
   referencedRules,
+  referencesWithNesting,
   type CheckNode,
 } from '../check-language/check-tree.js';
 import { PolicyFileError } from './policy-file-error.js';
@@ -47,21 +48,6 @@ export const verifyRuleReferences = (
           ),
       },
     );
-  }
-};
-
-/** The `rule:` references of a check, each with how deep in the check it sits. */
-const referencesWithNesting = (node: CheckNode, depth = 0): [string, number][] => {
-  switch (node.kind) {
-    case 'rule':
-      return [[node.rule, depth]];
-    case 'not':
-      return referencesWithNesting(node.operand, depth + 1);
-    case 'and':
-    case 'or':
-      return node.operands.flatMap((operand) => referencesWithNesting(operand, depth + 1));
-    default:
-      return [];
   }
 };
 
