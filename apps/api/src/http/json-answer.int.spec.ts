@@ -2,9 +2,10 @@ import type { Server } from 'node:net';
 import express, { type Express } from 'express';
 import {
   answerJsonLean,
-  jsonArrayBytes,
+  jsonArrayChunks,
   JsonBytes,
-  jsonObjectBytes,
+  type JsonChunks,
+  jsonObjectChunks,
   keptJson,
 } from './json-answer.js';
 import { rawAnswer } from './test-support/raw-answer.js';
@@ -21,6 +22,14 @@ const answers: Record<string, { status: number; value: unknown }> = {
   null: { status: 200, value: null },
   text: { status: 200, value: 'a string' },
 };
+
+/** A value's JSON as the chunks a listing splices: each share's kept bytes, or the whole kept. */
+const chunksOf = (value: object): JsonChunks =>
+  value === LARGE
+    ? jsonObjectChunks([['shares', jsonArrayChunks(LARGE.shares.map((share) => keptJson(share)))]])
+    : [keptJson(value)];
+
+const text = (chunks: JsonChunks): string => String(Buffer.concat(chunks));
 
 /** How many answers the lean app left to Express's own res.json. */
 let leftToExpress = 0;
@@ -43,7 +52,7 @@ const appAnswering = (lean: boolean): Express => {
   app.all('/:name', (req, res) => {
     const { status, value } = answers[req.params.name] ?? { status: 404, value: {} };
     const asBytes = lean && req.query.as === 'bytes' && typeof value === 'object' && value !== null;
-    res.status(status).json(asBytes ? new JsonBytes(keptJson(value)) : value);
+    res.status(status).json(asBytes ? new JsonBytes(chunksOf(value)) : value);
   });
   return app;
 };
@@ -93,7 +102,7 @@ describe("JSON answers written without Express's res.json, byte for byte as it w
   );
 
   it.each([['GET /small'], ['GET /large'], ['POST /created'], ['HEAD /small']])(
-    'given a value answered as its kept JSON bytes, when %j is answered, then the bytes are those of the value',
+    'given a value answered as its kept JSON chunks, when %j is answered, then the bytes are those of the value',
     async (request) => {
       const [method, path] = request.split(' ');
       const byExpress = await rawAnswer(expressServer, `${method} ${path} HTTP/1.1`);
@@ -107,18 +116,18 @@ describe("JSON answers written without Express's res.json, byte for byte as it w
   it('given members whose values are JSON already, when spliced, then the bytes are those of the object', () => {
     const links = [{ href: 'http://h/v2/shares?marker=s1', rel: 'next' }];
 
-    const bytes = jsonObjectBytes([
-      ['shares', jsonArrayBytes(LARGE.shares.map((share) => keptJson(share)))],
+    const chunks = jsonObjectChunks([
+      ['shares', jsonArrayChunks(LARGE.shares.map((share) => keptJson(share)))],
       ['shares_links', Buffer.from(JSON.stringify(links))],
       ['count', Buffer.from('50')],
     ]);
 
-    expect(String(bytes)).toBe(
+    expect(text(chunks)).toBe(
       JSON.stringify({ shares: LARGE.shares, shares_links: links, count: 50 }),
     );
-    expect(String(jsonObjectBytes([]))).toBe('{}');
-    expect(String(jsonArrayBytes([]))).toBe('[]');
-    expect(String(jsonObjectBytes([['share', keptJson(VIEW)]]))).toBe(
+    expect(text(jsonObjectChunks([]))).toBe('{}');
+    expect(text(jsonArrayChunks([]))).toBe('[]');
+    expect(text(jsonObjectChunks([['share', keptJson(VIEW)]]))).toBe(
       JSON.stringify({ share: VIEW }),
     );
   });

@@ -34,7 +34,7 @@ import type { ShareStatus } from '#hawser/domain';
 import type { ShareInstanceDocument } from '#hawser/projections';
 import { statusArgument } from '../http/action-body.js';
 import { notFoundError } from '../http/manila-error.js';
-import { jsonArrayBytes, JsonBytes, jsonObjectBytes, keptJson } from '../http/json-answer.js';
+import { jsonArrayChunks, JsonBytes, jsonObjectChunks, keptJson } from '../http/json-answer.js';
 import { keptViews } from '../http/kept-views.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
@@ -112,7 +112,7 @@ export class ShareReplicasController {
       new ListReplicas(query.share_id, readerOf(ctx), limitedWindow(query)),
     );
     const views = docs.map((doc) => keptJson(view(doc, ctx)));
-    return new JsonBytes(jsonObjectBytes([['share_replicas', jsonArrayBytes(views)]]));
+    return new JsonBytes(jsonObjectChunks([['share_replicas', jsonArrayChunks(views)]]));
   }
 
   @Get(':id')

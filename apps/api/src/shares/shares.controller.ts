@@ -69,7 +69,13 @@ import { requireBodyKey, validateBody } from '../http/validate-body.js';
 import { viewContextOf } from '../http/view-context.js';
 import { nextPageLink } from '../http/next-page-link.js';
 import { keptViews } from '../http/kept-views.js';
-import { jsonArrayBytes, JsonBytes, jsonObjectBytes, keptJson } from '../http/json-answer.js';
+import {
+  jsonArrayChunks,
+  JsonBytes,
+  type JsonChunks,
+  jsonObjectChunks,
+  keptJson,
+} from '../http/json-answer.js';
 
 const theShare = share(fromParam('id'));
 
@@ -140,7 +146,7 @@ export class SharesController {
     }
     const result = await this.queries.execute(new ListShares(query, readerOf(ctx)));
     const views = result.shares.map((d) => keptJson(view(d, ctx)));
-    const body: [string, Buffer][] = [['shares', jsonArrayBytes(views)]];
+    const body: [string, Buffer | JsonChunks][] = [['shares', jsonArrayChunks(views)]];
     if (result.nextMarker) {
       const params = new URLSearchParams({ ...query, marker: result.nextMarker });
       params.delete('offset');
@@ -149,7 +155,7 @@ export class SharesController {
     if (atLeast(ctx.microversion, '2.42') && booleanParam('with_count', query.with_count)) {
       body.push(['count', Buffer.from(JSON.stringify(await result.count()))]);
     }
-    return new JsonBytes(jsonObjectBytes(body));
+    return new JsonBytes(jsonObjectChunks(body));
   }
 
   @Get(':id')
@@ -157,7 +163,7 @@ export class SharesController {
   async show(@Req() req: Request, @Param('id') id: string) {
     const ctx = contextOf(req);
     const shown = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
-    return new JsonBytes(jsonObjectBytes([['share', keptJson(this.detail(shown, ctx))]]));
+    return new JsonBytes(jsonObjectChunks([['share', keptJson(this.detail(shown, ctx))]]));
   }
 
   @Put(':id')
