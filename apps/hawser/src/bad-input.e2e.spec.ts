@@ -265,7 +265,7 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
         [
           `/v2/types/${typeId}/action`,
           'addProjectAccess',
-          /^Project ID must be given/,
+          /^Malformed request body: addProjectAccess must be an object\.$/,
           ADMIN_TOKEN,
         ],
       ];
@@ -427,7 +427,12 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
         ...invalidBodies(
           'POST',
           `/v2/types/${typeId}/action`,
-          [['{"addProjectAccess":{"project":5}}', /^Project ID must be given/]],
+          [
+            [
+              '{"addProjectAccess":{"project":5}}',
+              /^Bad project format: project is not in proper format \(5\)$/,
+            ],
+          ],
           ADMIN_TOKEN,
         ),
         ...invalidBodies(

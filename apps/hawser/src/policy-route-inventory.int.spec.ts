@@ -223,8 +223,6 @@ const VERSIONED_ROUTES: Record<string, string> = {
   'GET /v2/snapshots/:id/access-list': '2.32-latest',
   'GET /v2/snapshots/:id/metadata': '2.73-latest',
   'GET /v2/snapshots/:id/metadata/:key': '2.73-latest',
-  'GET /v2/types/:id/os-share-type-access': '2.0-2.6',
-  'GET /v2/types/:id/share_type_access': '2.7-latest',
   'POST /v2/share-replicas': '2.11-latest experimental<=2.55',
   'POST /v2/share-replicas/:id/action': '2.11-latest experimental<=2.55',
   'POST /v2/share_instances/:id/action': '2.3-latest',

@@ -157,6 +157,60 @@ describe('share types over HTTP: extra specs, private types and type access', ()
     expect(asMember.status).toBe(403);
   });
 
+  it("takes a project given in any form Manila's uuid check takes, and refuses the rest in its words", async () => {
+    const id = (await createType('private-forms', { 'share_type_access:is_public': false })).body
+      .share_type.id as string;
+    const access = (argument: unknown) =>
+      hawser.request('POST', `/v2/types/${id}/action`, { addProjectAccess: argument });
+    const taken = [
+      'ABCDEF0123456789ABCDEF0123456789',
+      '{01234567-89ab-cdef-0123-456789abcdee}',
+      'urn:uuid:01234567-89ab-cdef-0123-456789abcded',
+      '0123-4567-89ab-cdef-0123-456789abcdec',
+    ];
+    for (const project of taken) expect((await access({ project })).status).toBe(202);
+
+    const refused: [unknown, string][] = [
+      ['abc', 'abc'],
+      ['----', '----'],
+      ['0123456789abcdef0123456789abcdef00', '0123456789abcdef0123456789abcdef00'],
+      [null, 'None'],
+      [true, 'True'],
+      [5, '5'],
+      [['a'], "['a']"],
+    ];
+    for (const [project, printed] of refused) {
+      const answer = await access({ project });
+      expect([answer.status, answer.body.badRequest?.message]).toEqual([
+        400,
+        `Bad project format: project is not in proper format (${printed})`,
+      ]);
+    }
+    const notAnObject = await access('abc');
+    expect([notAnObject.status, notAnObject.body.badRequest?.message]).toEqual([
+      400,
+      'Malformed request body: addProjectAccess must be an object.',
+    ]);
+
+    // Both names of the listing answer at every microversion, as Manila's router maps them.
+    for (const version of ['2.0', '2.72']) {
+      for (const name of ['share_type_access', 'os-share-type-access']) {
+        const listed = await hawser.request('GET', `/v2/types/${id}/${name}`, undefined, {
+          version,
+        });
+        expect([
+          listed.status,
+          listed.body.share_type_access?.map((entry: { project_id: string }) => entry.project_id),
+        ]).toEqual([200, taken]);
+      }
+    }
+    const unknown = await hawser.request('GET', '/v2/types/no-such-type/os-share-type-access');
+    expect([unknown.status, unknown.body.itemNotFound?.message]).toEqual([
+      404,
+      'Share type no-such-type not found.',
+    ]);
+  });
+
   it('refuses to delete a type that shares use', async () => {
     await createType('used');
     await hawser.request('POST', '/v2/shares', {

@@ -30,7 +30,7 @@ import {
 import { CreateShareTypeDto, ExtraSpecsDto, shareTypeView } from '#hawser/api-contracts';
 import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import type { ShareTypeDocument } from '#hawser/projections';
-import { badRequest, notFoundError } from '../http/manila-error.js';
+import { badRequest, ManilaHttpError, notFoundError } from '../http/manila-error.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
 import { isJsonObject, requireBodyKey, validateBody } from '../http/validate-body.js';
@@ -43,7 +43,6 @@ import {
   ManilaActions,
   Policy,
   Since,
-  Until,
 } from '../policy/route-policy.decorators.js';
 
 /**
@@ -55,8 +54,35 @@ const typePartOf = (body: unknown): Record<string, unknown> =>
     ? requireBodyKey(body, 'volume_type', 400)
     : requireBodyKey(body, 'share_type', 400);
 
-/** Manila's default project_id_regex. */
-const PROJECT_ID = /^[0-9a-f-]+$/;
+/**
+ * oslo's `is_uuid_like`, which Manila checks a type access's project with: 32 hexadecimal
+ * digits in either case, with dashes anywhere, braces around and a `urn:uuid:` prefix allowed.
+ * The project is kept as given, as Manila keeps it.
+ */
+const isUuidLike = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  /^[0-9a-f]{32}$/i.test(
+    value
+      .replaceAll('urn:', '')
+      .replaceAll('uuid:', '')
+      .replace(/^[{}]+|[{}]+$/g, '')
+      .replaceAll('-', ''),
+  );
+
+/** Python's str() of a JSON value (repr() within a list or dict), as Manila's refusal prints it. */
+const pythonText = (value: unknown, nested = false): string => {
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'string') return nested ? `'${value}'` : value;
+  if (Array.isArray(value)) return `[${value.map((item) => pythonText(item, true)).join(', ')}]`;
+  if (typeof value === 'object') {
+    const members = Object.entries(value).map(
+      ([key, item]) => `'${key}': ${pythonText(item, true)}`,
+    );
+    return `{${members.join(', ')}}`;
+  }
+  return String(value);
+};
 
 /** Manila's share types, extra specs and type access (reference 3.8). */
 @Controller('v2/types')
@@ -140,16 +166,17 @@ export class ShareTypesController {
     return this.view(updated, ctx);
   }
 
-  /** GET /types/{id}/share_type_access (os-share-type-access before 2.7): admin; public types 404. */
+  /**
+   * GET /types/{id}/share_type_access: admin; public types 404. Manila's router maps the older
+   * name, os-share-type-access, to the same listing at every microversion, and so does Hawser.
+   */
   @Get(':id/share_type_access')
-  @Since('2.7')
   @Policy('share_type:list_project_access')
   async access(@Req() req: Request, @Param('id') id: string) {
     return this.listAccess(req, id);
   }
 
   @Get(':id/os-share-type-access')
-  @Until('2.6')
   @Policy('share_type:list_project_access')
   async legacyAccess(@Req() req: Request, @Param('id') id: string) {
     return this.listAccess(req, id);
@@ -157,7 +184,14 @@ export class ShareTypesController {
 
   private async listAccess(req: Request, id: string) {
     const ctx = contextOf(req);
-    const doc = await this.queries.execute(new ShowShareType(id, readerOf(ctx)));
+    const doc = await this.queries
+      .execute(new ShowShareType(id, readerOf(ctx)))
+      .catch((error: unknown) => {
+        // This listing names a missing type in words of its own.
+        throw error instanceof ManilaHttpError && error.status === 404
+          ? notFoundError(`Share type ${id} not found.`)
+          : error;
+      });
     if (doc.is_public) {
       throw notFoundError(`Access list not available for public share types.`);
     }
@@ -189,10 +223,12 @@ export class ShareTypesController {
     await this.changeAccess(call, false);
   }
 
-  private async changeAccess({ id, argument, ctx }: ActionCall, grant: boolean) {
-    const project = (argument as { project?: unknown } | null)?.project;
-    if (typeof project !== 'string' || !PROJECT_ID.test(project)) {
-      throw badRequest('Project ID must be given as a string of hexadecimal digits and dashes.');
+  private async changeAccess({ id, name, argument, ctx }: ActionCall, grant: boolean) {
+    const { project } = requireBodyKey({ [name]: argument }, name, 400);
+    if (!isUuidLike(project)) {
+      throw badRequest(
+        `Bad project format: project is not in proper format (${pythonText(project)})`,
+      );
     }
     await this.commands.execute(new ChangeShareTypeAccess(id, project, grant, requesterOf(ctx)));
   }
