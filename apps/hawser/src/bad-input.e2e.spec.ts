@@ -233,7 +233,7 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
         [
           `/v2/shares/${shareId}/action`,
           'extend',
-          /^Invalid request body: extend must be an object\.$/,
+          /^New share size must be specified as an integer\.$/,
           MEMBER,
         ],
         [
@@ -382,7 +382,9 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
           ],
         ]),
         ...invalidBodies('POST', `/v2/shares/${shareId}/action`, [
-          ['{"extend":{"new_size":[]}}', /^Invalid extend: new_size/],
+          ['{"extend":{"new_size":[]}}', /^New share size must be specified as an integer\.$/],
+          ['{"extend":{"new_size":2,"force":null}}', /^Invalid boolean force : None$/],
+          ['{"shrink":{"new_size":"1.5"}}', /^New share size must be specified as an integer\.$/],
           [
             '{"allow_access":{"access_type":5,"access_to":"10.0.0.2"}}',
             /^Invalid access: access_type/,

@@ -135,4 +135,51 @@ describe('extend through the scheduler (given a 10 GiB and a 100 GiB pool)', () 
     expect(refused.status).toBe(403);
     expect((await share(id)).size).toBe(2);
   });
+
+  it('reads the size and the force as Manila does, and refuses them in its words', async () => {
+    const id = await create('az-2', 2);
+    const refusal = async (body: Record<string, unknown>, version = '2.72') => {
+      const answer = await extend(id, body, ADMIN_TOKEN, version);
+      return [answer.status, answer.body.badRequest?.message];
+    };
+    // The force is read from 2.64 only, null included; before, Manila drops it unread.
+    expect(await refusal({ new_size: 3, force: null })).toEqual([
+      400,
+      'Invalid boolean force : None',
+    ]);
+    expect(await refusal({ new_size: 3, force: 'maybe' })).toEqual([
+      400,
+      'Invalid boolean force : maybe',
+    ]);
+    expect(await refusal({ new_size: 'three' })).toEqual([
+      400,
+      'New share size must be specified as an integer.',
+    ]);
+    // int() of 2.9 is 2, the share's size.
+    expect(await refusal({ new_size: 2.9 })).toEqual([
+      400,
+      'Invalid input received: New size for extend must be greater than current size. (current: 2, extended: 2).',
+    ]);
+    expect((await share(id)).size).toBe(2);
+    expect((await extend(id, { new_size: ' 3 ', force: 'maybe' }, MEMBER, '2.63')).status).toBe(
+      202,
+    );
+    await settled(id, 'available', 3);
+
+    const reset = await hawser.request('POST', `/v2/shares/${id}/action`, {
+      reset_status: { status: 'error' },
+    });
+    expect(reset.status).toBe(202);
+    expect(await refusal({ new_size: 4 })).toEqual([
+      400,
+      `Invalid share: Share ${id} status must be 'available' to extend, but current status is: error.`,
+    ]);
+    const shrink = await hawser.request('POST', `/v2/shares/${id}/action`, {
+      shrink: { new_size: 1 },
+    });
+    expect([shrink.status, shrink.body.badRequest?.message]).toEqual([
+      400,
+      `Invalid share: Share ${id} status must in (available, shrinking_possible_data_loss_error) to shrink, but current status is: error.`,
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 export * from './errors/manila-error.js';
+export * from './errors/python-text.js';
 export * from './views/view-context.js';
 export * from './views/share.view.js';
 export * from './views/share-type.view.js';

@@ -27,7 +27,12 @@ import {
   UnsetShareTypeExtraSpec,
   UpdateShareType,
 } from '#hawser/application';
-import { CreateShareTypeDto, ExtraSpecsDto, shareTypeView } from '#hawser/api-contracts';
+import {
+  CreateShareTypeDto,
+  ExtraSpecsDto,
+  pythonText,
+  shareTypeView,
+} from '#hawser/api-contracts';
 import { HAWSER_CONFIG, type HawserConfig } from '#hawser/platform';
 import type { ShareTypeDocument } from '#hawser/projections';
 import { badRequest, ManilaHttpError, notFoundError } from '../http/manila-error.js';
@@ -38,12 +43,7 @@ import { viewContextOf } from '../http/view-context.js';
 import { matchesExtraSpecs } from './extra-specs-filter.js';
 import { oneExtraSpec, withBooleanSpecsAsText } from './extra-specs-input.js';
 import { runManilaAction, type ActionCall } from '../policy/manila-actions.js';
-import {
-  ManilaAction,
-  ManilaActions,
-  Policy,
-  Since,
-} from '../policy/route-policy.decorators.js';
+import { ManilaAction, ManilaActions, Policy, Since } from '../policy/route-policy.decorators.js';
 
 /**
  * The `share_type` object of a create or update (`volume_type` when only that is given); as in
@@ -68,21 +68,6 @@ const isUuidLike = (value: unknown): value is string =>
       .replace(/^[{}]+|[{}]+$/g, '')
       .replaceAll('-', ''),
   );
-
-/** Python's str() of a JSON value (repr() within a list or dict), as Manila's refusal prints it. */
-const pythonText = (value: unknown, nested = false): string => {
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'string') return nested ? `'${value}'` : value;
-  if (Array.isArray(value)) return `[${value.map((item) => pythonText(item, true)).join(', ')}]`;
-  if (typeof value === 'object') {
-    const members = Object.entries(value).map(
-      ([key, item]) => `'${key}': ${pythonText(item, true)}`,
-    );
-    return `{${members.join(', ')}}`;
-  }
-  return String(value);
-};
 
 /** Manila's share types, extra specs and type access (reference 3.8). */
 @Controller('v2/types')

@@ -19,7 +19,6 @@ import {
   CreateShareDto,
   DenyAccessDto,
   legacyAccessState,
-  ResizeShareDto,
   shareDetailView,
   shareSummaryView,
   toBoolean,
@@ -247,15 +246,13 @@ export class SharesController {
   @ManilaAction('extend')
   @Policy('share:extend', theShare)
   async extend({ id, argument, ctx }: ActionCall) {
-    const dto = await validateBody(ResizeShareDto, argument, 'extend');
-    await this.commands.execute(new ExtendShare(id, dto, requesterOf(ctx)));
+    await this.commands.execute(new ExtendShare(id, argument, requesterOf(ctx)));
   }
 
   @ManilaAction('shrink')
   @Policy('share:shrink', theShare)
   async shrink({ id, argument, ctx }: ActionCall) {
-    const dto = await validateBody(ResizeShareDto, argument, 'shrink');
-    await this.commands.execute(new ShrinkShare(id, dto, requesterOf(ctx)));
+    await this.commands.execute(new ShrinkShare(id, argument, requesterOf(ctx)));
   }
 
   @ManilaAction('revert')

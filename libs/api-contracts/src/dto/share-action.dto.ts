@@ -1,5 +1,5 @@
 import { IsOptional, IsString } from 'class-validator';
-import { IsBooleanLike, IsIntegerLike, IsStringMap } from './validators.js';
+import { IsStringMap } from './validators.js';
 
 /** The allow_access action's body (reference 3.4); values are checked by the share's decider. */
 export class AllowAccessDto {
@@ -21,14 +21,4 @@ export class AllowAccessDto {
 export class DenyAccessDto {
   @IsString()
   access_id!: string;
-}
-
-/** The extend and shrink actions' body. */
-export class ResizeShareDto {
-  @IsIntegerLike()
-  new_size!: number | string;
-
-  @IsOptional()
-  @IsBooleanLike()
-  force?: boolean | string;
 }

@@ -37,11 +37,6 @@ export const IsBooleanLike = custom(
   (v) => toBoolean(v) !== undefined,
   '$property must be a boolean',
 );
-export const IsIntegerLike = custom(
-  'isIntegerLike',
-  (v) => toPositiveInteger(v) !== undefined,
-  '$property must be an integer',
-);
 /** A number or a string: what the use case then reads as a size, in Manila's words if it is none. */
 export const IsNumberOrString = custom(
   'isNumberOrString',

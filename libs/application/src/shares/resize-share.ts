@@ -3,9 +3,9 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   badRequest,
   forbiddenError,
+  pythonInt,
+  pythonText,
   toBoolean,
-  toPositiveInteger,
-  type ResizeShareDto,
 } from '#hawser/api-contracts';
 import {
   countingNothing,
@@ -20,11 +20,17 @@ import { atLeast, type Requester } from '../requester.js';
 import { ShareChanges } from './share-changes.js';
 import { ShareReads } from './share-reads.js';
 
+/**
+ * An extend's or a shrink's argument as the request gave it (`{"new_size": 2, "force": true}`):
+ * read once the share is found, as Manila reads it (`_get_valid_extend_parameters`).
+ */
+export type ResizeArgument = unknown;
+
 /** The `extend` action (reference 3.4): a bigger share, counted against the quota first. */
 export class ExtendShare extends Command<void> {
   constructor(
     readonly shareId: string,
-    readonly request: ResizeShareDto,
+    readonly request: ResizeArgument,
     readonly requester: Requester,
   ) {
     super();
@@ -35,7 +41,7 @@ export class ExtendShare extends Command<void> {
 export class ShrinkShare extends Command<void> {
   constructor(
     readonly shareId: string,
-    readonly request: ResizeShareDto,
+    readonly request: ResizeArgument,
     readonly requester: Requester,
   ) {
     super();
@@ -58,20 +64,12 @@ export class ShareResize {
   async resize(
     shareId: string,
     direction: 'extend' | 'shrink',
-    dto: ResizeShareDto,
+    argument: ResizeArgument,
     requester: Requester,
   ): Promise<void> {
     const share = await this.shares.findFor(shareId, requester);
-    const forced =
-      direction === 'extend' &&
-      dto.force !== undefined &&
-      atLeast(requester.version, '2.64') &&
-      toBoolean(dto.force);
+    const { newSize, forced } = resizeRequestOf(argument, direction, requester);
     if (forced) requester.policy.enforce('share:force_extend');
-    const newSize = toPositiveInteger(dto.new_size);
-    if (newSize === undefined) {
-      throw badRequest(`New share size must be an integer, not ${String(dto.new_size)}.`);
-    }
     // One command id for the quota and the share, so the outcome finds the extend's adjustment.
     const commandContext = requester.commandContext();
     const command: ShareCommand = {
@@ -113,12 +111,45 @@ export class ShareResize {
     await this.quotas
       .adjustingFor({ ...quotaSubjectsOf(share), deltas, newSize }, commandContext, resize)
       .catch((error: unknown) => {
-        // Manila answers the gigabytes quota of an extend with 403, not 413 (reference 3.4).
-        if (isOverGigabytesQuota(error)) throw forbiddenError(error.message);
+        // Manila answers the gigabytes quota of an extend with 403, not 413 (reference 3.4), and
+        // in the exception's words alone: its API catches it, so no class name comes first.
+        if (isOverGigabytesQuota(error)) {
+          throw forbiddenError(error.message.replace(/^ShareSizeExceedsAvailableQuota: /, ''));
+        }
         throw error;
       });
   }
 }
+
+/**
+ * The new size and the force of an extend or a shrink, refused in Manila's words: the size as
+ * Python's int() casts it, the force (an extend's, from 2.64; ignored before, as Manila drops
+ * it) by oslo's strict bool_from_string when given at all, null included.
+ */
+const resizeRequestOf = (
+  argument: ResizeArgument,
+  direction: 'extend' | 'shrink',
+  requester: Requester,
+): { newSize: number; forced: boolean } => {
+  const given: Record<string, unknown> =
+    typeof argument === 'object' && argument !== null && !Array.isArray(argument)
+      ? (argument as Record<string, unknown>)
+      : {};
+  const newSize = pythonInt(given.new_size);
+  if (newSize === undefined) throw badRequest('New share size must be specified as an integer.');
+  if (
+    direction !== 'extend' ||
+    !atLeast(requester.version, '2.64') ||
+    !Object.hasOwn(given, 'force')
+  ) {
+    return { newSize, forced: false };
+  }
+  const forced = toBoolean(given.force);
+  if (forced === undefined) {
+    throw badRequest(`Invalid boolean force : ${pythonText(given.force)}`);
+  }
+  return { newSize, forced };
+};
 
 const isOverGigabytesQuota = (error: unknown): error is Error =>
   error instanceof DomainError &&

@@ -37,24 +37,26 @@ const resizeShare = (
   }
   if (direction === 'extend') {
     if (status !== 'available') {
-      throw invalid(`Share ${state.id} status must be available to extend, not ${String(status)}.`);
+      throw invalid(
+        `Invalid share: Share ${state.id} status must be 'available' to extend, but current status is: ${String(status)}.`,
+      );
     }
     refuseIfBusy(state);
     if (newSize <= state.size) {
       throw invalid(
-        `New size for extend must be greater than current size. (current: ${state.size}, extended: ${newSize}).`,
+        `Invalid input received: New size for extend must be greater than current size. (current: ${state.size}, extended: ${newSize}).`,
       );
     }
   } else {
     if (!status || !SHRINKABLE.includes(status)) {
       throw invalid(
-        `Share ${state.id} status must be one of ${SHRINKABLE.join(', ')} to shrink, not ${String(status)}.`,
+        `Invalid share: Share ${state.id} status must in (${SHRINKABLE.join(', ')}) to shrink, but current status is: ${String(status)}.`,
       );
     }
     refuseIfBusy(state);
     if (newSize <= 0 || newSize >= state.size) {
       throw invalid(
-        `New size for shrink must be less than current size and greater than 0 (current: ${state.size}, new: ${newSize}).`,
+        `Invalid input received: New size for shrink must be less than current size and greater than 0 (current: ${state.size}, new: ${newSize}).`,
       );
     }
   }

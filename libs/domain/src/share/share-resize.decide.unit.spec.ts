@@ -25,21 +25,36 @@ describe('share decider: extend and shrink', () => {
     spec
       .given(availableShare())
       .when(resize('extend', 2))
-      .thenThrows('invalid', /greater/));
+      .thenThrows(
+        'invalid',
+        /^Invalid input received: New size for extend must be greater than current size\. \(current: 2, extended: 2\)\.$/,
+      ));
   it('refuses a size beyond the safe integers (no back end holds it)', () =>
     spec
       .given(availableShare())
       .when(resize('extend', 2 ** 53))
       .thenThrows('invalid', /integer/));
   it('refuses to extend a share that is not available', () =>
-    spec.given(availableShare().slice(0, 2)).when(resize('extend', 5)).thenThrows('invalid'));
+    spec
+      .given(availableShare().slice(0, 2))
+      .when(resize('extend', 5))
+      .thenThrows(
+        'invalid',
+        /^Invalid share: Share s1 status must be 'available' to extend, but current status is: creating\.$/,
+      ));
   it('shrinks within 0 < new < size', () => {
     spec
       .given(availableShare())
       .when(resize('shrink', 1))
       .then([requested('shrink', 1)]);
     spec.given(availableShare()).when(resize('shrink', 2)).thenThrows('invalid');
-    spec.given(availableShare()).when(resize('shrink', 0)).thenThrows('invalid');
+    spec
+      .given(availableShare())
+      .when(resize('shrink', 0))
+      .thenThrows(
+        'invalid',
+        /^Invalid input received: New size for shrink must be less than current size and greater than 0 \(current: 2, new: 0\)\.$/,
+      );
   });
   it('claims only an instance in the matching status', () =>
     spec
