@@ -293,13 +293,25 @@ describe('view field sets and listing links over HTTP', () => {
     expect(ofShare.body).not.toHaveProperty('share_instances_links');
   });
 
-  it('listings answer a bad limit or offset with a Manila 400', async () => {
-    for (const url of ['/v2/share_instances?limit=x', '/v2/messages?offset=-1']) {
+  it('listings answer a bad limit or offset with a Manila 400, each in its own words', async () => {
+    // Shares read both as _validate_pagination_query does; messages and snapshots as
+    // get_pagination_params does, the offset by oslo's validate_integer.
+    const refusals: [url: string, message: string][] = [
+      ['/v2/share_instances?limit=x', 'limit param must be an integer'],
+      ['/v2/messages?offset=-1', 'offset must be >= 0'],
+      ['/v2/messages?offset=x', 'offset must be an integer'],
+      ['/v2/snapshots?limit=-1', 'limit param must be positive'],
+      ['/v2/shares?offset=-1', 'offset param must be positive'],
+      ['/v2/shares/detail?limit=-5&offset=-1', 'limit param must be positive'],
+    ];
+    for (const [url, message] of refusals) {
       const bad = await hawser.request('GET', url);
-      expect(bad.status).toBe(400);
-      expect(bad.body).toEqual({
-        badRequest: { code: 400, message: expect.stringMatching(/param must be an integer/) },
+      expect({ url, status: bad.status, body: bad.body }).toEqual({
+        url,
+        status: 400,
+        body: { badRequest: { code: 400, message } },
       });
     }
+    expect((await hawser.request('GET', '/v2/shares?limit=%201&offset=+0')).status).toBe(200);
   });
 });

@@ -1,4 +1,10 @@
-import { limitedWindow, MAX_LIMIT, pageOf } from './page-params.js';
+import {
+  limitedWindow,
+  MAX_LIMIT,
+  pageOf,
+  paginationParams,
+  validatedPagination,
+} from './page-params.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'];
 
@@ -23,12 +29,42 @@ describe('a page by limit and offset', () => {
     expect(pageOf(many, {}).page).toHaveLength(MAX_LIMIT + 5);
   });
 
-  it.each([{ limit: 'ten' }, { limit: '-1' }, { offset: '1.5' }])(
-    'rejects %j with a Manila 400',
-    (query) => {
-      expect(() => pageOf(items, query)).toThrow(/param must be an integer/);
-    },
-  );
+  it.each([
+    [{ limit: 'ten' }, 'limit param must be an integer'],
+    [{ limit: '-1', offset: 'x' }, 'limit param must be positive'],
+    [{ offset: '1.5' }, 'offset must be an integer'],
+    [{ offset: '-1' }, 'offset must be >= 0'],
+    [{ offset: '2147483648' }, 'offset must be <= 2147483647'],
+  ])("refuses %j in the words of Manila's get_pagination_params: %s", (query, message) => {
+    expect(() => pageOf(items, query)).toThrow(expect.objectContaining({ status: 400, message }));
+  });
+
+  it('reads both as Python reads an integer', () => {
+    expect(paginationParams({ limit: ' 2 ', offset: '+1' })).toEqual({ limit: 2, offset: 1 });
+  });
+});
+
+describe("limit and offset as Manila's _validate_pagination_query reads them (shares)", () => {
+  it.each([
+    [{}, { limit: undefined, offset: 0 }],
+    [
+      { limit: '+3', offset: ' 4' },
+      { limit: 3, offset: 4 },
+    ],
+  ])('%j is %j', (query, read) => {
+    expect(validatedPagination(query)).toEqual(read);
+  });
+
+  it.each([
+    [{ offset: 'x', limit: '-1' }, 'offset param must be an integer'],
+    [{ limit: 'x' }, 'limit param must be an integer'],
+    [{ limit: '-5', offset: '-1' }, 'limit param must be positive'],
+    [{ offset: '-1' }, 'offset param must be positive'],
+  ])('refuses %j with the 400 Manila gives first: %s', (query, message) => {
+    expect(() => validatedPagination(query)).toThrow(
+      expect.objectContaining({ status: 400, message }),
+    );
+  });
 });
 
 describe("the window of Manila's common.limited", () => {

@@ -14,11 +14,11 @@ import {
   allTenantsParam,
   booleanParam,
   holdsEveryPair,
-  nonNegativeParam,
   parseDictFilter,
   parseMetadataFilter,
 } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
+import { validatedPagination } from '../listing/page-params.js';
 import {
   addTextFilters,
   NAMED_RESOURCE_SORT_KEYS,
@@ -73,8 +73,7 @@ const listShares = async (
   version: ApiVersion,
   query: Readonly<Record<string, string | undefined>>,
 ): Promise<ShareListPage> => {
-  const limit = nonNegativeParam('limit', query.limit);
-  const offset = nonNegativeParam('offset', query.offset) ?? 0;
+  const { limit, offset } = validatedPagination(query);
   const order = sortOrder(query, SORT_KEYS, 'apply_sorting');
   // Manila lists the recycle bin only when asked (2.69), and otherwise leaves it out.
   const inRecycleBin =

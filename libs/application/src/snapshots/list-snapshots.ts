@@ -5,6 +5,7 @@ import { SNAPSHOTS, type SnapshotDocument } from '#hawser/projections';
 import { DOCUMENT_STORE, type DocumentStore, type Filter } from '#hawser/read-models';
 import { holdsEveryPair, nonNegativeParam, parseMetadataFilter } from '../listing/list-params.js';
 import { ListingQuery } from '../listing/listing-query.js';
+import { MAX_LIMIT, paginationParams } from '../listing/page-params.js';
 import {
   addTextFilters,
   NAMED_RESOURCE_SORT_KEYS,
@@ -20,9 +21,6 @@ const SORT_KEYS: Readonly<Record<string, string>> = {
   user_id: 'user_id',
   progress: 'progress',
 };
-
-/** Manila's osapi_max_limit: no page is longer. */
-const MAX_LIMIT = 1000;
 
 const FILTERS = [
   'name',
@@ -65,9 +63,8 @@ export class ListSnapshotsHandler implements IQueryHandler<ListSnapshots, Snapsh
         );
       }
     }
-    const asked = nonNegativeParam('limit', query.limit);
+    const { limit: asked, offset } = paginationParams(query);
     const limit = asked === undefined ? undefined : Math.min(asked, MAX_LIMIT);
-    const offset = nonNegativeParam('offset', query.offset) ?? 0;
     const { sort } = sortOrder(query, SORT_KEYS, 'paginate_query');
     const filter: Filter = {};
     if (query.name !== undefined) filter.name = query.name;
