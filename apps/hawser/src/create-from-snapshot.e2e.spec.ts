@@ -197,8 +197,14 @@ describe('creating a share from a snapshot, with use_scheduler_creating_share_fr
 
     const elsewhere = await f.clone({ snapshot_id: source.snapshotId }, OTHER);
     expect(elsewhere.status).toBe(404);
-    const unknown = await f.clone({ snapshot_id: '00000000-0000-4000-8000-000000000000' });
-    expect(unknown.status).toBe(404);
+    // Any id is looked up, as Manila looks it up, and its fault names the exception's class.
+    for (const snapshotId of ['00000000-0000-4000-8000-000000000000', 'nope']) {
+      const unknown = await f.clone({ snapshot_id: snapshotId });
+      expect([unknown.status, unknown.body.itemNotFound?.message]).toEqual([
+        404,
+        `ShareSnapshotNotFound: Snapshot ${snapshotId} could not be found.`,
+      ]);
+    }
 
     const plain = await f.sourceWithSnapshot('snapshots-only', 1024);
     const incapable = await f.clone({ snapshot_id: plain.snapshotId });

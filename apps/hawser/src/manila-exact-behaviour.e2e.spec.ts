@@ -28,6 +28,29 @@ describe("Manila's exact answers where Hawser differed", () => {
     );
   });
 
+  it('refuses a share in a share group from 2.31 (there are none here) and creates nothing', async () => {
+    const create = (version: string) =>
+      hawser.request(
+        'POST',
+        '/v2/shares',
+        { share: { share_proto: 'NFS', size: 1, share_type: 'default', share_group_id: 'sg-1' } },
+        { token: MEMBER, version },
+      );
+    const listed = async () =>
+      (await hawser.request('GET', '/v2/shares', undefined, { token: MEMBER })).body.shares
+        .length as number;
+    const before = await listed();
+    const refused = await create('2.31');
+    expect([refused.status, refused.body.itemNotFound?.message]).toEqual([
+      404,
+      'Share group sg-1 could not be found.',
+    ]);
+    expect(await listed()).toBe(before);
+    // Before 2.31 Manila drops the key unread.
+    const old = await create('2.30');
+    expect([old.status, old.body.badRequest?.message]).toEqual([200, undefined]);
+  });
+
   it('keeps the bare 404 for any other unknown path', async () => {
     const answer = await hawser.request('GET', '/v2/no-such-thing', undefined, { token: MEMBER });
     expect(answer.body.itemNotFound.message).toBe('The resource could not be found.');

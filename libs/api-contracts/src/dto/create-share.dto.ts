@@ -1,4 +1,4 @@
-import { IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsBooleanLike, IsNullableString, IsNumberOrString, IsStringMap } from './validators.js';
 
 /** The `share` object of POST /v2/shares (reference 3.4.1). Unknown keys are ignored, as in Manila. */
@@ -38,8 +38,9 @@ export class CreateShareDto {
   @MaxLength(255)
   volume_type?: string;
 
+  // Any text is looked up: one that names no snapshot is Manila's 404.
   @IsOptional()
-  @IsUUID()
+  @IsString()
   snapshot_id?: string;
 
   @IsOptional()
@@ -50,6 +51,11 @@ export class CreateShareDto {
   @IsOptional()
   @IsString()
   share_network_id?: string;
+
+  /** Read from 2.31, as Manila reads it: Hawser has no share groups, so none is ever found. */
+  @IsOptional()
+  @IsNullableString()
+  share_group_id?: string | null;
 
   @IsOptional()
   @IsStringMap()

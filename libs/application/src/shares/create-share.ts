@@ -24,7 +24,7 @@ import type {
 import { timeOrderedId } from '../time-ordered-id.js';
 import { faultInjectionPoint } from '../fault-injection.js';
 import { QuotaReservations, type QuotaHolder } from '../quotas/quota-reservations.js';
-import type { ApiVersion, Requester } from '../requester.js';
+import { atLeast, type ApiVersion, type Requester } from '../requester.js';
 import { ShareTypeReads } from '../share-types/share-type-reads.js';
 import { USE_CASE_SETTINGS, type UseCaseSettings } from '../use-case-settings.js';
 import { invalidShareSize, pythonList } from './create-share-refusals.js';
@@ -81,6 +81,10 @@ export class ShareCreation {
       : undefined;
     if (dto.share_network_id) {
       throw notFoundError(`Share network ${dto.share_network_id} could not be found.`);
+    }
+    // Manila drops the key before 2.31 and looks the group up from then on.
+    if (dto.share_group_id && atLeast(requester.version, '2.31')) {
+      throw notFoundError(`Share group ${dto.share_group_id} could not be found.`);
     }
     if (dto.share_type && dto.volume_type) {
       throw badRequest('Only one of share_type and volume_type may be given.');

@@ -40,6 +40,13 @@ export interface ResolvedSnapshotSource {
 }
 
 /**
+ * Manila's answer to a share created from a snapshot it cannot find: its API does not catch
+ * the exception, so the fault names its class first.
+ */
+const snapshotNotFound = (snapshotId: string) =>
+  notFoundError(`ShareSnapshotNotFound: Snapshot ${snapshotId} could not be found.`);
+
+/**
  * Manila's rules for creating a share from a snapshot (reference 4.1, 4.2), in its order: the
  * snapshot must be visible (404), its share able to clone (400, from 2.24), a given type the
  * parent's (400), the snapshot available (400), the size not below the snapshot's (400), and a
@@ -62,13 +69,13 @@ export class SnapshotSources {
     const snapshotId = dto.snapshot_id as string;
     const snapshot = await this.documents.get<SnapshotDocument>(SNAPSHOTS, snapshotId);
     if (!snapshot || !(auth.isAdmin || snapshot.project_id === auth.projectId)) {
-      throw notFoundError(`Snapshot ${snapshotId} could not be found.`);
+      throw snapshotNotFound(snapshotId);
     }
     const record = await this.documents.get<ShareRecord>(SHARES, snapshot.share_id);
     const parent = record && shareStateOf(record);
     const parentSnapshot = parent?.snapshots.find((s) => s.id === snapshotId);
     if (!parent || !parentSnapshot) {
-      throw notFoundError(`Snapshot ${snapshotId} could not be found.`);
+      throw snapshotNotFound(snapshotId);
     }
     if (atLeast(version, '2.24') && !parent.capabilities?.createShareFromSnapshotSupport) {
       throw badRequest(
