@@ -118,7 +118,9 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
   };
 
   const expectNoItem = (answer: ApiResponse, what: string) =>
-    expectFault(answer, 404, /^Metadata item was not found$/, what);
+    expectFault(answer, 404, /^MetadataItemNotFound: Metadata item is not found\.$/, what);
+  const expectNoRuleItem = (answer: ApiResponse, what: string) =>
+    expectFault(answer, 404, /^Share access rule metadata does not exist\.$/, what);
 
   /** Sends each probe, one at a time, and checks its fault and that the log did not move. */
   const refuseAll = async (probes: readonly Probe[]) => {
@@ -546,7 +548,7 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
     it("of an access rule's metadata: 404 until set; then set, shown and deleted", async () => {
       const item = `/v2/share-access-rules/${ruleId}/metadata/${encodeURIComponent(key)}`;
       const end = await logEnd();
-      expectNoItem(await as(MEMBER, 'DELETE', item), `DELETE ${key}`);
+      expectNoRuleItem(await as(MEMBER, 'DELETE', item), `DELETE ${key}`);
       expect(await appendedAfter(end)).toEqual([]);
 
       const set = await raw(
@@ -560,7 +562,7 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
       expect(entriesOf(shown.body.access.metadata)).toEqual([[key, value]]);
 
       expect((await as(MEMBER, 'DELETE', item)).status).toBe(200);
-      expectNoItem(await as(MEMBER, 'DELETE', item), `DELETE ${key} after`);
+      expectNoRuleItem(await as(MEMBER, 'DELETE', item), `DELETE ${key} after`);
     });
 
     it("of a share type's extra specs: 404 until set; then set, shown, filtered and deleted", async () => {

@@ -1,5 +1,11 @@
 // The refusals are the use cases' too (libs/application throws them); HTTP adds the fault body.
-export { badRequest, forbiddenError, ManilaHttpError, notFoundError } from '#hawser/api-contracts';
+export {
+  badRequest,
+  forbiddenError,
+  ManilaHttpError,
+  metadataItemNotFound,
+  notFoundError,
+} from '#hawser/api-contracts';
 
 const FAULT_NAMES: Readonly<Record<number, string>> = {
   400: 'badRequest',

@@ -48,7 +48,7 @@ import {
 } from '#hawser/application';
 import { ownValue, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
-import { notFoundError } from '../http/manila-error.js';
+import { metadataItemNotFound } from '../http/manila-error.js';
 import { statusArgument } from '../http/action-body.js';
 import { metadataFromBody, metadataItemFromBody } from '../http/metadata-body.js';
 import { atLeast, contextOf, type RequestContext } from '../http/request-context.js';
@@ -332,7 +332,7 @@ export class SharesController {
     const ctx = contextOf(req);
     const doc = await this.queries.execute(new ShowShare(id, readerOf(ctx)));
     const value = ownValue(doc.metadata, key);
-    if (value === undefined) throw notFoundError(`Metadata item was not found`);
+    if (value === undefined) throw metadataItemNotFound();
     return { meta: { [key]: value } };
   }
 

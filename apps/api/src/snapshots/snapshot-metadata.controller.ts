@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { SetSnapshotMetadata, ShowSnapshot, UnsetSnapshotMetadata } from '#hawser/application';
 import { ownValue } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
-import { notFoundError } from '../http/manila-error.js';
+import { metadataItemNotFound } from '../http/manila-error.js';
 import { metadataFromBody } from '../http/metadata-body.js';
 import { contextOf } from '../http/request-context.js';
 import { readerOf, requesterOf } from '../http/requester.js';
@@ -33,7 +33,7 @@ export class SnapshotMetadataController {
   @Policy('share_snapshot:get_metadata', theSnapshot)
   async item(@Req() req: Request, @Param('id') id: string, @Param('key') key: string) {
     const value = ownValue(metadataOf(await this.snapshot(req, id)), key);
-    if (value === undefined) throw notFoundError('Metadata item was not found');
+    if (value === undefined) throw metadataItemNotFound();
     return { meta: { [key]: value } };
   }
 

@@ -17,3 +17,12 @@ export const badRequest = (message: string) => new ManilaHttpError(400, message)
 export const invalidInput = (reason: string) => badRequest(`Invalid input received: ${reason}`);
 export const forbiddenError = (message: string) => new ManilaHttpError(403, message);
 export const notFoundError = (message: string) => new ManilaHttpError(404, message);
+/**
+ * Manila's 404 for a metadata key a share or a snapshot does not hold: its v2 metadata API lets
+ * the exception through, so the fault names its class first.
+ */
+export const metadataItemNotFound = () =>
+  notFoundError('MetadataItemNotFound: Metadata item is not found.');
+/** Manila's 404 for a metadata key an access rule does not hold (ShareAccessMetadataNotFound). */
+export const accessRuleMetadataNotFound = () =>
+  notFoundError('Share access rule metadata does not exist.');

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { forbiddenError, notFoundError } from '#hawser/api-contracts';
+import { forbiddenError, metadataItemNotFound } from '#hawser/api-contracts';
 import { isAffinityKey, type ShareStatus } from '#hawser/domain';
 import type { ShareDocument } from '#hawser/projections';
 import type { Requester } from '../requester.js';
@@ -149,7 +149,7 @@ export class UnsetShareMetadataHandler
       if (isAffinityKey(key) && !requester.policy.allows(ADMIN_METADATA_RULE)) {
         throw forbiddenError('Cannot set or update admin only metadata.');
       }
-      if (!Object.hasOwn(share.metadata, key)) throw notFoundError('Metadata item was not found');
+      if (!Object.hasOwn(share.metadata, key)) throw metadataItemNotFound();
       return { type: 'ChangeShareMetadata', set: {}, unset: [key], now: now() };
     });
   }

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { badRequest, notFoundError, type AllowAccessDto } from '#hawser/api-contracts';
+import { accessRuleMetadataNotFound, badRequest, type AllowAccessDto } from '#hawser/api-contracts';
 import type { ShareCommand } from '#hawser/domain';
 import type { AccessRuleDocument } from '#hawser/projections';
 import { timeOrderedId } from '../time-ordered-id.js';
@@ -123,7 +123,7 @@ export class UnsetAccessRuleMetadataHandler
 {
   async execute({ accessId, key, requester }: UnsetAccessRuleMetadata): Promise<void> {
     await this.changeRule(accessId, requester, (rule) => {
-      if (!Object.hasOwn(rule.metadata, key)) throw notFoundError('Metadata item was not found');
+      if (!Object.hasOwn(rule.metadata, key)) throw accessRuleMetadataNotFound();
       return {
         type: 'ChangeAccessRuleMetadata',
         accessId: rule.id,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { notFoundError } from '#hawser/api-contracts';
+import { metadataItemNotFound } from '#hawser/api-contracts';
 import type { ShareCommand, SnapshotStatus } from '#hawser/domain';
 import type { SnapshotDocument } from '#hawser/projections';
 import type { Requester } from '../requester.js';
@@ -162,7 +162,7 @@ export class UnsetSnapshotMetadataHandler
   async execute({ snapshotId, key, requester }: UnsetSnapshotMetadata): Promise<void> {
     await this.change(snapshotId, requester, (snapshot) => {
       if (!Object.hasOwn(metadataOf(snapshot), key)) {
-        throw notFoundError('Metadata item was not found');
+        throw metadataItemNotFound();
       }
       return {
         type: 'ChangeSnapshotMetadata',
