@@ -1,3 +1,4 @@
+import { pythonText } from '#hawser/api-contracts';
 import { badRequest } from './manila-error.js';
 import { atLeast, type RequestContext } from './request-context.js';
 import { isJsonObject } from './validate-body.js';
@@ -20,9 +21,15 @@ export const actionOf = (body: unknown, ctx: RequestContext): ActionRequest => {
   return { name, action: legacy && name.startsWith('os-') ? name.slice(3) : name, argument };
 };
 
-/** The `status` of a reset_status action. */
+/**
+ * The `status` of a reset_status action, as Manila's `validate_update` reads it: without one,
+ * "Must specify 'status'"; a value that is not text is no state, and the decision refuses it
+ * with the valid ones, as Manila does.
+ */
 export const statusArgument = (argument: unknown): string => {
-  const status = isJsonObject(argument) ? argument.status : undefined;
-  if (typeof status !== 'string') throw badRequest('Must specify a status.');
-  return status;
+  if (!isJsonObject(argument) || !Object.hasOwn(argument, 'status')) {
+    throw badRequest("Must specify 'status'");
+  }
+  const { status } = argument;
+  return typeof status === 'string' ? status : pythonText(status);
 };

@@ -163,14 +163,22 @@ describe('body helpers', () => {
     );
 
     it.each([...NOT_OBJECTS, {}])(
-      'refuses a reset_status argument %j without a status',
+      "refuses a reset_status argument %j without a status, in Manila's words",
       async (argument) => {
         expect(await refusal(() => statusArgument(argument))).toEqual([
           400,
-          'Must specify a status.',
+          "Must specify 'status'",
         ]);
       },
     );
+
+    it.each([
+      [{ status: 'error' }, 'error'],
+      [{ status: null }, 'None'],
+      [{ status: 5 }, '5'],
+    ])('reads the status of %j as %j, for the decision to judge', (argument, status) => {
+      expect(statusArgument(argument)).toBe(status);
+    });
 
     it('reads the one action and its argument', () => {
       expect(actionOf({ extend: { new_size: 2 } }, ctx)).toEqual({

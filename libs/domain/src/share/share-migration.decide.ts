@@ -1,5 +1,5 @@
 import { assertNever } from '../shared/decider.js';
-import { conflict, invalid } from '../shared/domain-error.js';
+import { conflict, invalid, invalidState } from '../shared/domain-error.js';
 import type { MigrationCommand } from './share-migration.commands.js';
 import {
   COPYING_TASK_STATES,
@@ -276,9 +276,7 @@ const failed = (
 
 const resetTaskState = (command: Command<'ResetShareTaskState'>): ShareEvent[] => {
   if (!RESETTABLE_TASK_STATES.includes(command.taskState)) {
-    throw invalid(
-      `Invalid state. Valid states: ${RESETTABLE_TASK_STATES.map((s) => String(s)).join(', ')}.`,
-    );
+    throw invalidState(RESETTABLE_TASK_STATES);
   }
   return [
     { type: 'ShareTaskStateReset', data: { taskState: command.taskState, resetAt: command.now } },

@@ -1,4 +1,4 @@
-import { forbidden, invalid, notFound } from '../shared/domain-error.js';
+import { forbidden, invalid, invalidState, notFound } from '../shared/domain-error.js';
 import { refuseIfBusy } from './share-busy.js';
 import type { ReplicaCommand } from './share-replica.commands.js';
 import type { ReplicaEvent } from './share-replica.events.js';
@@ -402,7 +402,7 @@ const resetReplicaStatus = (
 ): Decided[] => {
   const replica = replicaOf(state, command.replicaId);
   if (!RESETTABLE_STATUSES.includes(command.status)) {
-    throw invalid(`Invalid status provided: ${command.status}.`);
+    throw invalidState(RESETTABLE_STATUSES);
   }
   return [
     {

@@ -1,4 +1,4 @@
-import { conflict, invalid, notFound } from '../shared/domain-error.js';
+import { conflict, invalid, invalidState, notFound } from '../shared/domain-error.js';
 import { refuseIfBusy } from './share-busy.js';
 import { metadataChange } from './share-metadata.js';
 import type { ReplicatedSnapshotCommand } from './share-replicated-snapshot.commands.js';
@@ -194,7 +194,7 @@ const resetSnapshotStatus = (
 ): SnapshotEvent[] => {
   const snapshot = snapshotOf(state, command.snapshotId);
   if (!RESETTABLE_SNAPSHOT_STATUSES.includes(command.status)) {
-    throw invalid(`Invalid status provided: ${command.status}.`);
+    throw invalidState(RESETTABLE_SNAPSHOT_STATUSES);
   }
   const instance =
     command.snapshotInstanceId === undefined

@@ -196,7 +196,10 @@ describe('share decider: snapshots', () => {
           status: 'bogus' as 'error',
           now: later,
         })
-        .thenThrows('invalid'));
+        .thenThrows(
+          'invalid',
+          /^Invalid state\. Valid states: creating, available, deleting, error, error_deleting, migrating, migrating_to, server_migrating\.$/,
+        ));
   });
 
   describe('DeleteSnapshot', () => {

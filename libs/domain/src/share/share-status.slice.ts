@@ -1,4 +1,4 @@
-import { invalid, notFound } from '../shared/domain-error.js';
+import { invalid, invalidState, notFound } from '../shared/domain-error.js';
 import { updateInstance } from './share-instance.updates.js';
 import { withdrawFromResize } from './share-resize.evolve.js';
 import type { ShareCommandOf } from './share.commands.js';
@@ -13,7 +13,7 @@ export const resetShareStatus = (
   state: ActiveShare,
 ): ShareEvent[] => {
   if (!RESETTABLE_STATUSES.includes(command.status)) {
-    throw invalid(`Invalid status provided: ${command.status}.`);
+    throw invalidState(RESETTABLE_STATUSES);
   }
   const instance =
     command.instanceId === undefined

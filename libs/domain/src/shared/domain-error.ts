@@ -19,3 +19,6 @@ export const forbidden = (message: string): DomainError => new DomainError('forb
 export const notFound = (message: string): DomainError => new DomainError('not_found', message);
 export const conflict = (message: string): DomainError => new DomainError('conflict', message);
 export const overLimit = (message: string): DomainError => new DomainError('over_limit', message);
+/** An admin's reset to a state it cannot take, in Manila's words (`validate_update`). */
+export const invalidState = (valid: readonly (string | null)[]): DomainError =>
+  invalid(`Invalid state. Valid states: ${valid.map((state) => String(state)).join(', ')}.`);
