@@ -124,8 +124,8 @@ describe('services enable and disable over HTTP (given four simulated back ends)
       ],
     ] as const;
     expect(cases.map(([response]) => response.status)).toEqual(cases.map(([, status]) => status));
-    expect(cases[3]![0].body.itemNotFound.message).toMatch(
-      /Could not find binary manila-share on host nowhere@none/,
+    expect(cases[3]![0].body.itemNotFound.message).toBe(
+      'HostBinaryNotFound: Could not find binary manila-share on host nowhere@none.',
     );
     expect(await statuses()).toEqual(before);
   });

@@ -37,7 +37,9 @@ export class ChangeServiceStatusHandler implements ICommandHandler<ChangeService
 
   async execute({ service, disabled, reason, requester }: ChangeServiceStatus): Promise<void> {
     if (service.binary !== 'manila-share') {
-      throw notFoundError(`Could not find binary ${service.binary} on host ${service.host}.`);
+      throw notFoundError(
+        `HostBinaryNotFound: Could not find binary ${service.binary} on host ${service.host}.`,
+      );
     }
     const now = new Date().toISOString();
     const result = await this.commands.handle(

@@ -25,9 +25,14 @@ const sameConfiguration = (a: BackendConfiguration, b: BackendConfiguration): bo
   a.pools.length === b.pools.length &&
   a.pools.every((p, i) => p === b.pools[i]);
 
-/** Manila's HostBinaryNotFound (404) for a service no node registered. */
+/**
+ * Manila's HostBinaryNotFound (404) for a service no node registered; its API lets the
+ * exception through, so the fault names its class first.
+ */
 const registered = (state: BackendState, backend: string) => {
-  if (!state) throw notFound(`Could not find binary manila-share on host ${backend}.`);
+  if (!state) {
+    throw notFound(`HostBinaryNotFound: Could not find binary manila-share on host ${backend}.`);
+  }
   return state;
 };
 
