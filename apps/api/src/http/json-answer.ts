@@ -77,8 +77,9 @@ const SPECIAL_STATUSES = new Set([204, 205, 304]);
  * Express's `res.json`, writing the same status, headers and bytes with less work for the
  * answers the API gives (the app sets no JSON replacer, spaces or escaping, and no ETag): the
  * text is not parsed back for its charset, nor copied into a buffer before it is written, and
- * `JsonBytes` are written as their chunks. Whatever Express would treat apart (a content type already
- * set, a conditional request, HEAD, 204 or 304, a value without JSON text) goes to Express.
+ * `JsonBytes` are written as their chunks. Whatever Express would treat apart (a content type
+ * already set, a conditional request, HEAD, 204 or 304, a value without JSON text) goes to
+ * Express.
  */
 const leanJson = (express: JsonMethod): JsonMethod =>
   function json(this: Response, body: unknown): Response {
