@@ -51,6 +51,38 @@ describe("Manila's exact answers where Hawser differed", () => {
     expect([old.status, old.body.badRequest?.message]).toEqual([200, undefined]);
   });
 
+  it("refuses an ip rule that is no network in Python's words, a zoned IPv6 address too, adding nothing", async () => {
+    const id = await availableDefaultShare((method, route, body) =>
+      hawser.request(method, route, body, { token: MEMBER }),
+    );
+    const allow = (accessTo: string) =>
+      hawser.request(
+        'POST',
+        `/v2/shares/${id}/action`,
+        { allow_access: { access_type: 'ip', access_to: accessTo } },
+        { token: MEMBER },
+      );
+    const refusals: [accessTo: string, message: string][] = [
+      ['10.0.0.1/24', '10.0.0.1/24 has host bits set'],
+      ['10.0.0.256', "'10.0.0.256' does not appear to be an IPv4 or IPv6 network"],
+      // Answered with a 500 before: the zone broke the comparison with the share's rules.
+      ['fe80::1%eth0', "'fe80::1%eth0': an IPv6 zone is not taken in an access rule"],
+    ];
+    for (const [accessTo, message] of refusals) {
+      const refused = await allow(accessTo);
+      expect([accessTo, refused.status, refused.body.badRequest?.message]).toEqual([
+        accessTo,
+        400,
+        message,
+      ]);
+    }
+    const rules = await hawser.request('GET', `/v2/share-access-rules?share_id=${id}`, undefined, {
+      token: MEMBER,
+    });
+    expect(rules.body.access_list).toEqual([]);
+    expect((await allow('10.0.0.0/24')).status).toBe(200);
+  });
+
   it('keeps the bare 404 for any other unknown path', async () => {
     const answer = await hawser.request('GET', '/v2/no-such-thing', undefined, { token: MEMBER });
     expect(answer.body.itemNotFound.message).toBe('The resource could not be found.');

@@ -1,4 +1,4 @@
-import { ipNetworkKey, sameGranteeAs } from './access-ip-network.js';
+import { ipNetworkKey, ipNetworkRefusal, sameGranteeAs } from './access-ip-network.js';
 
 describe('ip rule networks', () => {
   it.each([
@@ -22,4 +22,36 @@ describe('ip rule networks', () => {
     expect(sameGranteeAs('user', 'alice')('alice')).toBe(true);
     expect(sameGranteeAs('user', '10.0.0.1')('10.0.0.1/32')).toBe(false);
   });
+
+  it.each([
+    '10.0.0.1',
+    '10.0.0.0/24',
+    '0.0.0.0/0',
+    '10.0.0.0/08',
+    '2001:db8::/64',
+    '::/0',
+    '::ffff:10.0.0.0/120',
+    '2001:db8:0:0:0:0:0:1/128',
+  ])('takes %s as a network', (value) => expect(ipNetworkRefusal(value, true)).toBeUndefined());
+
+  it.each([
+    ['10.0.0.1/24', '10.0.0.1/24 has host bits set'],
+    ['2001:db8::1/64', '2001:db8::1/64 has host bits set'],
+    ['::ffff:10.0.0.1/120', '::ffff:10.0.0.1/120 has host bits set'],
+    ['10.0.0.256', "'10.0.0.256' does not appear to be an IPv4 or IPv6 network"],
+    ['10.0.0.0/33', "'10.0.0.0/33' does not appear to be an IPv4 or IPv6 network"],
+    ['2001:db8::/129', "'2001:db8::/129' does not appear to be an IPv4 or IPv6 network"],
+    ['10.0.0.0/8/8', "'10.0.0.0/8/8' does not appear to be an IPv4 or IPv6 network"],
+    ['fe80::1%eth0', "'fe80::1%eth0': an IPv6 zone is not taken in an access rule"],
+  ])("refuses %s in Python's ipaddress words: %s", (value, refusal) =>
+    expect(ipNetworkRefusal(value, true)).toBe(refusal),
+  );
+
+  it('refuses IPv6 where it is not enabled', () =>
+    expect(ipNetworkRefusal('2001:db8::1', false)).toBe(
+      "'2001:db8::1' does not appear to be an IPv4 or IPv6 network",
+    ));
+
+  it('gives no network for a zoned address, which no rule holds', () =>
+    expect(ipNetworkKey('fe80::1%eth0')).toBeUndefined());
 });

@@ -56,6 +56,8 @@ describe('share decider: access rules', () => {
     it.each([
       ['ip', '10.0.0.300'],
       ['ip', '10.0.0.0/33'],
+      ['ip', '10.0.0.1/24'],
+      ['ip', 'fe80::1%eth0'],
       ['user', 'abc'],
       ['user', 'bad/name'],
       ['user', '....'],

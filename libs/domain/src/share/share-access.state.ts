@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { ipNetworkRefusal } from './access-ip-network.js';
 import { invalid } from '../shared/domain-error.js';
 
 export type AccessType = 'ip' | 'user' | 'cert' | 'cephx';
@@ -76,11 +76,11 @@ export const validateAccessRule = (
     throw invalid(`Invalid share access level: ${accessLevel}.`);
   }
   switch (accessType) {
-    case 'ip':
-      if (!isIpNetwork(accessTo, options.ipv6)) {
-        throw invalid(`Invalid ip address or network: ${accessTo}.`);
-      }
+    case 'ip': {
+      const refusal = ipNetworkRefusal(accessTo, options.ipv6);
+      if (refusal !== undefined) throw invalid(refusal);
       return;
+    }
     case 'user':
       if (
         accessTo.length < 4 ||
@@ -110,14 +110,4 @@ export const validateAccessRule = (
     default:
       throw invalid(`Only "ip", "user", "cert" or "cephx" access types are supported.`);
   }
-};
-
-const isIpNetwork = (value: string, ipv6: boolean): boolean => {
-  const [address, prefix, ...rest] = value.split('/');
-  if (rest.length > 0 || address === undefined) return false;
-  const family = isIP(address);
-  if (family === 0 || (family === 6 && !ipv6)) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
 };
