@@ -12,6 +12,21 @@ describe("Manila's exact answers where Hawser differed", () => {
   });
   afterAll(() => hawser.close());
 
+  /** An available share of the member's, and a grant of an ip rule on it. */
+  const shareGrantingIp = async () => {
+    const id = await availableDefaultShare((method, route, body) =>
+      hawser.request(method, route, body, { token: MEMBER }),
+    );
+    const allow = (accessTo: string) =>
+      hawser.request(
+        'POST',
+        `/v2/shares/${id}/action`,
+        { allow_access: { access_type: 'ip', access_to: accessTo } },
+        { token: MEMBER },
+      );
+    return { id, allow };
+  };
+
   it.each([
     ['/v2/share-networks', 'Share networks'],
     ['/v2/22222222222222222222222222222222/share-networks/detail', 'Share networks'],
@@ -52,16 +67,7 @@ describe("Manila's exact answers where Hawser differed", () => {
   });
 
   it("refuses an ip rule that is no network in Python's words, a zoned IPv6 address too, adding nothing", async () => {
-    const id = await availableDefaultShare((method, route, body) =>
-      hawser.request(method, route, body, { token: MEMBER }),
-    );
-    const allow = (accessTo: string) =>
-      hawser.request(
-        'POST',
-        `/v2/shares/${id}/action`,
-        { allow_access: { access_type: 'ip', access_to: accessTo } },
-        { token: MEMBER },
-      );
+    const { id, allow } = await shareGrantingIp();
     const refusals: [accessTo: string, message: string][] = [
       ['10.0.0.1/24', '10.0.0.1/24 has host bits set'],
       ['10.0.0.256', "'10.0.0.256' does not appear to be an IPv4 or IPv6 network"],
@@ -89,16 +95,7 @@ describe("Manila's exact answers where Hawser differed", () => {
   });
 
   it('refuses an ip rule for a network already granted in another notation (400), adding nothing', async () => {
-    const id = await availableDefaultShare((method, route, body) =>
-      hawser.request(method, route, body, { token: MEMBER }),
-    );
-    const allow = (accessTo: string) =>
-      hawser.request(
-        'POST',
-        `/v2/shares/${id}/action`,
-        { allow_access: { access_type: 'ip', access_to: accessTo } },
-        { token: MEMBER },
-      );
+    const { id, allow } = await shareGrantingIp();
     expect((await allow('10.20.30.40')).status).toBe(200);
     expect((await allow('2001:db8::1')).status).toBe(200);
     const again = [await allow('10.20.30.40/32'), await allow('2001:0DB8:0:0:0:0:0:1/128')];
