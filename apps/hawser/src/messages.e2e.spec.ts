@@ -77,6 +77,30 @@ describe('user messages over HTTP (given a share no pool can hold)', () => {
       (await messagesOf(MEMBER, '?created_before=2000-01-01T00:00:00Z')).body.messages,
     ).toEqual([]);
     expect((await messagesOf(MEMBER, '?created_since=yesterday')).status).toBe(400);
+    // Times as Manila's parse_isotime takes them: a date that exists, fields in range.
+    for (const since of ['2000-01-01', '2000-01-01T01:00+01:00', '2000-01-01T00:00:00.5-00:30']) {
+      const found = await messagesOf(MEMBER, `?created_since=${encodeURIComponent(since)}`);
+      expect([since, found.status, found.body.messages?.length]).toEqual([since, 200, 1]);
+    }
+    const future = await messagesOf(
+      MEMBER,
+      `?created_since=${encodeURIComponent('2999-12-31T23:59:59Z')}`,
+    );
+    expect(future.body.messages).toEqual([]);
+    for (const since of [
+      '2020-02-30',
+      '99999-01-01',
+      '1',
+      '2020-01-01T24:00',
+      '2020-01-01T00:00+25:00',
+    ]) {
+      const refused = await messagesOf(MEMBER, `?created_since=${encodeURIComponent(since)}`);
+      expect([since, refused.status, refused.body.badRequest?.message]).toEqual([
+        since,
+        400,
+        'Invalid value specified for the query key: created_since',
+      ]);
+    }
   });
 
   it('deletes a message with 204, as an audited event', async () => {

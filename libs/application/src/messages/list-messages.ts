@@ -24,12 +24,48 @@ const SORT_KEYS = new Set<string>([
   'expires_at',
 ]);
 
+/**
+ * ISO 8601 as the `iso8601` library behind Manila's `parse_isotime` reads it: a year, then
+ * optionally a month and a day (with dashes, one or two digits, or without), a time from the
+ * hour on (colons optional, a fraction after `.` or `,`) and a UTC offset.
+ */
+const ISO_8601 =
+  /^(\d{4})(?:(?:-(\d{1,2})|(\d{2})(?!$))(?:(?:-(\d{1,2})|(\d{2}))(?:[ T](\d{2})(?::?(\d{2}))?(?::?(\d{1,2})(?:[.,](\d+))?)?(?:Z|([-+])(\d{2}):?(\d{2})?)?)?)?)?$/;
+
+/**
+ * A time filter as Manila's `parse_isotime` takes it: a date that exists (not February 30th,
+ * not year 0) and fields in range, UTC unless an offset is given; else Manila's 400.
+ * `Date.parse` alone takes more (`2020-02-30` as March 1st, `99999-01-01`).
+ */
 const isoTime = (name: string, value: string): string => {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) {
-    throw badRequest(`Invalid value for ${name}: ${value}. It must be an ISO 8601 timestamp.`);
-  }
-  return new Date(ms).toISOString();
+  const refused = () => badRequest(`Invalid value specified for the query key: ${name}`);
+  const match = ISO_8601.exec(value);
+  if (!match) throw refused();
+  const [, year, monthDash, month, dayDash, day, hour, minute, second, fraction = '', sign] = match;
+  const [offsetH, offsetM] = [Number(match[11] ?? 0), Number(match[12] ?? 0)];
+  const [y, mo, d, h, mi, s] = [
+    year,
+    monthDash ?? month ?? 1,
+    dayDash ?? day ?? 1,
+    hour,
+    minute,
+    second,
+  ].map((n) => Number(n ?? 0)) as [number, number, number, number, number, number];
+  const time = new Date(0);
+  time.setUTCFullYear(y, mo - 1, d);
+  const fieldsInRange =
+    y >= 1 &&
+    time.getUTCMonth() === mo - 1 &&
+    time.getUTCDate() === d &&
+    h <= 23 &&
+    mi <= 59 &&
+    s <= 59 &&
+    offsetH <= 23 &&
+    offsetM <= 59;
+  if (!fieldsInRange) throw refused();
+  const offsetMinutes = (sign === '-' ? -1 : 1) * (offsetH * 60 + offsetM);
+  time.setUTCHours(h, mi - offsetMinutes, s, Number(fraction.padEnd(3, '0').slice(0, 3)));
+  return time.toISOString();
 };
 
 /**
