@@ -30,7 +30,7 @@ const SORT_KEYS = new Set<string>([
  * hour on (colons optional, a fraction after `.` or `,`) and a UTC offset.
  */
 const ISO_8601 =
-  /^(\d{4})(?:(?:-(\d{1,2})|(\d{2})(?!$))(?:(?:-(\d{1,2})|(\d{2}))(?:[ T](\d{2})(?::?(\d{2}))?(?::?(\d{1,2})(?:[.,](\d+))?)?(?:Z|([-+])(\d{2}):?(\d{2})?)?)?)?)?$/;
+  /^(?<year>\d{4})(?:(?:-(?<monthDash>\d{1,2})|(?<month>\d{2})(?!$))(?:(?:-(?<dayDash>\d{1,2})|(?<day>\d{2}))(?:[ T](?<hour>\d{2})(?::?(?<minute>\d{2}))?(?::?(?<second>\d{1,2})(?:[.,](?<fraction>\d+))?)?(?:Z|(?<sign>[-+])(?<offsetHour>\d{2}):?(?<offsetMinute>\d{2})?)?)?)?)?$/;
 
 /**
  * A time filter as Manila's `parse_isotime` takes it: a date that exists (not February 30th,
@@ -39,32 +39,33 @@ const ISO_8601 =
  */
 const isoTime = (name: string, value: string): string => {
   const refused = () => badRequest(`Invalid value specified for the query key: ${name}`);
-  const match = ISO_8601.exec(value);
-  if (!match) throw refused();
-  const [, year, monthDash, month, dayDash, day, hour, minute, second, fraction = '', sign] = match;
-  const [offsetH, offsetM] = [Number(match[11] ?? 0), Number(match[12] ?? 0)];
-  const [y, mo, d, h, mi, s] = [
-    year,
-    monthDash ?? month ?? 1,
-    dayDash ?? day ?? 1,
-    hour,
-    minute,
-    second,
-  ].map((n) => Number(n ?? 0)) as [number, number, number, number, number, number];
+  const fields = ISO_8601.exec(value)?.groups;
+  if (!fields) throw refused();
+  /** The first of the groups the text holds, as a number; `absent` when it holds none. */
+  const field = (absent: number, ...keys: string[]): number =>
+    Number(keys.map((key) => fields[key]).find((text) => text !== undefined) ?? absent);
+  const [year, month, day] = [
+    field(0, 'year'),
+    field(1, 'monthDash', 'month'),
+    field(1, 'dayDash', 'day'),
+  ];
+  const [hour, minute, second] = [field(0, 'hour'), field(0, 'minute'), field(0, 'second')];
+  const [offsetHour, offsetMinute] = [field(0, 'offsetHour'), field(0, 'offsetMinute')];
   const time = new Date(0);
-  time.setUTCFullYear(y, mo - 1, d);
-  const fieldsInRange =
-    y >= 1 &&
-    time.getUTCMonth() === mo - 1 &&
-    time.getUTCDate() === d &&
-    h <= 23 &&
-    mi <= 59 &&
-    s <= 59 &&
-    offsetH <= 23 &&
-    offsetM <= 59;
-  if (!fieldsInRange) throw refused();
-  const offsetMinutes = (sign === '-' ? -1 : 1) * (offsetH * 60 + offsetM);
-  time.setUTCHours(h, mi - offsetMinutes, s, Number(fraction.padEnd(3, '0').slice(0, 3)));
+  time.setUTCFullYear(year, month - 1, day);
+  const inRange =
+    year >= 1 &&
+    time.getUTCMonth() === month - 1 &&
+    time.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHour <= 23 &&
+    offsetMinute <= 59;
+  if (!inRange) throw refused();
+  const offset = (fields.sign === '-' ? -1 : 1) * (offsetHour * 60 + offsetMinute);
+  const milliseconds = Number((fields.fraction ?? '').padEnd(3, '0').slice(0, 3));
+  time.setUTCHours(hour, minute - offset, second, milliseconds);
   return time.toISOString();
 };
 
