@@ -114,8 +114,9 @@ export class SqliteEventStore implements EventStore {
       )
       .raw();
     this.selectHead = this.db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
-    // Revisions of a stream are consecutive, so a bounded forwards read is a range of them: a
-    // bound `LIMIT ?` would make SQLite prepare the statement again on every call.
+    // Revisions of a stream are consecutive, so a bounded forwards read is a range of them. A
+    // bare `LIMIT ?` would make SQLite prepare the statement again on every call (it reads a
+    // bound limit as a constant, which each binding expires); `(? + 0)` is an expression.
     this.selectStreamForwards = this.db
       .prepare(
         `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? AND revision < ? ORDER BY revision`,
@@ -123,7 +124,7 @@ export class SqliteEventStore implements EventStore {
       .raw();
     this.selectStreamBackwards = this.db
       .prepare(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT (? + 0)`,
       )
       .raw();
     // Called inside the batch's transaction, better-sqlite3 runs it in a savepoint.
