@@ -102,7 +102,10 @@ const expectedIds = (
 
 /** The store, recording what the listing asks of it so its plans can be read. */
 class RecordingStore extends InterleavedStore {
-  readonly asked: { filter: Filter | undefined; options: FindOptions & { count?: boolean } }[] = [];
+  readonly asked: {
+    filter: Filter | undefined;
+    options: FindOptions & { count?: boolean; versionField?: string };
+  }[] = [];
 
   override find<T extends { readonly id: string }>(
     collection: string,
@@ -119,7 +122,7 @@ class RecordingStore extends InterleavedStore {
     filter?: Filter,
     options?: FindOptions,
   ): Promise<VersionedId[]> {
-    this.asked.push({ filter, options: options ?? {} });
+    this.asked.push({ filter, options: { ...options, versionField } });
     return super.findVersions(collection, versionField, filter, options);
   }
 
@@ -300,6 +303,26 @@ describe('the share listing, answered by the store', () => {
       ]);
     }
   });
+
+  it.each([
+    [{ limit: '50' }],
+    [{ limit: '50', sort_key: 'size' }],
+    [{ limit: '50', sort_key: 'name', sort_dir: 'asc' }],
+    [{ limit: '50', status: 'available' }],
+    [{ limit: '50', offset: '120' }],
+  ])(
+    'given the declared indexes, when listed with %j, then the page of ids and revisions is read from an index alone',
+    async (query) => {
+      await list(query);
+
+      const versionReads = store.asked.filter(({ options }) => options.versionField);
+      expect(versionReads).not.toHaveLength(0);
+      for (const { filter, options } of versionReads) {
+        const plan = store.queryPlan(SHARES, filter, options).join('\n');
+        expect(plan).toMatch(/USING COVERING INDEX "?collection:shares:by:/);
+      }
+    },
+  );
 
   it('given a marker that is not listed, then the listing is refused with a 400', async () => {
     await expect(list({ marker: shareId(9_999) })).rejects.toMatchObject({

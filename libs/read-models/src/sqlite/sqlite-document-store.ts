@@ -208,7 +208,7 @@ export class SqliteDocumentStore implements DocumentStore {
     filter?: Filter,
     options: FindOptions = {},
   ): Promise<VersionedId[]> {
-    const columns = `id, ${valueSql(versionField)}`;
+    const columns = versionColumnsSql(versionField);
     const rows = this.read<[id: string, version: unknown][], ReturnType<typeof findSql>>(
       collection,
       (query) =>
@@ -268,13 +268,14 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /**
-   * SQLite's plan (EXPLAIN QUERY PLAN, one line a step) for the `find`, or with `count` the
-   * count, this store would run: how specs check that a listing walks an index.
+   * SQLite's plan (EXPLAIN QUERY PLAN, one line a step) for the `find`, with `count` the count,
+   * with `versionField` the `findVersions`, this store would run: how specs check that a listing
+   * walks an index.
    */
   queryPlan(
     collection: string,
     filter?: Filter,
-    options: FindOptions & { count?: boolean } = {},
+    options: FindOptions & { count?: boolean; versionField?: string } = {},
   ): string[] {
     const table = tableSql(this.physical(collection));
     const where = whereSql(filter);
@@ -283,7 +284,12 @@ export class SqliteDocumentStore implements DocumentStore {
           sql: countSql(table, where.sql),
           params: where.params,
         })
-      : findSql(table, filter, options);
+      : findSql(
+          table,
+          filter,
+          options,
+          options.versionField === undefined ? undefined : versionColumnsSql(options.versionField),
+        );
     return this.db
       .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
       .all(...query.params)
@@ -557,3 +563,6 @@ export class SqliteDocumentStore implements DocumentStore {
     return statement;
   }
 }
+
+/** What `findVersions` selects: each document's id and the value of its version field. */
+const versionColumnsSql = (versionField: string): string => `id, ${valueSql(versionField)}`;
