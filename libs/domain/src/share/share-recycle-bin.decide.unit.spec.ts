@@ -30,13 +30,16 @@ describe('share decider: recycle bin (2.69)', () => {
       spec
         .given(inRecycleBin)
         .when(softDelete)
-        .thenThrows('forbidden', /soft deleted already/));
+        .thenThrows('forbidden', 'Invalid share: The share has been soft deleted already'));
 
     it('refuses a share in a busy status (403)', () =>
       spec
         .given([shareRequested()])
         .when(softDelete)
-        .thenThrows('forbidden', /Share status must be one of available, error, inactive/));
+        .thenThrows(
+          'forbidden',
+          "Invalid share: Share status must be one of ('available', 'error', 'inactive')",
+        ));
 
     it('refuses a share with snapshots (403)', () =>
       spec
@@ -45,7 +48,7 @@ describe('share decider: recycle bin (2.69)', () => {
           snapshotRequested('snap1', [{ id: 'si1', shareInstanceId: 'i1' }]),
         ])
         .when(softDelete)
-        .thenThrows('forbidden', /Share still has 1 dependent snapshots/));
+        .thenThrows('forbidden', 'Invalid share: Share still has 1 dependent snapshots.'));
 
     it('refuses a share with replicas (409)', () =>
       spec

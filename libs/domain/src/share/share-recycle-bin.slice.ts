@@ -48,10 +48,12 @@ export const softDeleteShare = (
   command: ShareCommandOf<'SoftDeleteShare'>,
   state: ActiveShare,
 ): ShareEvent[] => {
-  if (state.recycleBin) throw forbidden('The share has been soft deleted already');
+  if (state.recycleBin) throw forbidden('Invalid share: The share has been soft deleted already');
   const blocking = state.instances.find((i) => !SOFT_DELETABLE.includes(i.status));
   if (blocking) {
-    throw forbidden(`Share status must be one of ${SOFT_DELETABLE.join(', ')}`);
+    // Manila's words, its tuple of statuses as Python prints it.
+    const statuses = SOFT_DELETABLE.map((status) => `'${status}'`).join(', ');
+    throw forbidden(`Invalid share: Share status must be one of (${statuses})`);
   }
   if (state.instances.filter((i) => i.replicaState !== null).length > 1) {
     throw conflict(
@@ -59,7 +61,9 @@ export const softDeleteShare = (
     );
   }
   if (state.snapshots.length > 0) {
-    throw forbidden(`Share still has ${state.snapshots.length} dependent snapshots.`);
+    throw forbidden(
+      `Invalid share: Share still has ${state.snapshots.length} dependent snapshots.`,
+    );
   }
   refuseIfBusy(state, forbidden);
   return [

@@ -9,7 +9,8 @@ export const deciderSpec = <State, Command, Event>(decider: Decider<State, Comma
       return {
         then: (expected: readonly Event[]) => expect(decide()).toEqual(expected),
         thenNothing: () => expect(decide()).toEqual([]),
-        thenThrows: (kind: DomainErrorKind, message?: RegExp) => {
+        /** The refusal's kind, and its message: exactly that text, or matching that pattern. */
+        thenThrows: (kind: DomainErrorKind, message?: RegExp | string) => {
           let error: unknown;
           try {
             decide();
@@ -18,7 +19,8 @@ export const deciderSpec = <State, Command, Event>(decider: Decider<State, Comma
           }
           expect(error).toBeInstanceOf(DomainError);
           expect((error as DomainError).kind).toBe(kind);
-          if (message) expect((error as DomainError).message).toMatch(message);
+          if (typeof message === 'string') expect((error as DomainError).message).toBe(message);
+          else if (message) expect((error as DomainError).message).toMatch(message);
         },
       };
     },
