@@ -66,6 +66,41 @@ describe("Manila's exact answers where Hawser differed", () => {
     expect([old.status, old.body.badRequest?.message]).toEqual([200, undefined]);
   });
 
+  it('reads an action by the name Manila gives it at the version asked, changing nothing under another', async () => {
+    const { id, allow } = await shareGrantingIp();
+    expect((await allow('10.9.0.1')).status).toBe(200);
+    const action = (body: unknown, version: string) =>
+      hawser.request('POST', `/v2/shares/${id}/action`, body, { token: MEMBER, version });
+    const answer = async (body: unknown, version: string) => {
+      const { status, body: fault } = await action(body, version);
+      return [status, fault?.itemNotFound?.message ?? fault?.badRequest?.message];
+    };
+    const size = async () =>
+      (await hawser.request('GET', `/v2/shares/${id}`, undefined, { token: MEMBER })).body.share
+        .size as number;
+
+    // Before 2.7 Manila knows these actions only by their os- names, from 2.7 only without.
+    expect(await answer({ access_list: null }, '2.6')).toEqual([
+      404,
+      'The resource could not be found.',
+    ]);
+    expect(await answer({ extend: { new_size: 2 } }, '2.6')).toEqual([
+      404,
+      'The resource could not be found.',
+    ]);
+    expect(await answer({ 'os-extend': { new_size: 2 } }, '2.7')).toEqual([
+      404,
+      'The resource could not be found.',
+    ]);
+    expect(await size()).toBe(1);
+    expect((await action({ 'os-access_list': null }, '2.6')).body.access_list).toHaveLength(1);
+    // An action that never had an os- name is no action under one.
+    expect(await answer({ 'os-unmanage': null }, '2.6')).toEqual([
+      400,
+      'There is no such action: os-unmanage',
+    ]);
+  });
+
   it("refuses an ip rule that is no network in Python's words, a zoned IPv6 address too, adding nothing", async () => {
     const { id, allow } = await shareGrantingIp();
     const refusals: [accessTo: string, message: string][] = [

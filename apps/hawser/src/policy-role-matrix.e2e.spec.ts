@@ -1103,9 +1103,7 @@ describe('policy role matrix: every route and action for every persona, as the d
   it('names, for every route and Manila action, the rule the route declares', () => {
     const declared = restRoutes().flatMap((r) =>
       r.actions
-        ? r.actions.flatMap((a) =>
-            a.names.map((n) => [`${r.method} ${r.path} ${n}`, a.policy?.rule ?? '']),
-          )
+        ? r.actions.map((a) => [`${r.method} ${r.path} ${a.name}`, a.policy?.rule ?? ''])
         : [[`${r.method} ${r.path}`, r.policy?.rule ?? '']],
     );
     expect(Object.fromEntries(CASES.map((c) => [c.route, c.rule]))).toEqual(

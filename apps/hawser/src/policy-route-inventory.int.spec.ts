@@ -110,7 +110,7 @@ describe('Route inventory: every route, Manila action and GraphQL field names it
     const table = actionRoutes.flatMap((r) =>
       (r.actions ?? []).map((a) => ({
         route: r.path,
-        action: a.names.join('|'),
+        action: a.name,
         range: `${a.since ?? '2.0'}-${a.until ?? 'latest'}`,
         rule: a.policy?.rule,
       })),

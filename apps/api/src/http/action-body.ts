@@ -1,24 +1,20 @@
 import { pythonText } from '#hawser/api-contracts';
 import { badRequest } from './manila-error.js';
-import { atLeast, type RequestContext } from './request-context.js';
 import { isJsonObject } from './validate-body.js';
 
 export interface ActionRequest {
   /** The key as sent. */
   readonly name: string;
-  /** The key without the `os-` prefix that microversions before 2.7 use. */
-  readonly action: string;
   readonly argument: unknown;
 }
 
 /** The one action of a `POST …/action` body, else Manila's 400. */
-export const actionOf = (body: unknown, ctx: RequestContext): ActionRequest => {
+export const actionOf = (body: unknown): ActionRequest => {
   if (!isJsonObject(body) || Object.keys(body).length !== 1) {
     throw badRequest('Malformed request body: exactly one action is expected.');
   }
   const [name, argument] = Object.entries(body)[0] as [string, unknown];
-  const legacy = !atLeast(ctx.microversion, '2.7');
-  return { name, action: legacy && name.startsWith('os-') ? name.slice(3) : name, argument };
+  return { name, argument };
 };
 
 /**

@@ -4,7 +4,6 @@ import { actionOf, statusArgument } from './action-body.js';
 import { ManilaHttpError } from './manila-error.js';
 import { metadataFromBody } from './metadata-body.js';
 import { requireBodyKey, validateBody } from './validate-body.js';
-import type { RequestContext } from './request-context.js';
 
 class ThingDto {
   @IsString()
@@ -148,14 +147,10 @@ describe('body helpers', () => {
   });
 
   describe('actions', () => {
-    const ctx = {
-      microversion: { major: 2, minor: 73, text: '2.73', experimental: false },
-    } as RequestContext;
-
     it.each([...NOT_OBJECTS, {}, { a: {}, b: {} }])(
       'refuses %j as not one action',
       async (body) => {
-        expect(await refusal(() => actionOf(body, ctx))).toEqual([
+        expect(await refusal(() => actionOf(body))).toEqual([
           400,
           'Malformed request body: exactly one action is expected.',
         ]);
@@ -181,9 +176,8 @@ describe('body helpers', () => {
     });
 
     it('reads the one action and its argument', () => {
-      expect(actionOf({ extend: { new_size: 2 } }, ctx)).toEqual({
+      expect(actionOf({ extend: { new_size: 2 } })).toEqual({
         name: 'extend',
-        action: 'extend',
         argument: { new_size: 2 },
       });
     });

@@ -1,20 +1,29 @@
 import type { Type } from '@nestjs/common';
 import type { Response } from 'express';
 import { actionOf } from '../http/action-body.js';
-import { badRequest, notFoundError } from '../http/manila-error.js';
+import { badRequest } from '../http/manila-error.js';
 import type { AuthContext, RequestContext } from '../http/request-context.js';
 import {
   ACTION_KEY,
   POLICY_KEY,
   SINCE_KEY,
   UNTIL_KEY,
+  type ManilaActionDeclaration,
   type PolicyDeclaration,
 } from './route-policy.decorators.js';
-import { inVersionRange } from './route-versions.js';
+import {
+  inVersionRange,
+  newer,
+  older,
+  routeNotInVersion,
+  type VersionRange,
+} from './route-versions.js';
 
 /** One method of a controller that handles a Manila action, as its decorators declare it. */
 export interface ManilaActionHandler {
-  readonly names: readonly string[];
+  readonly name: string;
+  /** Named `os-<name>` up to 2.6, `<name>` from 2.7 (see `ManilaActionNaming`). */
+  readonly osNameBefore27: boolean;
   readonly method: string;
   readonly since: string | undefined;
   readonly until: string | undefined;
@@ -52,11 +61,12 @@ export const manilaActionsOf = (controller: Type<unknown>): readonly ManilaActio
   const handlers = Object.getOwnPropertyNames(prototype).flatMap((method) => {
     const fn = prototype[method];
     if (method === 'constructor' || typeof fn !== 'function') return [];
-    const names = metadata<string[]>(ACTION_KEY, fn);
-    if (!names) return [];
+    const declared = metadata<ManilaActionDeclaration>(ACTION_KEY, fn);
+    if (!declared) return [];
     return [
       {
-        names,
+        name: declared.name,
+        osNameBefore27: declared.osNameBefore27 === true,
         method,
         since: metadata<string>(SINCE_KEY, fn),
         until: metadata<string>(UNTIL_KEY, fn),
@@ -68,25 +78,41 @@ export const manilaActionsOf = (controller: Type<unknown>): readonly ManilaActio
   return handlers;
 };
 
-const inRange = ({ since, until }: ManilaActionHandler, ctx: RequestContext): boolean =>
-  inVersionRange({ since, until, experimentalUntil: undefined }, ctx.microversion);
+/** A name the handler answers to, and the microversions it does under that name. */
+interface ActionName {
+  readonly name: string;
+  readonly handler: ManilaActionHandler;
+  readonly range: VersionRange;
+}
+
+/** The names a handler answers to: its `os-` name up to 2.6 and its own from 2.7, or its own. */
+const namesOf = (handler: ManilaActionHandler): readonly ActionName[] => {
+  const { name, since, until } = handler;
+  const range = { since, until, experimentalUntil: undefined };
+  if (!handler.osNameBefore27) return [{ name, handler, range }];
+  return [
+    { name: `os-${name}`, handler, range: { ...range, until: older(until, '2.6') } },
+    { name, handler, range: { ...range, since: newer(since, '2.7') } },
+  ];
+};
 
 /**
  * The controller's handler for the body's action: Manila's 400 for a body that is not one
- * action or names an unknown one, and its 404 when the action exists in other microversions.
+ * action or names an unknown one, and its 404 when the name exists in other microversions.
  */
 export const chooseAction = (
   controller: Type<unknown>,
   body: unknown,
   ctx: RequestContext,
 ): ChosenAction => {
-  const { name, action, argument } = actionOf(body, ctx);
-  const named = manilaActionsOf(controller).filter((h) => h.names.includes(action));
+  const { name, argument } = actionOf(body);
+  const named = manilaActionsOf(controller)
+    .flatMap(namesOf)
+    .filter((candidate) => candidate.name === name);
   if (named.length === 0) throw badRequest(`There is no such action: ${name}`);
-  const handler = named.find((h) => inRange(h, ctx));
-  if (!handler) {
-    throw notFoundError(`API version ${ctx.microversion.text} is not supported on this method.`);
-  }
+  const handler = named.find(({ range }) => inVersionRange(range, ctx.microversion))?.handler;
+  // Manila turns its VersionNotFoundForAPIMethod into a bare 404, as for a route.
+  if (!handler) throw routeNotInVersion();
   return { handler, name, argument };
 };
 

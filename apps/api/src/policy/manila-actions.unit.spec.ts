@@ -3,12 +3,17 @@ import { ManilaHttpError } from '../http/manila-error.js';
 import { negotiateMicroversion } from '../http/microversion.js';
 import type { RequestContext } from '../http/request-context.js';
 import { chooseAction, manilaActionsOf } from './manila-actions.js';
-import { ManilaAction, Policy, Until } from './route-policy.decorators.js';
+import { ManilaAction, Policy, Since, Until } from './route-policy.decorators.js';
 
 class ExampleActions {
-  @ManilaAction('reset_status')
+  @ManilaAction('reset_status', { osNameBefore27: true })
   @Policy('share:reset_status')
   resetStatus() {}
+
+  @ManilaAction('unmanage')
+  @Since('2.7')
+  @Policy('share:unmanage')
+  unmanage() {}
 
   @ManilaAction('access_list')
   @Until('2.44')
@@ -43,14 +48,24 @@ describe('Manila actions declared on handler methods', () => {
   it('lists each @ManilaAction method with its rule and range, and nothing else', () => {
     expect(manilaActionsOf(ExampleActions)).toEqual([
       {
-        names: ['reset_status'],
+        name: 'reset_status',
+        osNameBefore27: true,
         method: 'resetStatus',
         since: undefined,
         until: undefined,
         policy: { rule: 'share:reset_status' },
       },
       {
-        names: ['access_list'],
+        name: 'unmanage',
+        osNameBefore27: false,
+        method: 'unmanage',
+        since: '2.7',
+        until: undefined,
+        policy: { rule: 'share:unmanage' },
+      },
+      {
+        name: 'access_list',
+        osNameBefore27: false,
         method: 'accessList',
         since: undefined,
         until: '2.44',
@@ -65,13 +80,28 @@ describe('Manila actions declared on handler methods', () => {
     expect(chosen.argument).toEqual({ status: 'error' });
   });
 
-  it('reads the os- names of microversions before 2.7, and only there', () => {
+  it('given an action named os- before 2.7, then each name is read in its own versions only, as Manila routes them', () => {
     expect(chooseAction(ExampleActions, { 'os-reset_status': {} }, at('2.6')).handler.method).toBe(
+      'resetStatus',
+    );
+    expect(chooseAction(ExampleActions, { reset_status: {} }, at('2.7')).handler.method).toBe(
       'resetStatus',
     );
     expect(
       refusal(() => chooseAction(ExampleActions, { 'os-reset_status': {} }, at('2.7'))),
-    ).toEqual({ status: 400, message: 'There is no such action: os-reset_status' });
+    ).toEqual({ status: 404, message: 'The resource could not be found.' });
+    expect(refusal(() => chooseAction(ExampleActions, { reset_status: {} }, at('2.6')))).toEqual({
+      status: 404,
+      message: 'The resource could not be found.',
+    });
+  });
+
+  it('given an action Manila never names os-, then its os- name is no action at any version', () => {
+    for (const version of ['2.6', '2.7']) {
+      expect(
+        refusal(() => chooseAction(ExampleActions, { 'os-unmanage': {} }, at(version))),
+      ).toEqual({ status: 400, message: 'There is no such action: os-unmanage' });
+    }
   });
 
   it('answers 404 for an action outside its microversions, 400 for an unknown one or a body of two', () => {
@@ -80,7 +110,7 @@ describe('Manila actions declared on handler methods', () => {
     );
     expect(refusal(() => chooseAction(ExampleActions, { access_list: null }, at('2.45')))).toEqual({
       status: 404,
-      message: 'API version 2.45 is not supported on this method.',
+      message: 'The resource could not be found.',
     });
     expect(refusal(() => chooseAction(ExampleActions, { notAnAction: null }, at('2.7')))).toEqual({
       status: 400,

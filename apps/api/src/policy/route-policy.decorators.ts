@@ -34,8 +34,23 @@ export const Public = () => SetMetadata(PUBLIC_KEY, true);
  */
 export const ManilaActions = () => SetMetadata(ACTION_ROUTE_KEY, true);
 
+/** How Manila names an action across microversions, beside its name. */
+export interface ManilaActionNaming {
+  /**
+   * Manila names the action `os-<name>` up to 2.6 and `<name>` from 2.7, each name in its own
+   * versions only: outside them it is Manila's 404, as for any action outside its versions.
+   */
+  readonly osNameBefore27?: boolean;
+}
+
+/** The declaration @ManilaAction stores on a method. */
+export interface ManilaActionDeclaration extends ManilaActionNaming {
+  readonly name: string;
+}
+
 /** A Manila action (the key of a `POST …/action` body) this method handles. */
-export const ManilaAction = (...names: string[]) => SetMetadata(ACTION_KEY, names);
+export const ManilaAction = (name: string, naming: ManilaActionNaming = {}) =>
+  SetMetadata(ACTION_KEY, { name, ...naming } satisfies ManilaActionDeclaration);
 
 /**
  * The first microversion that has this route, Manila action or controller (all its routes).

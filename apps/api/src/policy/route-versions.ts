@@ -14,10 +14,12 @@ export interface VersionRange {
 const own = (key: string, target: object): string | undefined =>
   Reflect.getOwnMetadata(key, target) as string | undefined;
 
-const newer = (a: string | undefined, b: string | undefined): string | undefined =>
+/** The later of two versions, either of them absent (no bound). */
+export const newer = (a: string | undefined, b: string | undefined): string | undefined =>
   a === undefined ? b : b === undefined ? a : compare(a, b) >= 0 ? a : b;
 
-const older = (a: string | undefined, b: string | undefined): string | undefined =>
+/** The earlier of two versions, either of them absent (no bound). */
+export const older = (a: string | undefined, b: string | undefined): string | undefined =>
   a === undefined ? b : b === undefined ? a : compare(a, b) <= 0 ? a : b;
 
 const compare = (a: string, b: string): number => {

@@ -29,14 +29,14 @@ export class ShareInstanceActionsController {
     return runManilaAction(this, contextOf(req), id, res);
   }
 
-  @ManilaAction('reset_status')
+  @ManilaAction('reset_status', { osNameBefore27: true })
   @Policy('share_instance:reset_status', theInstance)
   async resetStatus({ id, argument, ctx }: ActionCall) {
     const status = statusArgument(argument) as ShareStatus;
     await this.commands.execute(new ResetShareInstanceStatus(id, status, requesterOf(ctx)));
   }
 
-  @ManilaAction('force_delete')
+  @ManilaAction('force_delete', { osNameBefore27: true })
   @Policy('share_instance:force_delete', theInstance)
   async forceDelete({ id, ctx }: ActionCall) {
     await this.commands.execute(new ForceDeleteShareInstance(id, requesterOf(ctx)));

@@ -196,20 +196,20 @@ export class SharesController {
     return runManilaAction(this, contextOf(req), id, res);
   }
 
-  @ManilaAction('reset_status')
+  @ManilaAction('reset_status', { osNameBefore27: true })
   @Policy('share:reset_status', theShare)
   async resetStatus({ id, argument, ctx }: ActionCall) {
     const status = statusArgument(argument) as ShareStatus;
     await this.commands.execute(new ResetShareStatus(id, status, requesterOf(ctx)));
   }
 
-  @ManilaAction('force_delete')
+  @ManilaAction('force_delete', { osNameBefore27: true })
   @Policy('share:force_delete', theShare)
   async forceDelete({ id, ctx }: ActionCall) {
     await this.commands.execute(new DeleteShare(id, true, requesterOf(ctx)));
   }
 
-  @ManilaAction('allow_access')
+  @ManilaAction('allow_access', { osNameBefore27: true })
   @Policy('share:allow_access', theShare)
   async allowAccess({ id, argument, ctx, res }: ActionCall) {
     const dto = await validateBody(AllowAccessDto, argument, 'access');
@@ -223,7 +223,7 @@ export class SharesController {
     return { access: accessRuleView(rule, viewContextOf(ctx), legacy) };
   }
 
-  @ManilaAction('deny_access')
+  @ManilaAction('deny_access', { osNameBefore27: true })
   @Policy('share:deny_access', theShare)
   async denyAccess({ id, argument, ctx }: ActionCall) {
     const dto = await validateBody(DenyAccessDto, argument, 'access');
@@ -231,7 +231,7 @@ export class SharesController {
   }
 
   /** Replaced by GET /share-access-rules from 2.45. */
-  @ManilaAction('access_list')
+  @ManilaAction('access_list', { osNameBefore27: true })
   @Until('2.44')
   @Policy('share:access_get_all', theShare)
   async accessList({ id, ctx, res }: ActionCall) {
@@ -243,13 +243,13 @@ export class SharesController {
     };
   }
 
-  @ManilaAction('extend')
+  @ManilaAction('extend', { osNameBefore27: true })
   @Policy('share:extend', theShare)
   async extend({ id, argument, ctx }: ActionCall) {
     await this.commands.execute(new ExtendShare(id, argument, requesterOf(ctx)));
   }
 
-  @ManilaAction('shrink')
+  @ManilaAction('shrink', { osNameBefore27: true })
   @Policy('share:shrink', theShare)
   async shrink({ id, argument, ctx }: ActionCall) {
     await this.commands.execute(new ShrinkShare(id, argument, requesterOf(ctx)));

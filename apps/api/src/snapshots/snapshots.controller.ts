@@ -180,14 +180,14 @@ export class SnapshotsController {
     return runManilaAction(this, contextOf(req), id, res);
   }
 
-  @ManilaAction('reset_status')
+  @ManilaAction('reset_status', { osNameBefore27: true })
   @Policy('share_snapshot:reset_status', theSnapshot)
   async resetStatus({ id, argument, ctx }: ActionCall) {
     const status = statusArgument(argument) as SnapshotStatus;
     await this.commands.execute(new ResetSnapshotStatus(id, status, requesterOf(ctx)));
   }
 
-  @ManilaAction('force_delete')
+  @ManilaAction('force_delete', { osNameBefore27: true })
   @Policy('share_snapshot:force_delete', theSnapshot)
   async forceDelete({ id, ctx }: ActionCall) {
     await this.commands.execute(new DeleteSnapshot(id, true, requesterOf(ctx)));

@@ -27,7 +27,7 @@ export interface RouteEntry {
 
 /** One Manila action of an action route. */
 export interface ActionEntry {
-  readonly names: readonly string[];
+  readonly name: string;
   readonly handler: string;
   readonly since: string | undefined;
   readonly until: string | undefined;
@@ -81,7 +81,7 @@ export const restRoutes = (): RouteEntry[] => {
       const method = RequestMethod[meta<RequestMethod>(METHOD_METADATA, fn) ?? RequestMethod.GET];
       const actions = meta<boolean>(ACTION_ROUTE_KEY, fn)
         ? manilaActionsOf(controller).map((a) => ({
-            names: a.names,
+            name: a.name,
             handler: a.method,
             since: a.since,
             until: a.until,
