@@ -66,6 +66,39 @@ describe("Manila's exact answers where Hawser differed", () => {
     expect([old.status, old.body.badRequest?.message]).toEqual([200, undefined]);
   });
 
+  it("reads is_public as oslo's strict bool_from_string: 0 is false, null is refused in its words, changing nothing", async () => {
+    const refused =
+      "Unrecognized value 'None', acceptable values are: " +
+      "'0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'";
+    const request = (method: string, route: string, body: unknown) =>
+      hawser.request(method, route, body, { token: MEMBER });
+    const count = async () =>
+      (await request('GET', '/v2/shares', undefined)).body.shares.length as number;
+    const before = await count();
+    const create = await request('POST', '/v2/shares', {
+      share: { share_proto: 'NFS', size: 1, share_type: 'default', is_public: null },
+    });
+    expect([create.status, create.body.badRequest?.message]).toEqual([400, refused]);
+    expect(await count()).toBe(before);
+
+    const { id } = await shareGrantingIp();
+    const update = (isPublic: unknown) =>
+      request('PUT', `/v2/shares/${id}`, {
+        share: { is_public: isPublic, display_name: 'renamed' },
+      });
+    const nulled = await update(null);
+    expect([nulled.status, nulled.body.badRequest?.message]).toEqual([400, refused]);
+    expect((await request('GET', `/v2/shares/${id}`, undefined)).body.share.name).not.toBe(
+      'renamed',
+    );
+    const zero = await update(0);
+    expect([zero.status, zero.body.share?.is_public, zero.body.share?.name]).toEqual([
+      200,
+      false,
+      'renamed',
+    ]);
+  });
+
   it('reads an action by the name Manila gives it at the version asked, changing nothing under another', async () => {
     const { id, allow } = await shareGrantingIp();
     expect((await allow('10.9.0.1')).status).toBe(200);

@@ -21,7 +21,7 @@ import {
   legacyAccessState,
   shareDetailView,
   shareSummaryView,
-  toBoolean,
+  strictBoolean,
   UpdateShareDto,
 } from '#hawser/api-contracts';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -170,8 +170,7 @@ export class SharesController {
   async update(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
     const ctx = contextOf(req);
     const dto = await validateBody(UpdateShareDto, requireBodyKey(body, 'share'), 'share');
-    const isPublic =
-      dto.is_public === undefined ? undefined : (toBoolean(dto.is_public) as boolean);
+    const isPublic = dto.is_public === undefined ? undefined : strictBoolean(dto.is_public);
     const update = {
       ...(dto.display_name !== undefined && { name: dto.display_name }),
       ...(dto.display_description !== undefined && { description: dto.display_description }),

@@ -1,5 +1,5 @@
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsBooleanLike, IsNullableString, IsNumberOrString, IsStringMap } from './validators.js';
+import { IsNullableString, IsNumberOrString, IsStringMap } from './validators.js';
 
 /** The `share` object of POST /v2/shares (reference 3.4.1). Unknown keys are ignored, as in Manila. */
 export class CreateShareDto {
@@ -61,9 +61,8 @@ export class CreateShareDto {
   @IsStringMap()
   metadata?: Record<string, string>;
 
-  @IsOptional()
-  @IsBooleanLike()
-  is_public?: boolean | string;
+  /** Read as Manila reads it, null refused too (`strictBoolean`), by the use case. */
+  is_public?: unknown;
 
   @IsOptional()
   @IsObject()
@@ -80,7 +79,6 @@ export class UpdateShareDto {
   @IsNullableString()
   display_description?: string | null;
 
-  @IsOptional()
-  @IsBooleanLike()
-  is_public?: boolean | string;
+  /** Read as Manila reads it, null refused too (`strictBoolean`), by the route. */
+  is_public?: unknown;
 }

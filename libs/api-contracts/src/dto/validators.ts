@@ -1,16 +1,33 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { badRequest } from '../errors/manila-error.js';
+import { pythonText } from '../errors/python-text.js';
 
 const TRUE_WORDS = ['1', 't', 'true', 'on', 'y', 'yes'];
 const FALSE_WORDS = ['0', 'f', 'false', 'off', 'n', 'no'];
 
-/** oslo's strict bool_from_string: booleans, or the usual words. Undefined when not one. */
+/**
+ * oslo's strict bool_from_string: a boolean, or the str() of anything else read as one of the
+ * usual words (so 1 and 0 are true and false, null is "None", no word). Undefined when not one.
+ */
 export const toBoolean = (value: unknown): boolean | undefined => {
   if (typeof value === 'boolean') return value;
-  if (typeof value !== 'string') return undefined;
-  const word = value.trim().toLowerCase();
+  const word = pythonText(value).trim().toLowerCase();
   if (TRUE_WORDS.includes(word)) return true;
   if (FALSE_WORDS.includes(word)) return false;
   return undefined;
+};
+
+/** `toBoolean`, refusing what it cannot read with the ValueError oslo raises, as Manila answers it. */
+export const strictBoolean = (value: unknown): boolean => {
+  const read = toBoolean(value);
+  if (read !== undefined) return read;
+  const acceptable = [...TRUE_WORDS, ...FALSE_WORDS]
+    .sort()
+    .map((word) => `'${word}'`)
+    .join(', ');
+  throw badRequest(
+    `Unrecognized value '${pythonText(value)}', acceptable values are: ${acceptable}`,
+  );
 };
 
 /** A positive integer given as a number or a string of digits (Manila casts with int()). */

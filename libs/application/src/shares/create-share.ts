@@ -4,7 +4,7 @@ import {
   badRequest,
   invalidInput,
   notFoundError,
-  toBoolean,
+  strictBoolean,
   toPositiveInteger,
   type CreateShareDto,
 } from '#hawser/api-contracts';
@@ -74,7 +74,7 @@ export class ShareCreation {
     sourceOf?: (zone: AvailabilityZoneDocument | undefined) => Promise<ResolvedSnapshotSource>,
   ): Promise<ShareDocument> {
     const auth = requester.caller;
-    const isPublic = toBoolean(dto.is_public ?? false) as boolean;
+    const isPublic = dto.is_public === undefined ? false : strictBoolean(dto.is_public);
     if (isPublic) requester.policy.enforce('share:create_public_share');
     const zone = dto.availability_zone
       ? await this.shares.findZone(dto.availability_zone)
