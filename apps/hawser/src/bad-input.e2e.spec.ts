@@ -312,7 +312,6 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
             { metadata: 'text' },
             { metadata: { k: 5 } },
             { metadata: { k: null } },
-            { is_public: 'maybe' },
             { scheduler_hints: 'text' },
             { scheduler_hints: [1] },
             { scheduler_hints: { same_host: 5 } },
@@ -346,10 +345,14 @@ describe('bad input over HTTP: Manila faults that change nothing, and user keys 
           ],
           [share({ metadata: { '': 'v' } }), /^Metadata property key is blank\.$/],
           [share({ metadata: { k: '' } }), /^Metadata property value is blank\.$/],
+          [
+            share({ is_public: 'maybe' }),
+            /^Unrecognized value 'maybe', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'$/,
+          ],
         ]),
         ...invalidBodies('PUT', `/v2/shares/${shareId}`, [
           ['{"share":{"display_name":5}}', /^Invalid share: display_name/],
-          ['{"share":{"is_public":[]}}', /^Invalid share: is_public/],
+          ['{"share":{"is_public":[]}}', /^Unrecognized value '\[\]', acceptable values are: /],
         ]),
         ...[`/v2/shares/${shareId}/metadata`, `/v2/snapshots/${snapshotId}/metadata`].flatMap(
           (path) =>
