@@ -96,6 +96,20 @@ const namesOf = (handler: ManilaActionHandler): readonly ActionName[] => {
   ];
 };
 
+const namesByController = new WeakMap<object, ReadonlyMap<string, readonly ActionName[]>>();
+
+/** Every name the controller's actions answer to, each with its handlers: built once. */
+const actionNamesOf = (controller: Type<unknown>): ReadonlyMap<string, readonly ActionName[]> => {
+  const known = namesByController.get(controller);
+  if (known) return known;
+  const byName = new Map<string, ActionName[]>();
+  for (const named of manilaActionsOf(controller).flatMap(namesOf)) {
+    byName.set(named.name, [...(byName.get(named.name) ?? []), named]);
+  }
+  namesByController.set(controller, byName);
+  return byName;
+};
+
 /**
  * The controller's handler for the body's action: Manila's 400 for a body that is not one
  * action or names an unknown one, and its 404 when the name exists in other microversions.
@@ -106,10 +120,8 @@ export const chooseAction = (
   ctx: RequestContext,
 ): ChosenAction => {
   const { name, argument } = actionOf(body);
-  const named = manilaActionsOf(controller)
-    .flatMap(namesOf)
-    .filter((candidate) => candidate.name === name);
-  if (named.length === 0) throw badRequest(`There is no such action: ${name}`);
+  const named = actionNamesOf(controller).get(name);
+  if (!named) throw badRequest(`There is no such action: ${name}`);
   const handler = named.find(({ range }) => inVersionRange(range, ctx.microversion))?.handler;
   // Manila turns its VersionNotFoundForAPIMethod into a bare 404, as for a route.
   if (!handler) throw routeNotInVersion();

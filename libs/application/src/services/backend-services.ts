@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { notFoundError } from '#hawser/api-contracts';
-import { backendDecider, backendStream } from '#hawser/domain';
+import { backendDecider, backendStream, hostBinaryNotFound } from '#hawser/domain';
 import { READ_YOUR_WRITES, type ReadYourWrites } from '#hawser/read-models';
 import { CommandHandler as Commands } from '../command-handler.js';
 import type { Requester } from '../requester.js';
@@ -37,9 +36,7 @@ export class ChangeServiceStatusHandler implements ICommandHandler<ChangeService
 
   async execute({ service, disabled, reason, requester }: ChangeServiceStatus): Promise<void> {
     if (service.binary !== 'manila-share') {
-      throw notFoundError(
-        `HostBinaryNotFound: Could not find binary ${service.binary} on host ${service.host}.`,
-      );
+      throw hostBinaryNotFound(service.binary, service.host);
     }
     const now = new Date().toISOString();
     const result = await this.commands.handle(

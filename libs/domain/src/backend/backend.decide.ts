@@ -26,13 +26,15 @@ const sameConfiguration = (a: BackendConfiguration, b: BackendConfiguration): bo
   a.pools.every((p, i) => p === b.pools[i]);
 
 /**
- * Manila's HostBinaryNotFound (404) for a service no node registered; its API lets the
- * exception through, so the fault names its class first.
+ * Manila's HostBinaryNotFound (404) for a service that is not there; its API lets the exception
+ * through, so the fault names its class first.
  */
+export const hostBinaryNotFound = (binary: string, host: string) =>
+  notFound(`HostBinaryNotFound: Could not find binary ${binary} on host ${host}.`);
+
+/** The back end's state, or Manila's 404 for a service no node registered. */
 const registered = (state: BackendState, backend: string) => {
-  if (!state) {
-    throw notFound(`HostBinaryNotFound: Could not find binary manila-share on host ${backend}.`);
-  }
+  if (!state) throw hostBinaryNotFound('manila-share', backend);
   return state;
 };
 
